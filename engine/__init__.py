@@ -1,0 +1,1 @@
+"""clue-stats: engine."""

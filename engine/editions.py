@@ -1,0 +1,230 @@
+"""Decks, editions and variants, loaded from the data files in ``data/editions/``.
+
+Cards are named by lower-case ids everywhere inside the engine. Each edition maps its display names
+and aliases onto those ids; :func:`slug` is the one normalisation used for matching (accents removed,
+case folded, runs of other characters turned into ``_``), so "Mrs. White", "mrs white" and "MRS_WHITE"
+are the same key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+CATEGORIES = ("suspects", "weapons", "rooms")
+CATEGORY_OF_FIELD = {"suspect": "suspects", "weapon": "weapons", "room": "rooms"}
+
+FLAG_DEFAULTS: dict[str, Any] = {
+    "board": True,
+    "suggest_room": "current",
+    "suggest_again_without_leaving": True,
+    "accuse_in_room": True,
+    "accuse_only_after_suggestion": False,
+    "first_player": "scarlett",
+    "clue_cards": False,
+    "clue_cards_per_roll": "none",
+    "magnifier_moves": 0,
+    "eliminated_token_moves": True,
+    "last_player_standing_wins": False,
+    "suggestion_every_turn": False,
+    "no_repeat_own_suggestion": False,
+}
+FLAG_CHOICES: dict[str, tuple[Any, ...]] = {
+    "suggest_room": ("current", "chosen"),
+    "first_player": ("scarlett", "die", "listed"),
+    "clue_cards_per_roll": ("none", "per_magnifier", "one"),
+}
+
+
+def slug(text: str) -> str:
+    """The matching key of a name, and the id of a custom deck's card (event-format.md)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return re.sub(r"[^0-9a-z]+", "_", stripped).strip("_")
+
+
+class UnknownName(ValueError):
+    """A name that matches nothing; carries the closest known names."""
+
+    def __init__(self, kind: str, name: str, suggestions: list[str]):
+        self.kind, self.name, self.suggestions = kind, name, suggestions
+        hint = f" (did you mean {' or '.join(repr(s) for s in suggestions)}?)" if suggestions else ""
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The cards of a game: ids per category, display names, and the names that match each id."""
+
+    suspects: tuple[str, ...]
+    weapons: tuple[str, ...]
+    rooms: tuple[str, ...]
+    display: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    keys: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.suspects + self.weapons + self.rooms
+
+    def category(self, card: str) -> str:
+        for name in CATEGORIES:
+            if card in getattr(self, name):
+                return name
+        raise KeyError(card)
+
+    def of(self, category: str) -> tuple[str, ...]:
+        return getattr(self, category)
+
+    def name(self, card: str) -> str:
+        return self.display.get(card, card)
+
+    @property
+    def n_solutions(self) -> int:
+        return len(self.suspects) * len(self.weapons) * len(self.rooms)
+
+    def resolve(self, name: str, category: str | None = None) -> str:
+        """The id of a card named by id, display name or alias; raises :class:`UnknownName`."""
+        key = slug(name)
+        card = self.keys.get(key)
+        if card is not None and (category is None or card in self.of(category)):
+            return card
+        pool = self.of(category) if category else self.cards
+        kind = category[:-1] if category else "card"
+        if card is not None:
+            raise UnknownName(kind, name, [])
+        candidates = {k: c for k, c in self.keys.items() if c in pool}
+        close = difflib.get_close_matches(key, list(candidates), n=2, cutoff=0.6)
+        suggestions = list(dict.fromkeys(self.name(candidates[k]) for k in close))
+        raise UnknownName(kind, name, suggestions)
+
+    @classmethod
+    def build(cls, names: dict[str, dict[str, list[str]]]) -> "Deck":
+        """From ``{category: {id: [display name, alias, ...]}}``."""
+        display: dict[str, str] = {}
+        keys: dict[str, str] = {}
+        for category in CATEGORIES:
+            for card, aliases in names[category].items():
+                display[card] = aliases[0] if aliases else card
+                keys.setdefault(slug(card), card)
+                for alias in aliases:
+                    keys.setdefault(slug(alias), card)
+        return cls(
+            suspects=tuple(names["suspects"]),
+            weapons=tuple(names["weapons"]),
+            rooms=tuple(names["rooms"]),
+            display=display,
+            keys=keys,
+        )
+
+    @classmethod
+    def custom(cls, suspects: list[str], weapons: list[str], rooms: list[str]) -> "Deck":
+        """A deck declared inside a log: ids are the slugs of the display names."""
+        return cls.build(
+            {
+                category: {slug(name): [name] for name in names}
+                for category, names in zip(CATEGORIES, (suspects, weapons, rooms))
+            }
+        )
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    flags: dict[str, Any]
+    room_cards: int = 0
+    min_players: int = 2
+    max_players: int = 6
+    any_edition: bool = False
+
+
+@dataclass(frozen=True)
+class Edition:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    deck: Deck
+    flags: dict[str, Any]
+    board: str | None
+    variants: tuple[str, ...]
+
+
+@functools.cache
+def editions() -> dict[str, Edition]:
+    found: dict[str, Edition] = {}
+    for path in sorted((DATA_DIR / "editions").glob("*.toml")):
+        if path.name == "variants.toml":
+            continue
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        found[raw["id"]] = Edition(
+            id=raw["id"],
+            name=raw["name"],
+            aliases=tuple(raw.get("aliases", ())),
+            deck=Deck.build({c: raw[c] for c in CATEGORIES}),
+            flags={**FLAG_DEFAULTS, **raw.get("flags", {})},
+            board=raw.get("board"),
+            variants=tuple(raw.get("variants", ("standard",))),
+        )
+    return found
+
+
+@functools.cache
+def variants() -> dict[str, Variant]:
+    raw = tomllib.loads((DATA_DIR / "editions" / "variants.toml").read_text(encoding="utf-8"))
+    found = {}
+    for vid, spec in raw.items():
+        low, high = spec.get("players", [2, 6])
+        found[vid] = Variant(
+            id=vid,
+            name=spec["name"],
+            flags=dict(spec.get("flags", {})),
+            room_cards=int(spec.get("room_cards", 0)),
+            min_players=low,
+            max_players=high,
+            any_edition=bool(spec.get("any_edition", False)),
+        )
+    return found
+
+
+def _lookup(kind: str, name: str, table: dict[str, Any], aliases: dict[str, str]) -> Any:
+    key = slug(name)
+    if key in aliases:
+        return table[aliases[key]]
+    close = difflib.get_close_matches(key, list(aliases), n=2, cutoff=0.6)
+    raise UnknownName(kind, name, list(dict.fromkeys(aliases[k] for k in close)))
+
+
+def edition(name: str) -> Edition:
+    """An edition by id, display name or alias (case and accents ignored)."""
+    table = editions()
+    aliases: dict[str, str] = {}
+    for ed in table.values():
+        for alias in (ed.id, ed.name, *ed.aliases):
+            aliases.setdefault(slug(alias), ed.id)
+    return _lookup("edition", name, table, aliases)
+
+
+def variant(name: str) -> Variant:
+    table = variants()
+    return _lookup("variant", name, table, {slug(v): v for v in table})
+
+
+def resolve_flags(ed: Edition | None, var: Variant, overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """Edition, then variant, then the log's own ``rules`` (editions.md, "the rule flags")."""
+    base = dict(ed.flags) if ed is not None else dict(FLAG_DEFAULTS)
+    base.update(var.flags)
+    base.update(overrides or {})
+    return base
+
+
+def dealt_hand_sizes(n_cards: int, n_players: int, room_cards: int = 0) -> list[int]:
+    """Cards left after the envelope (3) and the duel's room cards, dealt one at a time from seat 0."""
+    left = n_cards - 3 - room_cards
+    return [left // n_players + (1 if seat < left % n_players else 0) for seat in range(n_players)]

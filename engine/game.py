@@ -1,0 +1,213 @@
+"""The game model: a checked header and its records, with cards as ids and players as names.
+
+Readers (clue-log/1, the notation, importers) build these; the rules engine, the deduction engine and
+the analysis read them. Records are frozen: a replay never changes what was logged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from engine.editions import Deck, Edition, Variant
+
+UNSEEN = "?"  # a card that was shown or peeked at, but not seen by the log's writer
+ALL = "all"  # a reveal to everyone
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    character: str | None = None
+    hand_size: int | None = None  # as declared in the log; Game.hand_sizes holds the resolved sizes
+    strategy: str | None = None
+
+
+@dataclass(frozen=True)
+class Response:
+    player: str
+    shows: str | None  # a card id, UNSEEN, or None for a pass
+
+    @property
+    def passed(self) -> bool:
+        return self.shows is None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    seq: int
+    line: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # t, note and x- fields
+
+    type = "record"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deal(Record):
+    player: str
+    cards: tuple[str, ...]
+    type = "deal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoomCards(Record):
+    rooms: tuple[str, ...]
+    cards: dict[str, str] | None = field(default=None, compare=False)
+    type = "room_cards"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Turn(Record):
+    player: str
+    roll: tuple[int | str, ...] | None = None  # two dice; a magnifier is UNSEEN ("?")
+    type = "turn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Record):
+    player: str
+    to: str | tuple[int, int]  # a room id or a square
+    via: str | None = None  # "walk", "passage" or "stay"
+    path: tuple[tuple[int, int], ...] | None = None
+    type = "move"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Peek(Record):
+    player: str
+    room: str
+    card: str | None  # None: the log's writer did not see it
+    type = "peek"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Suggest(Record):
+    player: str
+    suspect: str
+    weapon: str
+    room: str
+    responses: tuple[Response, ...]
+    type = "suggest"
+
+    @property
+    def cards(self) -> tuple[str, str, str]:
+        return (self.suspect, self.weapon, self.room)
+
+    @property
+    def shower(self) -> Response | None:
+        last = self.responses[-1] if self.responses else None
+        return last if last is not None and not last.passed else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reveal(Record):
+    player: str | None  # whose card; None: the card is in nobody's hand
+    card: str  # a card id or UNSEEN
+    to: tuple[str, ...] | str  # names, or ALL
+    cause: str | None = None
+    type = "reveal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClueCard(Record):
+    player: str
+    text: str
+    type = "clue_card"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Accuse(Record):
+    player: str
+    suspect: str
+    weapon: str
+    room: str
+    correct: bool | None = None
+    type = "accuse"
+
+    @property
+    def cards(self) -> tuple[str, str, str]:
+        return (self.suspect, self.weapon, self.room)
+
+
+@dataclass(frozen=True, kw_only=True)
+class End(Record):
+    winner: str | None = None
+    solution: tuple[str, str, str] | None = None
+    type = "end"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extension(Record):
+    """An ``x-`` record: kept and written back, never interpreted."""
+
+    kind: str
+    raw: dict[str, Any] = field(default_factory=dict)
+    type = "extension"
+
+
+Event = Union[Deal, RoomCards, Turn, Move, Peek, Suggest, Reveal, ClueCard, Accuse, End, Extension]
+
+
+@dataclass
+class Game:
+    """A game as logged: the resolved header and its records (``records[i].seq == i + 1``)."""
+
+    edition: Edition | None  # None for a custom deck
+    deck: Deck
+    variant: Variant
+    flags: dict[str, Any]
+    players: tuple[Player, ...]
+    hand_sizes: tuple[int, ...]
+    records: list[Event] = field(default_factory=list)
+    declared_id: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)  # the log's own overrides, as written
+    perspective: str | None = None
+    source: str | None = None
+    played_at: str | None = None
+    place: str | None = None
+    header_line: int | None = None
+    header_extra: dict[str, Any] = field(default_factory=dict)
+    game_id: str = ""  # the declared id, else the content hash (set by the reader)
+    content_sha256: str = ""
+
+    @property
+    def edition_id(self) -> str:
+        return self.edition.id if self.edition is not None else "custom"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def room_card_count(self) -> int:
+        return self.variant.room_cards
+
+    def seat(self, name: str) -> int:
+        return self.names.index(name)
+
+    def hands(self) -> dict[str, frozenset[str]]:
+        """The hands the log states (``deal`` records), by player."""
+        return {r.player: frozenset(r.cards) for r in self.records if isinstance(r, Deal)}
+
+    def end(self) -> End | None:
+        return next((r for r in reversed(self.records) if isinstance(r, End)), None)
+
+    def solution(self) -> tuple[str, str, str] | None:
+        """The solution if the log knows it: from ``end``, else from a correct accusation."""
+        end = self.end()
+        if end is not None and end.solution is not None:
+            return end.solution
+        for r in self.records:
+            if isinstance(r, Accuse) and r.correct:
+                return r.cards
+        return None
+
+    def winner(self) -> str | None:
+        end = self.end()
+        if end is not None:
+            return end.winner
+        return next((r.player for r in self.records if isinstance(r, Accuse) and r.correct), None)

@@ -1,0 +1,103 @@
+"""Problems in input are data: a code, where it is, and a message naming players and cards.
+
+Every code a reader or the rules engine can report is listed in :data:`CODES` with its severity and a
+one-line description; docs/problems.md is checked against this table by a test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+ERROR = "error"
+WARNING = "warning"
+
+# code -> (severity, what it means)
+CODES: dict[str, tuple[str, str]] = {
+    # reading
+    "encoding": (ERROR, "the file is not UTF-8"),
+    "empty_file": (ERROR, "the file holds no records"),
+    "bad_json": (ERROR, "a line is not a JSON object (truncated, or not JSON)"),
+    "line_too_long": (ERROR, "a line is longer than the reader accepts"),
+    "unknown_format": (ERROR, "the game record names a format this reader does not know"),
+    "no_game": (ERROR, "records come before any game record"),
+    "unknown_type": (ERROR, "a record type that is neither known nor an x- extension"),
+    "unknown_field": (ERROR, "a field that is neither known for its record nor an x- extension"),
+    "missing_field": (ERROR, "a required field is missing"),
+    "bad_value": (ERROR, "a field holds a value of the wrong kind"),
+    "unknown_edition": (ERROR, "the edition is not known"),
+    "unknown_variant": (ERROR, "the variant is not known, or not played with this edition"),
+    "unknown_card": (ERROR, "a card name matches no card of the game's deck or category"),
+    "unknown_player": (ERROR, "a player name is not one of the game's players"),
+    "bad_players": (ERROR, "the players list is wrong: count, duplicate names or characters"),
+    "bad_deck": (ERROR, "a custom deck is missing, empty, or has a card twice"),
+    "duplicate_id": (ERROR, "a game id already stored or read with other content"),
+    "bad_notation": (ERROR, "a line of the tabletop notation cannot be read"),
+    "bad_import": (ERROR, "a record of another client's format cannot be converted"),
+    # deck
+    "card_twice": (ERROR, "a card is in two places (two hands, or a hand and the room cards)"),
+    "envelope_card_dealt": (ERROR, "a card of the solution is in a hand"),
+    "hand_size": (ERROR, "a hand, or the declared hand sizes, do not match the cards dealt"),
+    "deal_twice": (ERROR, "a player's hand is dealt twice"),
+    "room_cards": (ERROR, "the duel's room cards are wrong (count, rooms, or outside a duel)"),
+    # order
+    "response_order": (ERROR, "responses not in clockwise order from the suggester's left"),
+    "after_shown": (ERROR, "a response after a shown card"),
+    "suggester_responds": (ERROR, "the suggester answers their own suggestion"),
+    "missing_responses": (ERROR, "nobody showed, but not every other player passed"),
+    "empty_responses": (ERROR, "a suggestion with no responses"),
+    "turn_order": (ERROR, "a turn out of seat order"),
+    "after_win": (ERROR, "a record other than end after a correct accusation"),
+    "after_end": (ERROR, "a record after the end of the game"),
+    # rules of the edition
+    "eliminated_acts": (ERROR, "an eliminated player suggests, accuses or takes a turn"),
+    "accused_twice": (ERROR, "a player accuses a second time"),
+    "not_your_turn": (ERROR, "a player acts outside their own turn"),
+    "suggest_room": (ERROR, "the suggestion's room is not where the suggester stands"),
+    "suggest_again": (ERROR, "a suggestion in the same room without leaving it, where the edition forbids it"),
+    "suggest_twice": (ERROR, "two suggestions in one turn"),
+    "accuse_in_room": (ERROR, "an accusation made outside any room where the edition requires one"),
+    "accuse_without_suggestion": (ERROR, "an accusation not straight after the accuser's suggestion, where the variant requires it"),
+    "no_board": (ERROR, "a move or roll in a variant played without a board"),
+    "no_clue_cards": (ERROR, "a clue card drawn in an edition or variant without them"),
+    "no_peek": (ERROR, "a peek outside the duel, or into a room without a card"),
+    "repeat_suggestion": (ERROR, "a player repeats their own earlier suggestion, where the variant forbids it"),
+    "no_suggestion": (ERROR, "a turn without a suggestion, where the variant requires one every turn"),
+    "bad_roll": (ERROR, "a roll that is not two dice"),
+    "bad_move": (ERROR, "a move that breaks the movement rules (distance, path, doors, passages)"),
+    # knowledge
+    "passed_holding": (ERROR, "a player passed while holding a named card"),
+    "shown_not_named": (ERROR, "a shown card is not one of the three named"),
+    "shown_not_held": (ERROR, "a shown card is not in the shower's hand"),
+    "accusation_mismatch": (ERROR, "an accusation's correct flag does not match the solution"),
+    "wrong_winner": (ERROR, "the winner is not the correct accuser (or the last player standing)"),
+    "solution_mismatch": (ERROR, "the end's solution contradicts the log"),
+    "inconsistent": (ERROR, "no deal of the cards is consistent with everything logged up to this record"),
+    # warnings: stored with the game
+    "no_end": (WARNING, "the game has no end record"),
+    "unknown_solution": (WARNING, "the solution is not known, so accusations cannot be checked"),
+    "no_deals": (WARNING, "the log holds no hands: only the consistency of what was logged is checked"),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str
+    message: str
+    seq: int | None = None
+    line: int | None = None
+    source_file: str | None = None
+
+    @property
+    def severity(self) -> str:
+        return CODES.get(self.code, (ERROR, ""))[0]
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def located(self, source_file: str | None) -> "Problem":
+        return replace(self, source_file=source_file)
+
+    def __str__(self) -> str:
+        where = f"{self.source_file or '<input>'}:{self.line if self.line is not None else '-'}"
+        return f"{where}: {self.code}: {self.message}"
