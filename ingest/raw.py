@@ -1,0 +1,31 @@
+"""What every reader hands to the clue-log/1 builder: games as plain clue-log/1 records.
+
+The stages are named (DESIGN.md): a reader (clue-log/1 lines, the notation, an importer) turns a file
+into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where they came from;
+:func:`ingest.cluelog.build_game` checks one and makes an :class:`engine.game.Game` of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.problems import Problem
+
+
+@dataclass
+class RawGame:
+    records: list[dict]  # clue-log/1 records, the `game` record first
+    lines: list[int | None]  # 1-based line in the source file of each record (None: converted)
+    text: str  # the game's original text, kept for rejected games
+    source_file: str | None = None
+    problems: list[Problem] = field(default_factory=list)  # found while reading this game
+
+    @property
+    def first_line(self) -> int | None:
+        return next((line for line in self.lines if line is not None), None)
+
+
+@dataclass
+class ReadResult:
+    games: list[RawGame] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # about the file, outside any game
