@@ -1,0 +1,116 @@
+"""What every importer shares: building clue-log/1 record dicts and collecting problems.
+
+An importer reads another client's record in stages (its own tokens -> clue-log/1 dicts); the checks
+of the format and the rules are left to :func:`ingest.cluelog.build_game` and the rules engine, so an
+importer only reports what it cannot convert at all. Within a converter a bad value is raised as
+:class:`Unconvertible` (the offending record is then skipped) and turned into a :class:`Problem`
+with the source line, so one bad record never hides the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from engine.editions import CATEGORIES, Deck, UnknownName
+from engine.problems import Problem
+
+FORMAT = "clue-log/1"
+FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}
+
+
+class Unconvertible(Exception):
+    """Input that cannot become a clue-log/1 record; carries the problem code and a message."""
+
+    def __init__(self, message: str, code: str = "bad_import"):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def problem(exc: Unconvertible, line: int | None = None, source_file: str | None = None) -> Problem:
+    return Problem(exc.code, exc.message, line=line, source_file=source_file)
+
+
+def resolve(deck: Deck, name: str, category: str | None = None) -> str:
+    """A card id, or :class:`Unconvertible` with the deck's did-you-mean."""
+    try:
+        return deck.resolve(name, category)
+    except UnknownName as exc:
+        raise Unconvertible(str(exc), "unknown_card") from None
+
+
+def triple(deck: Deck, cards: Sequence[str], what: str) -> dict[str, str]:
+    """``{suspect, weapon, room}`` from three card ids in any order (one of each category)."""
+    by_field: dict[str, list[str]] = {f: [] for f in FIELD_OF_CATEGORY.values()}
+    for card in cards:
+        by_field[FIELD_OF_CATEGORY[deck.category(card)]].append(card)
+    if len(cards) != 3 or any(len(found) != 1 for found in by_field.values()):
+        names = ", ".join(deck.name(c) for c in cards) or "no cards"
+        raise Unconvertible(f"{what} names {names}: not one suspect, one weapon and one room")
+    return {f: found[0] for f, found in by_field.items()}
+
+
+def responses(players: Sequence[str], suggester: str, shower: str | None, shows: str | None) -> list[dict[str, Any]]:
+    """Answers clockwise from the suggester's left: passes up to the shower, then the shown card.
+
+    ``shower`` None: nobody could show, so every other player passed. ``shows`` is a card id or "?"
+    for a card shown but not seen by the log's writer.
+    """
+    seat = players.index(suggester)
+    n = len(players)
+    out: list[dict[str, Any]] = []
+    for step in range(1, n):
+        player = players[(seat + step) % n]
+        if player == shower:
+            out.append({"player": player, "shows": shows})
+            return out
+        out.append({"player": player, "shows": None})
+    if shower is not None:
+        raise Unconvertible(f"{shower} answers {suggester}'s own suggestion", "suggester_responds")
+    return out
+
+
+def between(players: Sequence[str], suggester: str, shower: str) -> list[str]:
+    """The players strictly between the suggester and the shower, clockwise."""
+    seat, n = players.index(suggester), len(players)
+    out = []
+    for step in range(1, n):
+        player = players[(seat + step) % n]
+        if player == shower:
+            break
+        out.append(player)
+    return out
+
+
+def game_record(
+    *,
+    edition: str,
+    players: Iterable[dict[str, Any]],
+    source: str,
+    deck: dict[str, list[str]] | None = None,
+    variant: str | None = None,
+    perspective: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``game`` record; no id, so the game's identity is the hash of its content."""
+    record: dict[str, Any] = {"type": "game", "format": FORMAT, "edition": edition}
+    if deck is not None:
+        record["deck"] = {c: list(deck[c]) for c in CATEGORIES}
+    if variant is not None:
+        record["variant"] = variant
+    record["players"] = list(players)
+    if perspective is not None:
+        record["perspective"] = perspective
+    record["source"] = source
+    record.update(extra or {})
+    return record
+
+
+def located(record: dict[str, Any], line: int | None) -> dict[str, Any]:
+    """The record with the source line it was converted from (an extension field: not interpreted)."""
+    if line is not None:
+        record["x-source-line"] = line
+    return record
+
+
+def line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
