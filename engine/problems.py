@@ -76,6 +76,7 @@ CODES: dict[str, tuple[str, str]] = {
     "no_end": (WARNING, "the game has no end record"),
     "unknown_solution": (WARNING, "the solution is not known, so accusations cannot be checked"),
     "no_deals": (WARNING, "the log holds no hands: only the consistency of what was logged is checked"),
+    "import_dropped": (WARNING, "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)"),
 }
 
 
