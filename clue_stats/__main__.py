@@ -1,0 +1,3 @@
+from clue_stats.cli import main
+
+main()

@@ -1,0 +1,100 @@
+"""`ingest`, `validate` and `delete`: getting games into the store (and out again)."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from clue_stats import pipeline
+from clue_stats.cli import DbOption, JsonOption, UsageError, app, database, err, handled, out, print_json
+from ingest import store
+
+PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
+
+
+def _check_paths(paths: List[str]) -> None:
+    from pathlib import Path
+
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+
+
+def _report_problems(summary: pipeline.Summary) -> None:
+    for p in summary.problems:
+        err.print(str(p), markup=False)
+
+
+@app.command("ingest")
+@handled
+def ingest_command(
+    paths: List[str] = PathsArgument,
+    db: Optional[str] = DbOption,
+    no_analyse: bool = typer.Option(False, "--no-analyse", help="Store games without computing their analysis (run `clue-stats analyse` later)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes that check and analyse games (default: up to 2)."),
+    wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
+    json_output: bool = JsonOption,
+) -> None:
+    """Read game records, check every game, store the valid ones and set the others apart."""
+    _check_paths(paths)
+    path = database(db)
+    if sys.stderr.isatty() and not json_output:
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed} games"), TimeElapsedColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("ingesting", total=None)
+            summary = pipeline.ingest_paths(paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait,
+                                            progress=lambda n: bar.advance(task, n))
+    else:
+        summary = pipeline.ingest_paths(paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait)
+    if json_output:
+        print_json({"database": path, **summary.as_dict()})
+    else:
+        _report_problems(summary)
+        out.print(
+            f"{summary.files_read} files read, {summary.files_skipped} skipped; "
+            f"{summary.games_stored} games stored, {summary.games_skipped} already present, "
+            f"{summary.games_rejected} rejected  ->  {path}"
+        )
+    raise typer.Exit(summary.exit_code)
+
+
+@app.command("validate")
+@handled
+def validate_command(
+    paths: List[str] = PathsArgument,
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes that check games (default: up to 2)."),
+    json_output: bool = JsonOption,
+) -> None:
+    """Check game records without a database: every problem as file:line: code: message."""
+    _check_paths(paths)
+    summary = pipeline.validate_paths(paths, workers=workers)
+    if json_output:
+        data = summary.as_dict()
+        data.pop("games_stored"), data.pop("games_skipped")
+        print_json({"games_valid": summary.games_valid, **data})
+    else:
+        for p in summary.problems:
+            (err if p.is_error else out).print(str(p), markup=False)
+        out.print(f"{summary.files_read} files read, {summary.files_skipped} skipped; {summary.games_valid} games valid, {summary.games_rejected} rejected")
+    raise typer.Exit(summary.exit_code)
+
+
+@app.command("delete")
+@handled
+def delete_command(
+    game_ids: List[str] = typer.Argument(..., help="The ids of the games to remove."),
+    db: Optional[str] = DbOption,
+    json_output: bool = JsonOption,
+) -> None:
+    """Remove stored games (ingest a corrected log afterwards)."""
+    path = database(db)
+    with store.write_connection(path) as con:
+        found = store.delete_games(con, game_ids)
+    missing = [g for g in game_ids if g not in found]
+    if json_output:
+        print_json({"deleted": found, "not_found": missing})
+    else:
+        out.print(f"{len(found)} games deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
+    raise typer.Exit(0 if not missing else 3)

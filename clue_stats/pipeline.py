@@ -1,0 +1,250 @@
+"""The pipeline that joins the parts: readers -> rules engine -> analysis -> store.
+
+Games are read and checked (and analysed) in worker processes when there are many, and written by
+this process in batches: each batch is one transaction of whole games, and the database file is
+held only while a batch is written, so a dashboard can read between batches.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from engine.game import Game
+from engine.problems import Problem
+from engine.rules import Replay, validate
+from ingest import cluelog, formats, store
+from ingest.raw import RawGame
+from ingest.rows import game_rows
+from ingest.store import GameRows, Rejection
+
+BATCH_GAMES = 500  # games per write transaction
+BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
+PARALLEL_FROM = 64  # games in a window before worker processes pay off
+WINDOW = 256  # games handed to the workers at a time (bounds memory on huge files)
+
+
+@dataclass
+class Summary:
+    files_read: int = 0
+    files_skipped: int = 0
+    games_stored: int = 0
+    games_skipped: int = 0
+    games_rejected: int = 0
+    games_valid: int = 0  # validate: games that passed
+    problems: list[Problem] = field(default_factory=list)
+    skipped_files: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 3 if self.games_rejected or any(p.is_error for p in self.problems) else 0
+
+    def as_dict(self) -> dict:
+        return {
+            "files_read": self.files_read,
+            "files_skipped": self.files_skipped,
+            "games_stored": self.games_stored,
+            "games_skipped": self.games_skipped,
+            "games_rejected": self.games_rejected,
+            "problems": [
+                {"file": p.source_file, "line": p.line, "seq": p.seq, "code": p.code, "severity": p.severity, "message": p.message}
+                for p in self.problems
+            ],
+        }
+
+
+@dataclass
+class Outcome:
+    """What checking one game gave: rows to store, or a rejection; problems either way."""
+
+    rows: GameRows | None
+    rejection: Rejection | None
+    problems: list[Problem]
+
+
+def collect_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files named, and files under folders (recursively, in a stable order)."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            yield from sorted(f for f in p.rglob("*") if f.is_file())
+        else:
+            yield p
+
+
+def check(raw: RawGame, analyse: bool = False) -> Outcome:
+    """Build, validate and (optionally) analyse one game. Never raises on bad input."""
+    game, problems = cluelog.build_game(raw)
+    replay: Replay | None = None
+    if game is not None:
+        replay = validate(game)
+        problems = problems + [p.located(raw.source_file) for p in replay.problems]
+    if game is None or replay is None or any(p.is_error for p in problems):
+        rejection = Rejection(
+            source_file=raw.source_file, line=raw.first_line, raw=raw.text, problems=problems,
+            game_id=game.game_id if game is not None else _declared_id(raw),
+        )
+        return Outcome(None, rejection, problems)
+    rows = game_rows(game, replay, raw.source_file)
+    if analyse:
+        from analysis.pipeline import annotate
+
+        annotate(rows, game, replay)
+    return Outcome(rows, None, problems)
+
+
+def _declared_id(raw: RawGame) -> str | None:
+    if raw.records and isinstance(raw.records[0], dict):
+        value = raw.records[0].get("id")
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _check_many(raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None) -> list[Outcome]:
+    if pool is None or len(raws) < PARALLEL_FROM:
+        return [check(r, analyse) for r in raws]
+    return list(pool.map(check, raws, [analyse] * len(raws), chunksize=8))
+
+
+def read_items(files: Iterable[Path], summary: Summary) -> Iterator[RawGame | Problem]:
+    for path in files:
+        try:
+            items = formats.iter_file(path)
+        except OSError as exc:
+            summary.files_read += 1
+            yield Problem("encoding", f"cannot read the file: {exc.strerror or exc}", source_file=str(path))
+            continue
+        if items is None:
+            summary.files_skipped += 1
+            summary.skipped_files.append(str(path))
+            continue
+        summary.files_read += 1
+        try:
+            yield from items
+        except OSError as exc:
+            yield Problem("encoding", f"cannot read the file: {exc.strerror or exc}", source_file=str(path))
+
+
+def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[list[RawGame], list[Problem]]]:
+    raws: list[RawGame] = []
+    problems: list[Problem] = []
+    for item in items:
+        if isinstance(item, RawGame):
+            raws.append(item)
+            if len(raws) >= size:
+                yield raws, problems
+                raws, problems = [], []
+        else:
+            problems.append(item)
+    yield raws, problems
+
+
+def _pool(workers: int | None) -> ProcessPoolExecutor | None:
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    return ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+
+
+def validate_paths(paths: list[str], workers: int | None = None) -> Summary:
+    """`clue-stats validate`: every check, no database."""
+    summary = Summary()
+    pool = _pool(workers)
+    try:
+        for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
+            summary.problems.extend(file_problems)
+            summary.games_rejected += sum(1 for p in file_problems if p.is_error)
+            for outcome in _check_many(raws, False, pool):
+                summary.problems.extend(outcome.problems)
+                if outcome.rejection is not None:
+                    summary.games_rejected += 1
+                else:
+                    summary.games_valid += 1
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return summary
+
+
+def _file_rejection(p: Problem) -> Rejection:
+    return Rejection(source_file=p.source_file, line=p.line, raw="", problems=[p])
+
+
+def ingest_paths(
+    paths: list[str],
+    db: str | Path,
+    analyse: bool = True,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    wait_seconds: float = 30.0,
+) -> Summary:
+    """`clue-stats ingest`: read, check, analyse and store; idempotent."""
+    summary = Summary()
+    with store.write_connection(db, wait_seconds) as con:
+        started = store.start_run(con, [str(p) for p in paths])
+    pending_rows: list[GameRows] = []
+    pending_rejections: list[Rejection] = []
+    last_write = time.monotonic()
+
+    def flush() -> None:
+        nonlocal pending_rows, pending_rejections, last_write
+        if not pending_rows and not pending_rejections:
+            return
+        with store.write_connection(db, wait_seconds) as con:
+            result = store.write_batch(con, pending_rows, pending_rejections)
+        summary.games_stored += len(result.stored)
+        summary.games_skipped += len(result.skipped)
+        duplicates = [r for r in result.rejected if r not in pending_rejections]
+        summary.games_rejected += len(duplicates)
+        for r in duplicates:
+            summary.problems.extend(r.problems)
+        if progress is not None:
+            progress(len(pending_rows) + len(pending_rejections))
+        pending_rows, pending_rejections = [], []
+        last_write = time.monotonic()
+
+    pool = _pool(workers)
+    try:
+        for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
+            summary.problems.extend(file_problems)
+            for p in file_problems:
+                if p.is_error:
+                    summary.games_rejected += 1
+                    pending_rejections.append(_file_rejection(p))
+            for outcome in _check_many(raws, analyse, pool):
+                summary.problems.extend(outcome.problems)
+                if outcome.rejection is not None:
+                    summary.games_rejected += 1
+                    pending_rejections.append(outcome.rejection)
+                elif outcome.rows is not None:
+                    pending_rows.append(outcome.rows)
+                if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
+                    flush()
+        flush()
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    with store.write_connection(db, wait_seconds) as con:
+        store.finish_run(
+            con, started, files_read=summary.files_read, files_skipped=summary.files_skipped,
+            games_stored=summary.games_stored, games_skipped=summary.games_skipped, games_rejected=summary.games_rejected,
+        )
+    return summary
+
+
+def load_games(path: str | Path) -> tuple[list[Game], list[Problem]]:
+    """Every valid game of one file (any format ingest reads), for commands that work on a file."""
+    items = formats.iter_file(Path(path))
+    if items is None:
+        return [], [Problem("unknown_format", "not a file clue-stats reads (.jsonl, .clue, or a known export)", source_file=str(path))]
+    games, problems = [], []
+    for item in items:
+        if isinstance(item, Problem):
+            problems.append(item)
+            continue
+        game, found = cluelog.build_game(item)
+        problems.extend(found)
+        if game is not None:
+            games.append(game)
+    return games, problems

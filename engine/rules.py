@@ -1,0 +1,357 @@
+"""The rules engine: replays a game for its edition and variant and reports every problem.
+
+Checks follow "What the engine checks" of the clue-log/1 contract, in four groups: the deck, the
+order of play, the rules of the edition (its flags), and knowledge (with the hands known, nobody
+lies; with them unknown, some deal must be consistent with everything logged). Every problem names
+its record (seq and line) and the players and cards involved. Nothing stops at the first problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    ClueCard,
+    Deal,
+    End,
+    Event,
+    Extension,
+    Game,
+    Move,
+    Peek,
+    Reveal,
+    RoomCards,
+    Suggest,
+    Turn,
+)
+from engine.problems import Problem
+
+# The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
+CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
+
+
+@dataclass
+class Replay:
+    """What replaying a game established, beside its problems (used by the store and analysis)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    eliminated: set[str] = field(default_factory=set)
+    winner: str | None = None
+    solution: tuple[str, str, str] | None = None
+    first_player: str | None = None  # the first to play: first turn record, else first suggestion
+
+    def turn_order(self, game: Game) -> dict[str, int | None]:
+        if self.first_player is None:
+            return {name: None for name in game.names}
+        first = game.seat(self.first_player)
+        return {name: (seat - first) % game.n_players for seat, name in enumerate(game.names)}
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.is_error]
+
+
+def _fmt(game: Game, cards: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(game.deck.name(c) for c in cards)
+
+
+class _Referee:
+    def __init__(self, game: Game):
+        self.game = game
+        self.out = Replay()
+        self.hands = {}
+        self.n = game.n_players
+
+    def problem(self, code: str, message: str, record: Event | None) -> None:
+        seq = record.seq if record is not None else 0
+        line = record.line if record is not None else self.game.header_line
+        self.out.problems.append(Problem(code, message, seq=seq, line=line))
+
+    def name(self, card: str) -> str:
+        return self.game.deck.name(card)
+
+    # ------------------------------------------------------------ deck
+
+    def check_deck(self) -> None:
+        game = self.game
+        where: dict[str, str] = {}
+        for r in game.records:
+            if isinstance(r, Deal):
+                if r.player in self.hands:
+                    self.problem("deal_twice", f"{r.player}'s hand is dealt a second time", r)
+                    continue
+                self.hands[r.player] = frozenset(r.cards)
+                size = game.hand_sizes[game.seat(r.player)]
+                if len(r.cards) != size:
+                    self.problem("hand_size", f"{r.player} is dealt {len(r.cards)} cards; their hand holds {size}", r)
+                for card in r.cards:
+                    if card in where:
+                        self.problem("card_twice", f"{self.name(card)} is dealt to {r.player} but is already {where[card]}", r)
+                    where[card] = f"in {r.player}'s hand"
+            elif isinstance(r, RoomCards):
+                if game.variant.room_cards == 0:
+                    self.problem("room_cards", "room cards are set aside only in the duel variant", r)
+                    continue
+                if len(r.rooms) != game.variant.room_cards or len(set(r.rooms)) != len(r.rooms):
+                    self.problem("room_cards", f"the duel sets {game.variant.room_cards} cards on as many different rooms, not on {_fmt(game, r.rooms)}", r)
+                for room, card in (r.cards or {}).items():
+                    if room not in r.rooms:
+                        self.problem("room_cards", f"a card is set on {self.name(room)}, which is not one of the room-card rooms", r)
+                    if card in where:
+                        self.problem("card_twice", f"{self.name(card)} is set on {self.name(room)} but is already {where[card]}", r)
+                    where[card] = f"on {self.name(room)}"
+        solution = game.solution()
+        self.out.solution = solution
+        if solution is not None:
+            for card in solution:
+                if card in where:
+                    end = game.end()
+                    self.problem("envelope_card_dealt", f"{self.name(card)} is in the solution but {where[card]}", end if end is not None and end.solution else None)
+
+    # ------------------------------------------------------------ replay
+
+    def first_player_ok(self, turn: Turn) -> None:
+        game = self.game
+        rule = game.flags.get("first_player")
+        expected: str | None = None
+        if rule == "listed":
+            expected = game.names[0]
+        elif rule == "scarlett":
+            chars = {p.character: p.name for p in game.players if p.character}
+            if len(chars) == self.n:
+                expected = next((chars[c] for c in CHARACTER_ORDER if c in chars), None)
+        if expected is not None and turn.player != expected:
+            self.problem("turn_order", f"{turn.player} takes the first turn, but {expected} plays first ({rule} starts)", turn)
+
+    def next_active(self, player: str) -> str:
+        names = self.game.names
+        seat = self.game.seat(player)
+        for step in range(1, self.n + 1):
+            candidate = names[(seat + step) % self.n]
+            if candidate not in self.out.eliminated:
+                return candidate
+        return player
+
+    def replay(self) -> None:
+        game, flags = self.game, self.game.flags
+        has_turns = any(isinstance(r, Turn) for r in game.records)
+        current: str | None = None  # whose turn it is (turn records only)
+        suggested_this_turn = False
+        last_suggester: str | None = None  # the suggester of the previous suggestion, for accusations
+        accused: set[str] = set()
+        past_suggestions: dict[str, set[tuple[str, str, str]]] = {}
+        won_at: Accuse | None = None
+        ended: End | None = None
+        previous_turn: Turn | None = None
+        every_turn = flags.get("suggestion_every_turn")
+        for r in game.records:
+            if isinstance(r, Extension):
+                continue
+            if ended is not None:
+                self.problem("after_end", f"a {r.type} record after the end of the game", r)
+                continue
+            if won_at is not None and not isinstance(r, End):
+                self.problem("after_win", f"a {r.type} record after {won_at.player}'s correct accusation", r)
+                continue
+            actor = getattr(r, "player", None)
+            if isinstance(r, (Turn, Suggest, Accuse)) and actor in self.out.eliminated:
+                self.problem("eliminated_acts", f"{actor} is out after a wrong accusation but {'takes a turn' if isinstance(r, Turn) else r.type + 's'}", r)
+            if isinstance(r, Turn):
+                if every_turn and previous_turn is not None and not suggested_this_turn:
+                    self.problem("no_suggestion", f"{previous_turn.player}'s turn ends without a suggestion; this variant wants one every turn", r)
+                if current is None:
+                    self.first_player_ok(r)
+                elif r.player != self.next_active(current) and actor not in self.out.eliminated:
+                    self.problem("turn_order", f"{r.player} takes a turn after {current}; {self.next_active(current)} plays next", r)
+                if r.roll is not None:
+                    if not flags.get("board"):
+                        self.problem("no_board", f"{r.player} rolls the dice in a variant played without a board", r)
+                    elif len(r.roll) != 2 or any(d != UNSEEN and not 1 <= d <= 6 for d in r.roll):  # type: ignore[operator]
+                        self.problem("bad_roll", f"{r.player}'s roll {list(r.roll)} is not two dice", r)
+                    elif UNSEEN in r.roll and not flags.get("clue_cards"):
+                        self.problem("bad_roll", f"{r.player} rolls a magnifier in a game without clue cards", r)
+                if self.out.first_player is None:
+                    self.out.first_player = r.player
+                current, suggested_this_turn, previous_turn = r.player, False, r
+                last_suggester = None
+            elif isinstance(r, Move):
+                if not flags.get("board"):
+                    self.problem("no_board", f"{r.player} moves a token in a variant played without a board", r)
+                elif has_turns and r.player != current:
+                    self.problem("not_your_turn", f"{r.player} moves during {current}'s turn", r)
+            elif isinstance(r, Suggest):
+                self.check_suggestion(r)
+                if has_turns:
+                    if r.player != current:
+                        self.problem("not_your_turn", f"{r.player} suggests during {current}'s turn", r)
+                    elif suggested_this_turn:
+                        self.problem("suggest_twice", f"{r.player} suggests a second time in one turn", r)
+                elif every_turn and last_suggester is not None and r.player != self.next_active(last_suggester):
+                    self.problem("turn_order", f"{r.player} suggests after {last_suggester}; {self.next_active(last_suggester)} plays next", r)
+                if flags.get("no_repeat_own_suggestion") and r.cards in past_suggestions.get(r.player, set()):
+                    self.problem("repeat_suggestion", f"{r.player} repeats their suggestion {_fmt(game, r.cards)}", r)
+                past_suggestions.setdefault(r.player, set()).add(r.cards)
+                if self.out.first_player is None:
+                    self.out.first_player = r.player
+                suggested_this_turn = True
+                last_suggester = r.player
+            elif isinstance(r, Accuse):
+                if r.player in accused:
+                    self.problem("accused_twice", f"{r.player} accuses a second time", r)
+                accused.add(r.player)
+                if has_turns and r.player != current:
+                    self.problem("not_your_turn", f"{r.player} accuses during {current}'s turn", r)
+                if flags.get("accuse_only_after_suggestion") and last_suggester != r.player:
+                    self.problem("accuse_without_suggestion", f"{r.player} accuses without a suggestion of their own just before", r)
+                correct = self.check_accusation(r)
+                if correct:
+                    won_at = r
+                    self.out.winner = r.player
+                else:
+                    self.out.eliminated.add(r.player)
+                if not has_turns:
+                    last_suggester = None if flags.get("accuse_only_after_suggestion") else last_suggester
+            elif isinstance(r, Peek):
+                self.check_peek(r)
+            elif isinstance(r, Reveal):
+                self.check_reveal(r)
+            elif isinstance(r, ClueCard) and not flags.get("clue_cards"):
+                self.problem("no_clue_cards", f"{r.player} draws a clue card in a game played without them", r)
+            elif isinstance(r, End):
+                ended = r
+                self.check_end(r, won_at)
+        if ended is None:
+            self.problem("no_end", "the game has no end record", None)
+        if every_turn and not has_turns:
+            return
+
+    # ------------------------------------------------------------ single records
+
+    def check_suggestion(self, r: Suggest) -> None:
+        game = self.game
+        if not r.responses:
+            self.problem("empty_responses", f"{r.player}'s suggestion has no responses", r)
+            return
+        seat = game.seat(r.player)
+        expected = [game.names[(seat + i) % self.n] for i in range(1, self.n)]
+        named = f"{_fmt(game, r.cards)}"
+        for i, resp in enumerate(r.responses):
+            if resp.player == r.player:
+                self.problem("suggester_responds", f"{r.player} answers their own suggestion of {named}", r)
+                return
+            if i > 0 and not r.responses[i - 1].passed:
+                self.problem("after_shown", f"{resp.player} answers after {r.responses[i - 1].player} showed a card", r)
+                return
+            if i >= len(expected) or resp.player != expected[i]:
+                want = expected[i] if i < len(expected) else "nobody"
+                self.problem("response_order", f"{resp.player} answers {r.player}'s suggestion in place {i + 1}, where {want} answers (clockwise from {r.player}'s left)", r)
+                return
+        last = r.responses[-1]
+        if last.passed and len(r.responses) != self.n - 1:
+            missing = [p for p in expected if p not in {x.player for x in r.responses}]
+            self.problem("missing_responses", f"nobody showed {r.player} a card, but {', '.join(missing)} did not pass", r)
+        if not last.passed and last.shows != UNSEEN and last.shows not in r.cards:
+            self.problem("shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r)
+        for resp in r.responses:
+            hand = self.hands.get(resp.player)
+            if hand is None:
+                continue
+            if resp.passed:
+                held = [c for c in r.cards if c in hand]
+                if held:
+                    self.problem("passed_holding", f"{resp.player} passes on {named} while holding {_fmt(game, held)}", r)
+            elif resp.shows != UNSEEN:
+                if resp.shows not in hand:
+                    self.problem("shown_not_held", f"{resp.player} shows {self.name(resp.shows)}, which is not in their hand", r)  # type: ignore[arg-type]
+            elif not any(c in hand for c in r.cards):
+                self.problem("shown_not_held", f"{resp.player} shows a card but holds none of {named}", r)
+
+    def check_accusation(self, r: Accuse) -> bool:
+        solution = self.out.solution
+        if solution is None:
+            if r.correct is None:
+                self.problem("unknown_solution", f"{r.player}'s accusation cannot be checked: the solution is not known", r)
+            return bool(r.correct)
+        truth = r.cards == solution
+        if r.correct is not None and r.correct != truth:
+            self.problem("accusation_mismatch", f"{r.player}'s accusation of {_fmt(self.game, r.cards)} is logged as {'correct' if r.correct else 'wrong'}, but the solution is {_fmt(self.game, solution)}", r)
+        return truth if r.correct is None else r.correct
+
+    def check_peek(self, r: Peek) -> None:
+        room_cards = next((x for x in self.game.records if isinstance(x, RoomCards)), None)
+        if self.game.variant.room_cards == 0:
+            self.problem("no_peek", f"{r.player} peeks at a room card outside the duel", r)
+        elif room_cards is not None and r.room not in room_cards.rooms:
+            self.problem("no_peek", f"{r.player} peeks into {self.name(r.room)}, which holds no card", r)
+        elif room_cards is not None and room_cards.cards and r.card is not None and room_cards.cards.get(r.room) not in (None, r.card):
+            self.problem("room_cards", f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, where the log set {self.name(room_cards.cards[r.room])}", r)
+        if r.card is not None:
+            for owner, hand in self.hands.items():
+                if r.card in hand:
+                    self.problem("card_twice", f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, but it is in {owner}'s hand", r)
+
+    def check_reveal(self, r: Reveal) -> None:
+        if r.card == UNSEEN:
+            return
+        if r.player is None:
+            for owner, hand in self.hands.items():
+                if r.card in hand:
+                    self.problem("shown_not_held", f"{self.name(r.card)} is revealed as in nobody's hand, but {owner} holds it", r)
+        else:
+            hand = self.hands.get(r.player)
+            if hand is not None and r.card not in hand:
+                self.problem("shown_not_held", f"{r.player} reveals {self.name(r.card)}, which is not in their hand", r)
+            if self.out.solution is not None and r.card in self.out.solution:
+                self.problem("envelope_card_dealt", f"{r.player} reveals {self.name(r.card)}, a card of the solution", r)
+
+    def check_end(self, r: End, won_at: Accuse | None) -> None:
+        game = self.game
+        if won_at is not None and r.solution is not None and won_at.cards != r.solution:
+            self.problem("solution_mismatch", f"{won_at.player} won accusing {_fmt(game, won_at.cards)}, but the end gives {_fmt(game, r.solution)}", r)
+        expected: str | None = won_at.player if won_at is not None else None
+        if expected is None and game.flags.get("last_player_standing_wins"):
+            left = [n for n in game.names if n not in self.out.eliminated]
+            if len(left) == 1:
+                expected = left[0]
+        if r.winner != expected:
+            why = f"{expected} {'accused correctly' if won_at else 'is the last player standing'}" if expected else "nobody accused correctly"
+            self.problem("wrong_winner", f"the end names {r.winner or 'no winner'} as winner, but {why}", r)
+        self.out.winner = expected if r.winner is None else r.winner
+
+
+def replay(game: Game) -> Replay:
+    """Replay a game, checking every rule that needs no deduction; see :func:`validate`."""
+    referee = _Referee(game)
+    referee.check_deck()
+    referee.replay()
+    if not referee.hands:
+        referee.problem("no_deals", "no hand is logged: only the consistency of what was logged can be checked", None)
+    if game.flags.get("board") and any(isinstance(r, Move) for r in game.records):
+        from engine import movement
+
+        referee.out.problems.extend(movement.check_movement(game))
+    return referee.out
+
+
+def validate(game: Game) -> Replay:
+    """Replay and, where hands are unknown, ask the deduction engine for consistency."""
+    result = replay(game)
+    if result.errors:
+        return result
+    known = game.hands()
+    if len(known) < game.n_players:
+        from engine import deduction
+
+        found = deduction.first_inconsistent(game)
+        if found is not None:
+            seq, earlier = found
+            record = game.records[seq - 1] if seq >= 1 else None
+            with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}" if earlier else ""
+            result.problems.append(
+                Problem("inconsistent", f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}", seq=seq, line=record.line if record else game.header_line)
+            )
+    result.problems.sort(key=lambda p: (p.seq if p.seq is not None else 0))
+    return result

@@ -1,0 +1,716 @@
+"""clue-log/1: reading (bytes -> RawGame -> Game) and writing (Game -> JSON Lines).
+
+Reading is in named stages, as in DESIGN.md:
+
+1. :func:`iter_raw_games` splits a file into games, line by line, with a bounded line length (a
+   line of 50 MB is reported, never held), decoding each line on its own so one bad line spoils only
+   its own game;
+2. :func:`build_game` checks one game's records against the format (types, fields, names) and
+   resolves every name to an id, collecting every problem with its record's seq and line.
+
+The rules of the game are checked later, by :func:`engine.rules.validate`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any, BinaryIO, Iterable, Iterator
+
+from engine import editions as ed
+from engine.editions import Deck, UnknownName
+from engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    ClueCard,
+    Deal,
+    End,
+    Event,
+    Extension,
+    Game,
+    Move,
+    Peek,
+    Player,
+    Response,
+    Reveal,
+    RoomCards,
+    Suggest,
+    Turn,
+)
+from engine.problems import Problem
+from ingest.raw import RawGame, ReadResult
+
+FORMAT = "clue-log/1"
+MAX_LINE_BYTES = 1 << 20  # 1 MiB: far beyond any real record; longer lines are reported, not kept
+RAW_KEEP_BYTES = 1 << 20  # rejected games keep their first MiB of text
+
+COMMON_FIELDS = {"type", "t", "note"}
+FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional)
+    "game": ({"format", "edition", "players"}, {"id", "deck", "variant", "rules", "perspective", "source", "played_at", "place"}),
+    "deal": ({"player", "cards"}, set()),
+    "room_cards": ({"rooms"}, {"cards"}),
+    "turn": ({"player"}, {"roll"}),
+    "move": ({"player", "to"}, {"via", "path"}),
+    "peek": ({"player", "room", "card"}, set()),
+    "suggest": ({"player", "suspect", "weapon", "room", "responses"}, set()),
+    "reveal": ({"player", "card", "to"}, {"cause"}),
+    "clue_card": ({"player", "text"}, set()),
+    "accuse": ({"player", "suspect", "weapon", "room"}, {"correct"}),
+    "end": ({"winner", "solution"}, set()),
+}
+PLAYER_FIELDS = {"name", "character", "hand_size", "strategy"}
+
+
+# ---------------------------------------------------------------- stage 1: lines into games
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, bytes or None when too long, length) for every line, in bounded memory."""
+    number = 0
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+            size = len(chunk)
+            while chunk and not chunk.endswith(b"\n"):  # skip the rest of the long line
+                chunk = stream.readline(MAX_LINE_BYTES)
+                size += len(chunk)
+            yield number, None, size
+        else:
+            yield number, chunk, len(chunk)
+
+
+def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGame | Problem]:
+    """Split a clue-log/1 byte stream into games; file-level problems are yielded as they come."""
+    current: RawGame | None = None
+    orphan: RawGame | None = None  # records before any game record
+    text_size = 0
+    seen_any = False
+
+    def finish(raw: RawGame | None) -> Iterator[RawGame]:
+        if raw is not None:
+            yield raw
+
+    for number, data, size in _lines(stream):
+        if number == 1 and data is not None and data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        if data is not None and not data.strip():
+            continue
+        seen_any = True
+        problem: Problem | None = None
+        record: dict | None = None
+        text = ""
+        if data is None:
+            problem = Problem("line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number)
+            text = f"<line {number}: {size} bytes, not kept>\n"
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problem = Problem("encoding", f"not UTF-8 (byte {exc.start + 1} of the line)", line=number)
+                text = data.decode("utf-8", errors="replace")
+            else:
+                try:
+                    record = json.loads(text)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+                    problem = Problem("bad_json", f"not JSON: {msg}", line=number)
+                else:
+                    if not isinstance(record, dict):
+                        problem = Problem("bad_json", f"a record is a JSON object, not {type(record).__name__}", line=number)
+                        record = None
+            if not text.endswith("\n"):
+                text += "\n"
+        is_header = record is not None and record.get("type") == "game"
+        if is_header:
+            yield from finish(orphan)
+            orphan = None
+            yield from finish(current)
+            current = RawGame(records=[], lines=[], text="", source_file=source_file)
+            text_size = 0
+        target = current
+        if target is None:
+            if orphan is None:
+                orphan = RawGame(records=[], lines=[], text="", source_file=source_file)
+                orphan.problems.append(Problem("no_game", "records before the first game record", line=number))
+            target = orphan
+        if text_size < RAW_KEEP_BYTES:
+            target.text += text[: RAW_KEEP_BYTES - text_size]
+        text_size += len(text)
+        if problem is not None:
+            # keep the record's place so that seq numbers stay those of the file
+            target.problems.append(problem)
+            target.records.append({"type": "x-unreadable"})
+        else:
+            target.records.append(record)  # type: ignore[arg-type]
+        target.lines.append(number)
+    yield from finish(orphan)
+    yield from finish(current)
+    if not seen_any:
+        yield Problem("empty_file", "the file holds no records", line=1)
+
+
+def read_text(text: str, source_file: str | None = None) -> ReadResult:
+    """Read clue-log/1 from a string (tests, converters)."""
+    return read_stream(io.BytesIO(text.encode("utf-8")), source_file)
+
+
+def read_stream(stream: BinaryIO, source_file: str | None = None) -> ReadResult:
+    result = ReadResult()
+    for item in iter_raw_games(stream, source_file):
+        if isinstance(item, RawGame):
+            result.games.append(item)
+        else:
+            result.problems.append(item.located(source_file))
+    return result
+
+
+def read_path(path: str | Path) -> ReadResult:
+    with open(path, "rb") as stream:
+        return read_stream(stream, str(path))
+
+
+# ---------------------------------------------------------------- stage 2: records into a Game
+
+
+class _Builder:
+    """Checks one RawGame's records against the format and resolves names."""
+
+    def __init__(self, raw: RawGame):
+        self.raw = raw
+        self.problems: list[Problem] = []
+        self.deck: Deck | None = None
+        self.names: dict[str, str] = {}  # slug -> player name
+
+    def problem(self, code: str, message: str, seq: int) -> None:
+        self.problems.append(Problem(code, message, seq=seq, line=self.raw.lines[seq] if seq < len(self.raw.lines) else None))
+
+    # -- values
+
+    def text(self, record: dict, key: str, seq: int, optional: bool = False) -> str | None:
+        value = record.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.problem("bad_value", f"{record.get('type')}.{key} must be a non-empty string, not {json.dumps(value)[:60]}", seq)
+            return None
+        return value
+
+    def player(self, value: Any, seq: int, where: str) -> str | None:
+        if not isinstance(value, str):
+            self.problem("bad_value", f"{where} must be a player's name, not {json.dumps(value)[:60]}", seq)
+            return None
+        if value in self.names.values():
+            return value
+        match = self.names.get(ed.slug(value))
+        if match is not None:
+            return match
+        import difflib
+
+        close = difflib.get_close_matches(value, list(self.names.values()), n=1, cutoff=0.5)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        self.problem("unknown_player", f"{where}: unknown player {value!r}{hint}; the players are {', '.join(self.names.values())}", seq)
+        return None
+
+    def card(self, value: Any, seq: int, where: str, category: str | None = None, unseen: bool = False) -> str | None:
+        if unseen and value == UNSEEN:
+            return UNSEEN
+        if not isinstance(value, str):
+            self.problem("bad_value", f"{where} must be a card's name, not {json.dumps(value)[:60]}", seq)
+            return None
+        assert self.deck is not None
+        try:
+            return self.deck.resolve(value, category)
+        except UnknownName as exc:
+            self.problem("unknown_card", f"{where}: {exc}", seq)
+            return None
+
+    def triple(self, record: dict, seq: int) -> tuple[str, str, str] | None:
+        kind = record["type"]
+        cards = [self.card(record.get(f), seq, f"{kind}.{f}", ed.CATEGORY_OF_FIELD[f]) for f in ("suspect", "weapon", "room")]
+        return None if None in cards else (cards[0], cards[1], cards[2])  # type: ignore[return-value]
+
+    # -- the fields of a record
+
+    def check_fields(self, record: dict, seq: int) -> bool:
+        kind = record.get("type")
+        if not isinstance(kind, str):
+            self.problem("missing_field", "a record without a type", seq)
+            return False
+        if kind.startswith("x-"):
+            return True
+        if kind not in FIELDS:
+            self.problem("unknown_type", f"unknown record type {kind!r}", seq)
+            return False
+        required, optional = FIELDS[kind]
+        ok = True
+        for key in sorted(required - record.keys()):
+            self.problem("missing_field", f"{kind} record without {key!r}", seq)
+            ok = False
+        for key in sorted(record.keys() - required - optional - COMMON_FIELDS):
+            if not key.startswith("x-"):
+                self.problem("unknown_field", f"{kind} record has unknown field {key!r}", seq)
+                ok = False
+        for key in ("t", "note"):
+            if key in record and not isinstance(record[key], str):
+                self.problem("bad_value", f"{kind}.{key} must be a string", seq)
+        return ok
+
+    @staticmethod
+    def extra(record: dict) -> dict[str, Any]:
+        return {k: v for k, v in record.items() if k in ("t", "note") or k.startswith("x-")}
+
+    # -- the game record
+
+    def header(self, record: dict) -> Game | None:
+        self.check_fields(record, 0)
+        if record.get("format") != FORMAT:
+            self.problem("unknown_format", f"format {record.get('format')!r} is not known to this reader (it reads {FORMAT!r})", 0)
+            return None
+        edition_name = record.get("edition")
+        edition = None
+        if edition_name == "custom":
+            deck_spec = record.get("deck")
+            deck = self.custom_deck(deck_spec)
+            if deck is None:
+                return None
+        elif isinstance(edition_name, str):
+            try:
+                edition = ed.edition(edition_name)
+            except UnknownName as exc:
+                self.problem("unknown_edition", f"{exc}; known: {', '.join(ed.editions())} or 'custom'", 0)
+                return None
+            deck = edition.deck
+            if "deck" in record:
+                self.problem("bad_deck", "a deck is declared only with edition 'custom'", 0)
+        else:
+            self.problem("bad_value", "game.edition must be an edition id or 'custom'", 0)
+            return None
+        self.deck = deck
+        variant_name = record.get("variant", "standard")
+        try:
+            variant = ed.variant(str(variant_name))
+        except UnknownName as exc:
+            self.problem("unknown_variant", f"{exc}; known: {', '.join(ed.variants())}", 0)
+            return None
+        if edition is not None and not variant.any_edition and variant.id not in edition.variants:
+            self.problem("unknown_variant", f"variant {variant.id!r} is not played with {edition.id} (it has {', '.join(edition.variants)})", 0)
+            return None
+        rules = record.get("rules") or {}
+        if not isinstance(rules, dict):
+            self.problem("bad_value", "game.rules must be an object of rule flags", 0)
+            rules = {}
+        for flag, value in list(rules.items()):
+            if flag not in ed.FLAG_DEFAULTS:
+                self.problem("bad_value", f"unknown rule flag {flag!r}", 0)
+                del rules[flag]
+            elif type(value) is not type(ed.FLAG_DEFAULTS[flag]) or (flag in ed.FLAG_CHOICES and value not in ed.FLAG_CHOICES[flag]):
+                self.problem("bad_value", f"rule flag {flag!r} cannot be {json.dumps(value)}", 0)
+                del rules[flag]
+        players = self.players(record.get("players"), variant)
+        if players is None:
+            return None
+        sizes = self.hand_sizes(players, deck, variant)
+        perspective = record.get("perspective")
+        if perspective is not None:
+            perspective = self.player(perspective, 0, "game.perspective")
+        text_fields = {}
+        for key in ("source", "played_at", "place", "id"):
+            value = record.get(key)
+            if value is not None and not isinstance(value, str):
+                self.problem("bad_value", f"game.{key} must be a string", 0)
+                value = None
+            text_fields[key] = value
+        return Game(
+            edition=edition,
+            deck=deck,
+            variant=variant,
+            flags=ed.resolve_flags(edition, variant, rules),
+            players=players,
+            hand_sizes=sizes,
+            declared_id=text_fields["id"],
+            rules=rules,
+            perspective=perspective,
+            source=text_fields["source"],
+            played_at=text_fields["played_at"],
+            place=text_fields["place"],
+            header_line=self.raw.lines[0] if self.raw.lines else None,
+            header_extra=self.extra(record),
+        )
+
+    def custom_deck(self, spec: Any) -> Deck | None:
+        if not isinstance(spec, dict) or any(not isinstance(spec.get(c), list) or not spec.get(c) for c in ed.CATEGORIES):
+            self.problem("bad_deck", "edition 'custom' needs a deck: {\"suspects\": [...], \"weapons\": [...], \"rooms\": [...]}, none empty", 0)
+            return None
+        names = [n for c in ed.CATEGORIES for n in spec[c]]
+        if any(not isinstance(n, str) or not ed.slug(n) for n in names):
+            self.problem("bad_deck", "every card of a custom deck needs a name with a letter or digit", 0)
+            return None
+        ids = [ed.slug(n) for n in names]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            self.problem("bad_deck", f"the custom deck names a card twice: {', '.join(twice)}", 0)
+            return None
+        return Deck.custom(spec["suspects"], spec["weapons"], spec["rooms"])
+
+    def players(self, spec: Any, variant: ed.Variant) -> tuple[Player, ...] | None:
+        if not isinstance(spec, list) or not all(isinstance(p, dict) for p in spec):
+            self.problem("bad_players", "game.players must be a list of player objects", 0)
+            return None
+        if not variant.min_players <= len(spec) <= variant.max_players:
+            self.problem("bad_players", f"{len(spec)} players; the {variant.id} variant has {variant.min_players} to {variant.max_players}", 0)
+            return None
+        players = []
+        assert self.deck is not None
+        for i, p in enumerate(spec):
+            for key in sorted(p.keys() - PLAYER_FIELDS):
+                if not key.startswith("x-"):
+                    self.problem("unknown_field", f"player {i + 1} has unknown field {key!r}", 0)
+            name = p.get("name")
+            if not isinstance(name, str) or not name.strip():
+                self.problem("bad_players", f"player {i + 1} has no name", 0)
+                return None
+            character = p.get("character")
+            if character is not None:
+                character = self.card(character, 0, f"the character of {name}", "suspects")
+            size = p.get("hand_size")
+            if size is not None and (type(size) is not int or size < 0):
+                self.problem("bad_value", f"the hand_size of {name} must be a whole number", 0)
+                size = None
+            strategy = p.get("strategy")
+            players.append(Player(name=name, character=character, hand_size=size, strategy=strategy if isinstance(strategy, str) else None))
+        names = [p.name for p in players]
+        if len(set(names)) != len(names) or len({ed.slug(n) for n in names}) != len(names):
+            self.problem("bad_players", f"two players share a name: {', '.join(names)}", 0)
+            return None
+        characters = [p.character for p in players if p.character]
+        if len(set(characters)) != len(characters):
+            self.problem("bad_players", "two players play the same character", 0)
+        self.names = {ed.slug(n): n for n in names}
+        return tuple(players)
+
+    def hand_sizes(self, players: tuple[Player, ...], deck: Deck, variant: ed.Variant) -> tuple[int, ...]:
+        dealt = ed.dealt_hand_sizes(len(deck.cards), len(players), variant.room_cards)
+        sizes = tuple(p.hand_size if p.hand_size is not None else d for p, d in zip(players, dealt))
+        if sum(sizes) != sum(dealt):
+            self.problem("hand_size", f"the hand sizes add up to {sum(sizes)}, but {sum(dealt)} cards are dealt ({'; '.join(f'{p.name} {s}' for p, s in zip(players, sizes))})", 0)
+        return sizes
+
+    # -- the other records
+
+    def record(self, record: dict, seq: int) -> Event | None:
+        if not self.check_fields(record, seq):
+            return None
+        kind = record["type"]
+        extra = self.extra(record)
+        base = {"seq": seq, "line": self.raw.lines[seq], "extra": extra}
+        if kind.startswith("x-"):
+            return Extension(kind=kind, raw={k: v for k, v in record.items() if k not in ("t", "note")}, **base)
+        method = getattr(self, "r_" + kind)
+        return method(record, seq, base)
+
+    def r_game(self, record: dict, seq: int, base: dict) -> None:  # pragma: no cover - split earlier
+        return None
+
+    def r_deal(self, record: dict, seq: int, base: dict) -> Deal | None:
+        player = self.player(record["player"], seq, "deal.player")
+        cards = record["cards"]
+        if not isinstance(cards, list):
+            self.problem("bad_value", "deal.cards must be a list of cards", seq)
+            return None
+        ids = [self.card(c, seq, "deal.cards") for c in cards]
+        if player is None or None in ids:
+            return None
+        return Deal(player=player, cards=tuple(ids), **base)  # type: ignore[arg-type]
+
+    def r_room_cards(self, record: dict, seq: int, base: dict) -> RoomCards | None:
+        rooms = record["rooms"]
+        if not isinstance(rooms, list):
+            self.problem("bad_value", "room_cards.rooms must be a list of rooms", seq)
+            return None
+        ids = [self.card(r, seq, "room_cards.rooms", "rooms") for r in rooms]
+        cards = record.get("cards")
+        resolved: dict[str, str] | None = None
+        if cards is not None:
+            if not isinstance(cards, dict):
+                self.problem("bad_value", "room_cards.cards must be an object {room: card}", seq)
+                return None
+            resolved = {}
+            for room, card in cards.items():
+                r, c = self.card(room, seq, "room_cards.cards", "rooms"), self.card(card, seq, "room_cards.cards")
+                if r is not None and c is not None:
+                    resolved[r] = c
+        if None in ids:
+            return None
+        return RoomCards(rooms=tuple(ids), cards=resolved, **base)  # type: ignore[arg-type]
+
+    def r_turn(self, record: dict, seq: int, base: dict) -> Turn | None:
+        player = self.player(record["player"], seq, "turn.player")
+        roll = record.get("roll")
+        if roll is not None:
+            if not isinstance(roll, list) or not all((type(d) is int) or d == UNSEEN for d in roll):
+                self.problem("bad_roll", f"turn.roll must be a list of dice (numbers, or '?' for a magnifier), not {json.dumps(roll)[:60]}", seq)
+                return None
+            roll = tuple(roll)
+        return None if player is None else Turn(player=player, roll=roll, **base)
+
+    def r_move(self, record: dict, seq: int, base: dict) -> Move | None:
+        player = self.player(record["player"], seq, "move.player")
+        to = record["to"]
+        if isinstance(to, list):
+            if len(to) != 2 or not all(type(x) is int for x in to):
+                self.problem("bad_value", "move.to must be a room or a square [row, col]", seq)
+                return None
+            to = (to[0], to[1])
+        else:
+            to = self.card(to, seq, "move.to", "rooms")
+        via = record.get("via")
+        if via is not None and via not in ("walk", "passage", "stay"):
+            self.problem("bad_value", f"move.via must be walk, passage or stay, not {json.dumps(via)[:40]}", seq)
+            return None
+        path = record.get("path")
+        if path is not None:
+            if not isinstance(path, list) or not all(isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in path):
+                self.problem("bad_value", "move.path must be a list of squares [row, col]", seq)
+                return None
+            path = tuple((s[0], s[1]) for s in path)
+        if player is None or to is None:
+            return None
+        return Move(player=player, to=to, via=via, path=path, **base)
+
+    def r_peek(self, record: dict, seq: int, base: dict) -> Peek | None:
+        player = self.player(record["player"], seq, "peek.player")
+        room = self.card(record["room"], seq, "peek.room", "rooms")
+        card = record["card"]
+        if card is not None and card != UNSEEN:
+            card = self.card(card, seq, "peek.card")
+            if card is None:
+                return None
+        else:
+            card = None
+        if player is None or room is None:
+            return None
+        return Peek(player=player, room=room, card=card, **base)
+
+    def r_suggest(self, record: dict, seq: int, base: dict) -> Suggest | None:
+        player = self.player(record["player"], seq, "suggest.player")
+        cards = self.triple(record, seq)
+        responses = record["responses"]
+        if not isinstance(responses, list) or not all(isinstance(r, dict) for r in responses):
+            self.problem("bad_value", "suggest.responses must be a list of {player, shows}", seq)
+            return None
+        parsed = []
+        ok = True
+        for i, r in enumerate(responses):
+            for key in sorted(r.keys() - {"player", "shows"}):
+                if not key.startswith("x-"):
+                    self.problem("unknown_field", f"response {i + 1} has unknown field {key!r}", seq)
+            if "player" not in r or "shows" not in r:
+                self.problem("missing_field", f"response {i + 1} needs 'player' and 'shows' (null for a pass)", seq)
+                ok = False
+                continue
+            who = self.player(r["player"], seq, f"response {i + 1}")
+            shows = r["shows"]
+            if shows is not None:
+                shows = self.card(shows, seq, f"the card {r['player']} shows", unseen=True)
+                if shows is None:
+                    ok = False
+            if who is None:
+                ok = False
+            parsed.append(Response(player=who or "", shows=shows))
+        if player is None or cards is None or not ok:
+            return None
+        return Suggest(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], responses=tuple(parsed), **base)
+
+    def r_reveal(self, record: dict, seq: int, base: dict) -> Reveal | None:
+        owner = record["player"]
+        if owner is not None:
+            owner = self.player(owner, seq, "reveal.player")
+            if owner is None:
+                return None
+        to = record["to"]
+        if to == ALL:
+            audience: tuple[str, ...] | str = ALL
+        elif isinstance(to, list):
+            names = [self.player(n, seq, "reveal.to") for n in to]
+            if None in names:
+                return None
+            audience = tuple(names)  # type: ignore[arg-type]
+        else:
+            self.problem("bad_value", "reveal.to must be a list of players or \"all\"", seq)
+            return None
+        card = self.card(record["card"], seq, "reveal.card", unseen=True)
+        if card == UNSEEN and audience == ALL:
+            self.problem("bad_value", "a card revealed to all cannot be '?'", seq)
+            return None
+        cause = record.get("cause")
+        if card is None:
+            return None
+        return Reveal(player=owner, card=card, to=audience, cause=cause if isinstance(cause, str) else None, **base)
+
+    def r_clue_card(self, record: dict, seq: int, base: dict) -> ClueCard | None:
+        player = self.player(record["player"], seq, "clue_card.player")
+        text = self.text(record, "text", seq)
+        return None if player is None or text is None else ClueCard(player=player, text=text, **base)
+
+    def r_accuse(self, record: dict, seq: int, base: dict) -> Accuse | None:
+        player = self.player(record["player"], seq, "accuse.player")
+        cards = self.triple(record, seq)
+        correct = record.get("correct")
+        if correct is not None and not isinstance(correct, bool):
+            self.problem("bad_value", "accuse.correct must be true or false", seq)
+            return None
+        if player is None or cards is None:
+            return None
+        return Accuse(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], correct=correct, **base)
+
+    def r_end(self, record: dict, seq: int, base: dict) -> End | None:
+        winner = record["winner"]
+        if winner is not None:
+            winner = self.player(winner, seq, "end.winner")
+            if winner is None:
+                return None
+        solution = record["solution"]
+        triple = None
+        if solution is not None:
+            if not isinstance(solution, dict):
+                self.problem("bad_value", "end.solution must be {suspect, weapon, room} or null", seq)
+                return None
+            missing = {"suspect", "weapon", "room"} - solution.keys()
+            if missing:
+                self.problem("missing_field", f"end.solution without {', '.join(sorted(missing))}", seq)
+                return None
+            triple = self.triple({"type": "end.solution", **solution}, seq)
+            if triple is None:
+                return None
+        return End(winner=winner, solution=triple, **base)
+
+
+def build_game(raw: RawGame) -> tuple[Game | None, list[Problem]]:
+    """Check one game's records against clue-log/1; the Game is None when any error was found."""
+    builder = _Builder(raw)
+    builder.problems.extend(raw.problems)
+    if not raw.records or raw.records[0].get("type") != "game":
+        return None, [p.located(raw.source_file) for p in builder.problems]
+    game = builder.header(raw.records[0])
+    if game is not None:
+        for seq in range(1, len(raw.records)):
+            record = raw.records[seq]
+            if record.get("type") == "x-unreadable" and len(record) == 1:
+                continue  # its problem is already reported
+            event = builder.record(record, seq)
+            if event is not None:
+                game.records.append(event)
+    problems = [p.located(raw.source_file) for p in builder.problems]
+    if game is None or any(p.is_error for p in problems):
+        return None, problems
+    game.content_sha256 = content_hash(game)
+    game.game_id = game.declared_id or game.content_sha256[:16]
+    return game, problems
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _square(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def record_dicts(game: Game) -> list[dict[str, Any]]:
+    """The game as clue-log/1 record dicts, cards as ids (what the writer writes)."""
+    header: dict[str, Any] = {"type": "game", "format": FORMAT}
+    if game.declared_id is not None:
+        header["id"] = game.declared_id
+    header["edition"] = game.edition_id
+    if game.edition is None:
+        header["deck"] = {c: [game.deck.name(card) for card in game.deck.of(c)] for c in ed.CATEGORIES}
+    if game.variant.id != "standard":
+        header["variant"] = game.variant.id
+    if game.rules:
+        header["rules"] = dict(game.rules)
+    players = []
+    for p in game.players:
+        entry: dict[str, Any] = {"name": p.name}
+        if p.character is not None:
+            entry["character"] = p.character
+        if p.hand_size is not None:
+            entry["hand_size"] = p.hand_size
+        if p.strategy is not None:
+            entry["strategy"] = p.strategy
+        players.append(entry)
+    header["players"] = players
+    for key in ("perspective", "source", "played_at", "place"):
+        if getattr(game, key) is not None:
+            header[key] = getattr(game, key)
+    header.update(game.header_extra)
+    out = [header]
+    for r in game.records:
+        out.append(event_dict(r))
+    return out
+
+
+def event_dict(r: Event) -> dict[str, Any]:
+    if isinstance(r, Extension):
+        return {**r.raw, **r.extra}
+    d: dict[str, Any] = {"type": r.type}
+    if isinstance(r, Deal):
+        d.update(player=r.player, cards=list(r.cards))
+    elif isinstance(r, RoomCards):
+        d["rooms"] = list(r.rooms)
+        if r.cards is not None:
+            d["cards"] = dict(r.cards)
+    elif isinstance(r, Turn):
+        d["player"] = r.player
+        if r.roll is not None:
+            d["roll"] = list(r.roll)
+    elif isinstance(r, Move):
+        d.update(player=r.player, to=_square(r.to))
+        if r.via is not None:
+            d["via"] = r.via
+        if r.path is not None:
+            d["path"] = [list(s) for s in r.path]
+    elif isinstance(r, Peek):
+        d.update(player=r.player, room=r.room, card=r.card)
+    elif isinstance(r, Suggest):
+        d.update(player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room,
+                 responses=[{"player": x.player, "shows": x.shows} for x in r.responses])
+    elif isinstance(r, Reveal):
+        d.update(player=r.player, card=r.card, to=r.to if r.to == ALL else list(r.to))
+        if r.cause is not None:
+            d["cause"] = r.cause
+    elif isinstance(r, ClueCard):
+        d.update(player=r.player, text=r.text)
+    elif isinstance(r, Accuse):
+        d.update(player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room)
+        if r.correct is not None:
+            d["correct"] = r.correct
+    elif isinstance(r, End):
+        d["winner"] = r.winner
+        d["solution"] = None if r.solution is None else dict(zip(("suspect", "weapon", "room"), r.solution))
+    d.update(r.extra)
+    return d
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_game(game: Game) -> str:
+    """The game as clue-log/1 text: one record a line, cards as ids."""
+    return "".join(dumps(r) + "\n" for r in record_dicts(game))
+
+
+def write_games(games: Iterable[Game]) -> str:
+    return "".join(write_game(g) for g in games)
+
+
+def content_hash(game: Game) -> str:
+    """SHA-256 of the game's records in canonical JSON (sorted keys, cards as ids)."""
+    records = record_dicts(game)
+    canonical = "\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in records)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -1,0 +1,5 @@
+NAME = "cluebot"
+DESCRIPTION = ""
+EXTENSIONS = ()
+def detect(t, f=None): return False
+def read(t, s=None): raise NotImplementedError

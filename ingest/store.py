@@ -1,0 +1,300 @@
+"""The DuckDB store: the stable tables of analysis.md and the only code that writes to them.
+
+DuckDB lets one process write a file at a time, so a writer holds the file only while it writes a
+batch: one transaction holds whole games (one or several), never part of one. Readers (dashboard,
+reports) use :func:`read_connection`, a short-lived read-only connection that retries while a
+writer holds the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+import duckdb
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+RAW_LIMIT = 1 << 20  # rejected games keep their first MiB
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id VARCHAR PRIMARY KEY, edition VARCHAR NOT NULL, variant VARCHAR NOT NULL,
+    n_players INTEGER NOT NULL, source VARCHAR, played_at VARCHAR, place VARCHAR, perspective VARCHAR,
+    winner VARCHAR, solution_suspect VARCHAR, solution_weapon VARCHAR, solution_room VARCHAR,
+    source_file VARCHAR, line INTEGER, n_records INTEGER NOT NULL, hands_known INTEGER NOT NULL,
+    content_sha256 VARCHAR NOT NULL, ingested_at TIMESTAMP NOT NULL, analysis_version INTEGER
+);
+CREATE TABLE IF NOT EXISTS players (
+    game_id VARCHAR NOT NULL, seat INTEGER NOT NULL, name VARCHAR NOT NULL, character VARCHAR,
+    strategy VARCHAR, hand_size INTEGER NOT NULL, hand_known BOOLEAN NOT NULL, turn_order INTEGER,
+    won BOOLEAN NOT NULL, eliminated BOOLEAN NOT NULL, first_certain_seq INTEGER,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, line INTEGER, type VARCHAR NOT NULL,
+    player VARCHAR, payload JSON NOT NULL, PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS suggestions (
+    game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, player VARCHAR NOT NULL, suspect VARCHAR NOT NULL,
+    weapon VARCHAR NOT NULL, room VARCHAR NOT NULL, shown_by VARCHAR, shown_card VARCHAR,
+    expected_gain_bits DOUBLE, best_gain_bits DOUBLE, best_suspect VARCHAR, best_weapon VARCHAR,
+    best_room VARCHAR, accuracy DOUBLE, label VARCHAR, giveaway_bits DOUBLE,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS information (
+    game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, observer VARCHAR, type VARCHAR NOT NULL,
+    entropy_before DOUBLE NOT NULL, entropy_after DOUBLE NOT NULL, gain_bits DOUBLE NOT NULL,
+    partial_view BOOLEAN NOT NULL
+);
+CREATE TABLE IF NOT EXISTS accusations (
+    game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, player VARCHAR NOT NULL, suspect VARCHAR NOT NULL,
+    weapon VARCHAR NOT NULL, room VARCHAR NOT NULL, correct BOOLEAN, p_correct DOUBLE,
+    first_certain_seq INTEGER, turns_waited INTEGER, PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS problems (
+    source_file VARCHAR, game_id VARCHAR, seq INTEGER, line INTEGER, code VARCHAR NOT NULL,
+    severity VARCHAR NOT NULL, message VARCHAR NOT NULL, raw_sha256 VARCHAR
+);
+CREATE TABLE IF NOT EXISTS rejected (
+    source_file VARCHAR, line INTEGER, game_id VARCHAR, code VARCHAR NOT NULL, message VARCHAR NOT NULL,
+    raw VARCHAR, raw_sha256 VARCHAR NOT NULL, rejected_at TIMESTAMP NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ingest_runs (
+    started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP, paths VARCHAR NOT NULL, files_read INTEGER,
+    files_skipped INTEGER, games_stored INTEGER, games_skipped INTEGER, games_rejected INTEGER
+);
+"""
+
+# Tables whose rows belong to one stored game, in the order they are written.
+GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+
+
+class StoreBusy(RuntimeError):
+    """The database stayed locked by another process for longer than the bounded wait."""
+
+
+class StoreError(RuntimeError):
+    """The file is not a clue-stats database (or not a DuckDB file at all)."""
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "lock" in text or "conflicting" in text or "being used" in text
+
+
+def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + wait_seconds
+    delay = 0.02
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            if not _is_lock_error(exc):
+                raise StoreError(f"{path}: cannot open the database: {exc}") from None
+            if time.monotonic() >= deadline:
+                raise StoreBusy(
+                    f"{path} is held by another process (a running ingest, or a program that keeps it "
+                    f"open) and stayed busy for {wait_seconds:g} s; close it and try again"
+                ) from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
+@contextlib.contextmanager
+def read_connection(path: str | Path, wait_seconds: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short-lived read-only connection that retries while a writer holds the file."""
+    if not Path(path).exists():
+        raise StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
+    con = _connect(path, True, wait_seconds)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@contextlib.contextmanager
+def write_connection(path: str | Path, wait_seconds: float = 30.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A write connection, created with the schema if new; held only as long as the caller needs."""
+    con = _connect(path, False, wait_seconds)
+    try:
+        ensure_schema(con)
+        yield con
+    finally:
+        con.close()
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(SCHEMA)
+    row = con.execute("SELECT max(version) FROM schema_version").fetchone()
+    if row is None or row[0] is None:
+        con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, now()])
+    elif row[0] > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {row[0]}; this clue-stats knows up to {SCHEMA_VERSION}")
+
+
+@dataclass
+class GameRows:
+    """Every row one game adds, by table (dicts by column name); written in one transaction."""
+
+    game_id: str
+    content_sha256: str
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def add(self, table: str, row: dict[str, Any]) -> None:
+        self.tables.setdefault(table, []).append(row)
+
+
+@dataclass
+class Rejection:
+    """A rejected game or unreadable file, with every problem found and its original text."""
+
+    source_file: str | None
+    line: int | None
+    raw: str
+    problems: list[Any]  # engine.problems.Problem
+    game_id: str | None = None
+
+    @property
+    def raw_sha256(self) -> str:
+        return hashlib.sha256(self.raw.encode("utf-8", errors="replace")).hexdigest()
+
+
+@dataclass
+class BatchResult:
+    stored: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)  # includes duplicate_id conflicts
+    rejected_new: int = 0  # rejections not already in the store
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    columns = list(rows[0])
+    frame = pa.table({c: [r.get(c) for r in rows] for c in columns})
+    con.register("incoming", frame)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM incoming")
+    finally:
+        con.unregister("incoming")
+
+
+def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict], list[dict]]:
+    raw = rej.raw if len(rej.raw.encode("utf-8", errors="replace")) <= RAW_LIMIT else rej.raw.encode("utf-8", errors="replace")[:RAW_LIMIT].decode("utf-8", errors="ignore")
+    sha = rej.raw_sha256
+    errors = [p for p in rej.problems if p.is_error] or rej.problems
+    first = errors[0] if errors else None
+    rejected = [{
+        "source_file": rej.source_file,
+        "line": first.line if first is not None and first.line is not None else rej.line,
+        "game_id": rej.game_id,
+        "code": first.code if first is not None else "rejected",
+        "message": "; ".join(f"line {p.line}: {p.code}: {p.message}" if p.line is not None else f"{p.code}: {p.message}" for p in errors) if errors else "rejected",
+        "raw": raw,
+        "raw_sha256": sha,
+        "rejected_at": at,
+    }]
+    problems = [{
+        "source_file": rej.source_file, "game_id": rej.game_id, "seq": p.seq, "line": p.line,
+        "code": p.code, "severity": p.severity, "message": p.message, "raw_sha256": sha,
+    } for p in rej.problems]
+    return rejected, problems
+
+
+def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejections: list[Rejection]) -> BatchResult:
+    """Store new games (idempotent by id and content hash) and rejections, in one transaction."""
+    from engine.problems import Problem
+
+    result = BatchResult()
+    at = now()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        ids = [g.game_id for g in games]
+        existing: dict[str, str] = {}
+        if ids:
+            existing = dict(con.execute("SELECT game_id, content_sha256 FROM games WHERE game_id IN (SELECT unnest(?))", [ids]).fetchall())
+        tables: dict[str, list[dict]] = {t: [] for t in GAME_TABLES}
+        for g in games:
+            known = existing.get(g.game_id)
+            if known == g.content_sha256:
+                result.skipped.append(g.game_id)
+                continue
+            if known is not None:
+                events = g.tables.get("events", [])
+                raw = "\n".join(str(e["payload"]) for e in events) + "\n"
+                header = g.tables["games"][0]
+                result.rejected.append(Rejection(
+                    source_file=header.get("source_file"), line=header.get("line"), raw=raw, game_id=g.game_id,
+                    problems=[Problem("duplicate_id", f"game id {g.game_id!r} is already stored with other content", seq=0, line=header.get("line"), source_file=header.get("source_file"))],
+                ))
+                continue
+            existing[g.game_id] = g.content_sha256
+            result.stored.append(g.game_id)
+            for table in GAME_TABLES:
+                rows = g.tables.get(table, [])
+                if table == "games":
+                    rows = [{**r, "ingested_at": at} for r in rows]
+                tables[table].extend(rows)
+        for table in GAME_TABLES:
+            _insert(con, table, tables[table])
+        all_rejections = rejections + result.rejected
+        result.rejected = all_rejections
+        if all_rejections:
+            shas = [r.raw_sha256 for r in all_rejections]
+            seen = {(f, s) for f, s in con.execute("SELECT source_file, raw_sha256 FROM rejected WHERE raw_sha256 IN (SELECT unnest(?))", [shas]).fetchall()}
+            rejected_rows, problem_rows = [], []
+            for rej in all_rejections:
+                key = (rej.source_file, rej.raw_sha256)
+                if key in seen:
+                    continue
+                seen.add(key)
+                result.rejected_new += 1
+                r_rows, p_rows = _rejection_rows(rej, at)
+                rejected_rows += r_rows
+                problem_rows += p_rows
+            _insert(con, "rejected", rejected_rows)
+            _insert(con, "problems", problem_rows)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return result
+
+
+def start_run(con: duckdb.DuckDBPyConnection, paths: list[str]) -> datetime:
+    started = now()
+    con.execute("INSERT INTO ingest_runs (started_at, paths) VALUES (?, ?)", [started, " ".join(paths)])
+    return started
+
+
+def finish_run(con: duckdb.DuckDBPyConnection, started: datetime, **counts: int) -> None:
+    con.execute(
+        "UPDATE ingest_runs SET finished_at = ?, files_read = ?, files_skipped = ?, games_stored = ?, "
+        "games_skipped = ?, games_rejected = ? WHERE started_at = ?",
+        [now(), counts["files_read"], counts["files_skipped"], counts["games_stored"], counts["games_skipped"], counts["games_rejected"], started],
+    )
+
+
+def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[str]:
+    """Remove stored games and every row that belongs to them; returns the ids that were found."""
+    found = [r[0] for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [game_ids]).fetchall()]
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in GAME_TABLES:
+            con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return found
