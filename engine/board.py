@@ -410,10 +410,13 @@ class Board:
         caller that takes the first answer does the least search.
         """
         reach = self.distances(origin, occupied)
+        # From a square every walk to a target has the parity of the distance (the grid is
+        # bipartite); from a room each door starts its own parity, so only the bound applies.
+        parity = not isinstance(origin, str)
         candidates = [
             sq
             for sq, d in reach.items()
-            if d <= steps and (steps - d) % 2 == 0 and sq != origin
+            if d <= steps and not (parity and (steps - d) % 2) and sq != origin
         ]
         order = [((rank or {}).get(sq, 0), sq) for sq in candidates]
         heapq.heapify(order)
