@@ -1,5 +1,210 @@
+"""jdrbc/cluebot's YAML clue sheet (importers.md 3.1): one user's notes of one game.
+
+The sheet lists the players in answering (seat) order, the user's own cards and every other
+player's card count, an optional deck of its own, and events: suggestions (``q`` + ``a``), cards
+seen outside a suggestion (``r``) and failed accusations (``accuse``). It never holds the winner or
+the solution. The mapping:
+
+* players in the sheet's order; every player gets ``hand_size`` (the user's is the number of their
+  cards); the user (the one player listed with ``cards``) is the perspective and their hand a deal;
+* no ``setup.cards``: edition "us-classic" (cluebot's words, e.g. ``leadpipe``, ``billiard``, are
+  names of that deck); with ``setup.cards``: a "custom" deck of those names;
+* ``q``/``a``: a suggestion; the players between the asker and the answerer passed (cluebot's own
+  reading), ``nobody``: everyone else passed; the shown card when the sheet names it, else "?";
+* ``r: "<player> <card>"``: a ``reveal`` of that card to the user (``nobody``: in nobody's hand);
+* ``accuse``: a wrong accusation (the sheet records failed ones only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from engine.editions import CATEGORIES, Deck, edition
+from engine.problems import Problem
+from ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
+from ingest.raw import RawGame, ReadResult
+
 NAME = "cluebot"
-DESCRIPTION = ""
-EXTENSIONS = ()
-def detect(t, f=None): return False
-def read(t, s=None): raise NotImplementedError
+DESCRIPTION = "cluebot YAML clue sheet (jdrbc/cluebot): one player's notes of one game"
+EXTENSIONS = (".yml", ".yaml")
+EDITION = "us-classic"
+NOBODY = "nobody"
+
+
+def _parse(text: str) -> tuple[Any, yaml.Node | None]:
+    data = yaml.safe_load(text)
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    return data, node
+
+
+def detect(text: str, filename: str | None = None) -> bool:
+    """A mapping with ``setup.players`` (each a ``name`` with ``cards`` or ``card_count``) and ``events``."""
+    if "setup" not in text or "players" not in text:
+        return False
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    if not isinstance(data, dict) or "events" not in data or not isinstance(data.get("setup"), dict):
+        return False
+    players = data["setup"].get("players")
+    return (
+        isinstance(players, list)
+        and len(players) > 0
+        and all(isinstance(p, dict) and "name" in p and ("cards" in p or "card_count" in p) for p in players)
+    )
+
+
+def read(text: str, source_file: str | None = None) -> ReadResult:
+    result = ReadResult()
+
+    def fail(message: str, line: int | None = 1, code: str = "bad_import") -> ReadResult:
+        result.problems.append(Problem(code, message, line=line, source_file=source_file))
+        return result
+
+    try:
+        data, root = _parse(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return fail(f"not YAML: {getattr(exc, 'problem', None) or exc}", mark.line + 1 if mark is not None else 1)
+    if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
+        return fail("not a cluebot sheet: a mapping with 'setup' and 'events' is expected")
+    events = data.get("events") or []
+    if not isinstance(events, list):
+        return fail("'events' must be a list of events", _line(root, "events"))
+    sheet = _Sheet(source_file)
+    try:
+        sheet.setup(data["setup"], _line(root, "setup"))
+    except Unconvertible as exc:
+        result.problems.append(problem(exc, _line(root, "setup"), source_file))
+        return result
+    lines = _event_lines(root, len(events))
+    for event, line in zip(events, lines):
+        try:
+            sheet.event(event, line)
+        except Unconvertible as exc:
+            sheet.problems.append(problem(exc, line, source_file))
+    result.games.append(sheet.raw(text))
+    return result
+
+
+def _line(root: yaml.Node | None, key: str) -> int | None:
+    if isinstance(root, yaml.MappingNode):
+        for k, v in root.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k.start_mark.line + 1
+    return None
+
+
+def _event_lines(root: yaml.Node | None, count: int) -> list[int | None]:
+    if isinstance(root, yaml.MappingNode):
+        for k, v in root.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == "events" and isinstance(v, yaml.SequenceNode):
+                return [item.start_mark.line + 1 for item in v.value]
+    return [None] * count
+
+
+class _Sheet:
+    def __init__(self, source_file: str | None):
+        self.source_file = source_file
+        self.deck: Deck = edition(EDITION).deck
+        self.custom: dict[str, list[str]] | None = None
+        self.players: list[str] = []
+        self.sizes: list[int] = []
+        self.user = ""
+        self.hand: list[str] = []
+        self.header_line: int | None = None
+        self.records: list[dict[str, Any]] = []
+        self.problems: list[Problem] = []
+
+    def setup(self, setup: dict[str, Any], line: int | None) -> None:
+        self.header_line = line
+        cards = setup.get("cards")
+        if cards is not None:
+            if not isinstance(cards, dict) or any(not isinstance(cards.get(c), list) or not cards.get(c) for c in CATEGORIES):
+                raise Unconvertible("setup.cards must list suspects, weapons and rooms", "bad_deck")
+            self.custom = {c: [str(name) for name in cards[c]] for c in CATEGORIES}
+            self.deck = Deck.custom(self.custom["suspects"], self.custom["weapons"], self.custom["rooms"])
+        players = setup.get("players")
+        if not isinstance(players, list) or not players or not all(isinstance(p, dict) and "name" in p for p in players):
+            raise Unconvertible("setup.players must list the players, each with a name", "bad_players")
+        users = [p for p in players if "cards" in p]
+        if len(users) != 1:
+            raise Unconvertible(f"setup.players must give the cards of exactly one player, the sheet's user (here {len(users)})", "bad_players")
+        for p in players:
+            name = str(p["name"])
+            if name in self.players or name == NOBODY:
+                raise Unconvertible(f"player name {name!r} is used twice or is cluebot's 'nobody'", "bad_players")
+            self.players.append(name)
+            if "cards" in p:
+                self.user = name
+                self.hand = [resolve(self.deck, word) for word in str(p["cards"]).split()]
+                self.sizes.append(len(self.hand))
+            else:
+                count = p.get("card_count")
+                if type(count) is not int or count < 0:
+                    raise Unconvertible(f"{name}'s card_count must be a whole number, not {count!r}", "bad_value")
+                self.sizes.append(count)
+
+    def player(self, word: str) -> str:
+        if word not in self.players:
+            raise Unconvertible(f"{word!r} is not one of the players ({', '.join(self.players)})", "unknown_player")
+        return word
+
+    def event(self, event: Any, line: int | None) -> None:
+        if not isinstance(event, dict):
+            raise Unconvertible(f"an event must be a mapping (q/a, r or accuse), not {event!r}")
+        # cluebot looks for q, then r, then accuse: the same precedence here.
+        if "q" in event:
+            self.records.append(located(self.suggestion(str(event["q"]), event.get("a")), line))
+        elif "r" in event:
+            self.records.append(located(self.reveal(str(event["r"])), line))
+        elif "accuse" in event:
+            asker, cards = self.named(str(event["accuse"]), "accuse")
+            self.records.append(located({"type": "accuse", "player": asker, **cards, "correct": False}, line))
+        else:
+            raise Unconvertible(f"an event with none of q, r or accuse: {sorted(map(str, event))}")
+
+    def named(self, text: str, what: str) -> tuple[str, dict[str, str]]:
+        words = text.split()
+        if len(words) != 4:
+            raise Unconvertible(f"{what}: {text!r} is not a player and three cards")
+        return self.player(words[0]), triple(self.deck, [resolve(self.deck, w) for w in words[1:]], f"{what} {text!r}")
+
+    def suggestion(self, question: str, answer: Any) -> dict[str, Any]:
+        asker, cards = self.named(question, "q")
+        if answer is None:
+            raise Unconvertible(f"q: {question!r} has no answer 'a'")
+        words = str(answer).split()
+        if not words or len(words) > 2 or (words[0] == NOBODY and len(words) > 1):
+            raise Unconvertible(f"a: {answer!r} is not 'nobody', a player, or a player and the card shown")
+        if words[0] == NOBODY:
+            answers = responses(self.players, asker, None, None)
+        else:
+            shower = self.player(words[0])
+            shown = resolve(self.deck, words[1]) if len(words) == 2 else "?"
+            answers = responses(self.players, asker, shower, shown)
+        return {"type": "suggest", "player": asker, **cards, "responses": answers}
+
+    def reveal(self, text: str) -> dict[str, Any]:
+        words = text.split()
+        if len(words) != 2:
+            raise Unconvertible(f"r: {text!r} is not a player (or 'nobody') and a card")
+        owner = None if words[0] == NOBODY else self.player(words[0])
+        card = resolve(self.deck, words[1])
+        return {"type": "reveal", "player": owner, "card": card, "to": [self.user], "cause": "seen outside a suggestion"}
+
+    def raw(self, text: str) -> RawGame:
+        players = [{"name": n, "hand_size": s} for n, s in zip(self.players, self.sizes)]
+        header = game_record(
+            edition="custom" if self.custom is not None else EDITION,
+            deck=self.custom,
+            players=players,
+            perspective=self.user,
+            source="cluebot sheet",
+        )
+        deal = located({"type": "deal", "player": self.user, "cards": self.hand}, self.header_line)
+        records = [located(header, self.header_line), deal, *self.records]
+        return RawGame(records=records, lines=[None] * len(records), text=text, source_file=self.source_file, problems=self.problems)
