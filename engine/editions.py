@@ -43,6 +43,7 @@ FLAG_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+@functools.lru_cache(maxsize=8192)
 def slug(text: str) -> str:
     """The matching key of a name, and the id of a custom deck's card (event-format.md)."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -91,8 +92,9 @@ class Deck:
 
     def resolve(self, name: str, category: str | None = None) -> str:
         """The id of a card named by id, display name or alias; raises :class:`UnknownName`."""
-        key = slug(name)
-        card = self.keys.get(key)
+        card = self.keys.get(name)  # the common case: already an id
+        key = name if card is not None else slug(name)
+        card = card if card is not None else self.keys.get(key)
         if card is not None and (category is None or card in self.of(category)):
             return card
         pool = self.of(category) if category else self.cards

@@ -6,6 +6,7 @@ the analysis read them. Records are frozen: a replay never changes what was logg
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -36,7 +37,7 @@ class Response:
 @dataclass(frozen=True, kw_only=True)
 class Record:
     seq: int
-    line: int | None = None
+    line: int | None = field(default=None, compare=False)  # where it was read; not part of the game
     extra: dict[str, Any] = field(default_factory=dict, compare=False)  # t, note and x- fields
 
     type = "record"
@@ -174,7 +175,7 @@ class Game:
     def edition_id(self) -> str:
         return self.edition.id if self.edition is not None else "custom"
 
-    @property
+    @functools.cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
 

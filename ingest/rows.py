@@ -6,7 +6,7 @@ import json
 
 from engine.game import Accuse, Game, Suggest, UNSEEN
 from engine.rules import Replay
-from ingest.cluelog import event_dict, record_dicts
+from ingest.cluelog import record_dicts
 from ingest.store import GameRows
 
 
@@ -50,17 +50,17 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
             "eliminated": p.name in replay.eliminated,
             "first_certain_seq": None,
         })
-    header = record_dicts(game)[0]
+    dicts = record_dicts(game)
     rows.add("events", {"game_id": game.game_id, "seq": 0, "line": game.header_line, "type": "game", "player": None,
-                        "payload": json.dumps(header, ensure_ascii=False)})
-    for r in game.records:
+                        "payload": json.dumps(dicts[0], ensure_ascii=False)})
+    for r, payload in zip(game.records, dicts[1:]):
         rows.add("events", {
             "game_id": game.game_id,
             "seq": r.seq,
             "line": r.line,
             "type": getattr(r, "kind", r.type),
             "player": getattr(r, "player", None),
-            "payload": json.dumps(event_dict(r), ensure_ascii=False),
+            "payload": json.dumps(payload, ensure_ascii=False),
         })
         if isinstance(r, Suggest):
             shower = r.shower

@@ -98,3 +98,31 @@ def delete_command(
     else:
         out.print(f"{len(found)} games deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
     raise typer.Exit(0 if not missing else 3)
+
+
+@app.command("games")
+@handled
+def games_command(
+    db: Optional[str] = DbOption,
+    limit: int = typer.Option(50, "--limit", min=1, help="Show at most this many games (newest first)."),
+    json_output: bool = JsonOption,
+) -> None:
+    """List the stored games, and count what was set apart."""
+    from rich.table import Table
+
+    path = database(db)
+    with store.read_connection(path) as con:
+        rows = con.execute(
+            "SELECT game_id, edition, variant, n_players, source, played_at, winner, hands_known, analysis_version "
+            "FROM games ORDER BY ingested_at DESC, game_id LIMIT ?", [limit]).fetchall()
+        total = con.execute("SELECT count(*) FROM games").fetchone()[0]
+        rejected = con.execute("SELECT count(*) FROM rejected").fetchone()[0]
+    columns = ["game_id", "edition", "variant", "n_players", "source", "played_at", "winner", "hands_known", "analysis_version"]
+    if json_output:
+        print_json({"games": [dict(zip(columns, r)) for r in rows], "total": total, "rejected": rejected})
+        return
+    table = Table("game", "edition", "variant", "players", "source", "played", "winner", "hands known", title=f"{total} games in {path}")
+    for r in rows:
+        table.add_row(*(str(x) if x is not None else "" for x in r[:8]))
+    out.print(table)
+    out.print(f"{rejected} rejected games or files are kept in the `rejected` table.")

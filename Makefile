@@ -1,0 +1,30 @@
+# clue-stats: `make demo` sets up and shows the sample games; `make test` sets up and runs the tests.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+DB     ?= clue.duckdb
+SIMULATED := build/simulated
+
+.PHONY: install demo test bench fuzz dashboard clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(BIN)/clue-stats ingest data/samples --db $(DB) || test $$? -eq 3
+	$(BIN)/clue-stats games --db $(DB)
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python benchmarks/ingest.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal

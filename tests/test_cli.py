@@ -1,0 +1,85 @@
+"""The real CLI through typer's CliRunner: exit codes, messages, summaries, the database option."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from typer.testing import CliRunner
+
+from clue_stats.cli import app
+from tests.conftest import FIXTURES, ROOT
+
+runner = CliRunner()
+
+
+def run(*args, env=None):
+    return runner.invoke(app, [str(a) for a in args], env=env)
+
+
+def test_ingest_reports_a_summary_and_is_idempotent(samples, db):
+    (samples / "notes.md").write_text("not a game")
+    first = run("ingest", samples, "--db", db, "--no-analyse")
+    assert first.exit_code == 0, first.output
+    stored = int(re.search(r"(\d+) games stored", first.output).group(1))
+    assert stored >= 9 and "1 skipped" in first.output
+    second = run("ingest", samples, "--db", db, "--no-analyse", "--json")
+    data = json.loads(second.stdout)
+    assert second.exit_code == 0
+    assert (data["games_stored"], data["games_skipped"], data["files_skipped"]) == (0, stored, 1)
+
+
+def test_bad_input_gives_file_line_code_message_exit_3_and_the_rest_is_stored(tmp_path, samples, db):
+    (samples / "broken.jsonl").write_bytes(b'{"type":"game","format":"clue-log/1","edition":"classic"\n')
+    (samples / "latin1.jsonl").write_bytes((FIXTURES / "invalid" / "encoding.jsonl").read_bytes())
+    (samples / "empty.jsonl").write_bytes(b"")
+    result = run("ingest", samples, "--db", db, "--no-analyse")
+    assert result.exit_code == 3
+    assert re.search(r"broken\.jsonl:1: bad_json: ", result.stderr)
+    assert re.search(r"latin1\.jsonl:6: encoding: ", result.stderr)
+    assert re.search(r"empty\.jsonl:1: empty_file: ", result.stderr)
+    assert "Traceback" not in result.output
+    assert re.search(r"(9|\d\d) games stored", result.stdout)
+    listed = json.loads(run("games", "--db", db, "--json").stdout)
+    assert listed["rejected"] == 3 and listed["total"] >= 9
+
+
+def test_the_database_comes_from_the_environment_unless_given(samples, tmp_path):
+    env_db = tmp_path / "env.duckdb"
+    result = run("ingest", samples / "us-clue-family.jsonl", "--no-analyse", env={"CLUE_STATS_DB": str(env_db)})
+    assert result.exit_code == 0 and env_db.exists()
+    other = tmp_path / "other.duckdb"
+    run("ingest", samples / "us-clue-family.jsonl", "--no-analyse", "--db", other, env={"CLUE_STATS_DB": str(env_db)})
+    assert other.exists()
+
+
+def test_validate_needs_no_database_and_names_every_problem(tmp_path):
+    result = run("validate", FIXTURES / "invalid" / "passed_holding.jsonl", FIXTURES / "invalid" / "turn_order.jsonl")
+    assert result.exit_code == 3
+    assert re.search(r"passed_holding\.jsonl:10: passed_holding: Bob passes on Reverend Green, Dagger, Library while holding Dagger", result.stderr)
+    assert re.search(r"turn_order\.jsonl:7: turn_order: ", result.stderr)
+    ok = run("validate", ROOT / "data" / "samples" / "de-2023-duel.jsonl", "--json")
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["games_valid"] == 1
+
+
+def test_usage_errors_exit_2():
+    assert run("ingest", "/no/such/folder").exit_code == 2
+    assert run("ingest").exit_code == 2
+    assert run("frobnicate").exit_code == 2
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_failure(tmp_path, samples):
+    bogus = tmp_path / "bogus.duckdb"
+    bogus.write_text("hello")
+    result = run("ingest", samples / "us-clue-family.jsonl", "--db", bogus)
+    assert result.exit_code == 1
+    assert "bogus.duckdb" in result.stderr and "Traceback" not in result.output
+
+
+def test_every_command_is_documented_in_the_readme():
+    import typer.main
+
+    readme = (ROOT / "README.md").read_text()
+    command = typer.main.get_command(app)
+    for name in command.commands:
+        assert f"clue-stats {name}" in readme, name

@@ -1,0 +1,134 @@
+"""clue-log/1 reading and writing: the contract's example, round trips, names, bad bytes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.game import Suggest
+from ingest import cluelog
+from tests.conftest import SAMPLES
+
+EXAMPLE = """\
+{"type":"game","format":"clue-log/1","id":"club-2026-11-20-3","edition":"de-2023","source":"tabletop","perspective":"Anna","players":[{"name":"Anna","character":"scarlett"},{"name":"Ben","character":"mustard"},{"name":"Cleo","character":"peacock"}]}
+{"type":"deal","player":"Anna","cards":["Seil","Halle","Professor Bloom","Küche","Pistole","Salon"]}
+{"type":"suggest","player":"Anna","suspect":"green","weapon":"dagger","room":"lounge","responses":[{"player":"Ben","shows":null},{"player":"Cleo","shows":"dagger"}]}
+{"type":"suggest","player":"Ben","suspect":"plum","weapon":"rope","room":"study","responses":[{"player":"Cleo","shows":"?"}]}
+{"type":"accuse","player":"Cleo","suspect":"white","weapon":"wrench","room":"library","correct":false}
+{"type":"accuse","player":"Anna","suspect":"green","weapon":"candlestick","room":"ballroom","correct":true}
+{"type":"end","winner":"Anna","solution":{"suspect":"green","weapon":"candlestick","room":"ballroom"}}
+"""
+
+
+def build(text: str):
+    result = cluelog.read_text(text, "t.jsonl")
+    assert not result.problems
+    return [cluelog.build_game(raw) for raw in result.games]
+
+
+def test_the_contracts_example_reads_with_german_names_resolved_to_ids():
+    [(game, problems)] = build(EXAMPLE)
+    assert problems == []
+    assert game.game_id == "club-2026-11-20-3"
+    assert game.hand_sizes == (6, 6, 6)
+    assert game.records[0].cards == ("rope", "hall", "plum", "kitchen", "revolver", "lounge")
+    suggestion = game.records[1]
+    assert isinstance(suggestion, Suggest) and suggestion.shower.shows == "dagger"
+    assert [r.seq for r in game.records] == list(range(1, 7))
+    assert [r.line for r in game.records] == list(range(2, 8))
+
+
+def test_write_then_read_gives_the_same_game():
+    [(game, _)] = build(EXAMPLE)
+    text = cluelog.write_game(game)
+    assert '"Seil"' not in text and '"rope"' in text  # writers write ids
+    [(again, problems)] = build(text)
+    assert problems == []
+    assert again.records == game.records
+    assert again.content_sha256 == game.content_sha256
+    assert cluelog.write_game(again) == text
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_sample_round_trips(path):
+    for raw in cluelog.read_path(path).games:
+        game, problems = cluelog.build_game(raw)
+        assert game is not None, problems
+        [(again, _)] = build(cluelog.write_game(game))
+        assert again.records == game.records and again.players == game.players
+
+
+def test_names_match_ignoring_case_and_accents_and_unknown_names_get_a_suggestion():
+    text = EXAMPLE.replace('"Küche"', '"KUCHE"').replace('"suspect":"green","weapon":"dagger"', '"suspect":"Bürgermeister Grün","weapon":"Dolk"')
+    [(game, problems)] = build(text)
+    assert game is None
+    [problem] = problems
+    assert problem.code == "unknown_card" and problem.line == 3
+    assert "Dolch" in problem.message  # did you mean
+
+
+def test_extensions_and_notes_are_kept_and_written_back():
+    text = EXAMPLE.replace('{"type":"deal"', '{"type":"x-timer","seconds":12}\n{"type":"deal"', 1).replace(
+        '"correct":false}', '"correct":false,"note":"wild guess","x-confidence":0.2}')
+    [(game, problems)] = build(text)
+    assert problems == []
+    assert game.records[0].type == "extension" and game.records[1].seq == 2
+    written = cluelog.write_game(game)
+    assert '"x-timer"' in written and '"note":"wild guess"' in written and '"x-confidence":0.2' in written
+
+
+def test_a_bom_is_accepted_and_blank_lines_do_not_count():
+    result = cluelog.read_text("\ufeff" + EXAMPLE.replace("\n{\"type\":\"suggest\"", "\n\n{\"type\":\"suggest\"", 1), "t")
+    game, problems = cluelog.build_game(result.games[0])
+    assert problems == [] and game.records[1].line == 4 and game.records[1].seq == 2
+
+
+def test_several_games_in_one_file_and_a_bad_one_spoils_only_itself():
+    bad = EXAMPLE.replace('"id":"club-2026-11-20-3"', '"id":"other"').replace('"Pistole"', '"Pistolle"')
+    result = cluelog.read_text(EXAMPLE + bad, "t")
+    built = [cluelog.build_game(raw) for raw in result.games]
+    assert built[0][0] is not None and built[1][0] is None
+    assert built[1][1][0].line == 9
+
+
+def test_a_line_longer_than_the_limit_is_reported_and_not_kept(monkeypatch):
+    monkeypatch.setattr(cluelog, "MAX_LINE_BYTES", 1000)
+    text = EXAMPLE.replace('"note"', '"note"')
+    long_line = json.dumps({"type": "turn", "player": "Anna", "note": "x" * 5000})
+    lines = text.splitlines()
+    lines.insert(2, long_line)
+    result = cluelog.read_text("\n".join(lines) + "\n", "t")
+    game, problems = cluelog.build_game(result.games[0])
+    assert game is None
+    assert [(p.code, p.line) for p in problems] == [("line_too_long", 3)]
+    assert len(result.games[0].text) < 2000
+
+
+def test_custom_deck_ids_are_slugs():
+    text = (
+        '{"type":"game","format":"clue-log/1","edition":"custom","variant":"live","deck":{"suspects":["Père Ubu","Straße"],'
+        '"weapons":["Wine cellar key","Rope"],"rooms":["Wine cellar","Nave"]},"players":[{"name":"A"},{"name":"B"}]}\n'
+    )
+    [(game, problems)] = build(text)
+    assert problems == []
+    assert game.deck.suspects == ("pere_ubu", "strasse")
+    assert game.deck.rooms == ("wine_cellar", "nave")
+    assert game.hand_sizes == (2, 1)
+    assert game.game_id == game.content_sha256[:16]
+
+
+def test_the_json_schema_accepts_every_sample_record_and_refuses_unknown_fields():
+    import jsonschema
+
+    schema = json.loads((SAMPLES.parents[1] / "ingest" / "schema" / "clue-log-1.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in SAMPLES.glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            assert not list(validator.iter_errors(record)), (path.name, line)
+    from tests.conftest import FIXTURES
+
+    bad = json.loads((FIXTURES / "invalid" / "unknown_field.jsonl").read_text().splitlines()[5])
+    assert list(validator.iter_errors(bad))
+    assert list(validator.iter_errors({"type": "game", "format": "clue-log/2", "edition": "classic", "players": []}))

@@ -1,0 +1,114 @@
+"""The store on real DuckDB files: idempotent ingest, rejected games kept, whole games only."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from clue_stats import pipeline
+from ingest import store
+from tests.conftest import FIXTURES
+
+
+def counts(db):
+    with store.read_connection(db) as con:
+        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("games", "players", "events", "suggestions", "accusations", "rejected", "problems", "ingest_runs")}
+
+
+def test_ingest_stores_every_sample_and_a_second_run_stores_nothing(samples, db):
+    first = pipeline.ingest_paths([str(samples)], db, analyse=False, workers=1)
+    assert first.games_rejected == 0 and first.games_stored >= 9
+    before = counts(db)
+    second = pipeline.ingest_paths([str(samples)], db, analyse=False, workers=1)
+    assert second.games_stored == 0 and second.games_skipped == first.games_stored
+    after = counts(db)
+    assert {k: v for k, v in after.items() if k != "ingest_runs"} == {k: v for k, v in before.items() if k != "ingest_runs"}
+    assert after["ingest_runs"] == 2
+
+
+def test_every_record_is_an_event_row_with_its_seq_and_line(samples, db):
+    pipeline.ingest_paths([str(samples / "de-2023-anna-notebook.jsonl")], db, analyse=False, workers=1)
+    with store.read_connection(db) as con:
+        rows = con.execute("SELECT seq, line, type FROM events ORDER BY seq").fetchall()
+        players = con.execute("SELECT name, seat, hand_known, turn_order, won FROM players ORDER BY seat").fetchall()
+    assert [r[0] for r in rows] == list(range(len(rows)))
+    assert [r[1] for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[0][2] == "game"
+    assert players[0] == ("Anna", 0, True, 0, False)
+    assert all(not p[2] for p in players[1:])
+
+
+def test_rejected_games_are_kept_with_their_text_and_valid_neighbours_stored(tmp_path, db):
+    good = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace('"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}', '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}')
+    bad = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace('"id": "fixture"', '"id": "fixture-bad"')
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "mixed.jsonl").write_text(good + bad)
+    summary = pipeline.ingest_paths([str(tmp_path / "in")], db, analyse=False, workers=1)
+    assert (summary.games_stored, summary.games_rejected) == (1, 1)
+    with store.read_connection(db) as con:
+        [(code, line, raw, game_id)] = con.execute("SELECT code, line, raw, game_id FROM rejected").fetchall()
+        problem_lines = con.execute("SELECT line FROM problems WHERE code = 'passed_holding'").fetchall()
+    assert code == "passed_holding" and line == 25 and game_id == "fixture-bad"
+    assert raw == bad
+    assert problem_lines == [(25,)]
+    again = pipeline.ingest_paths([str(tmp_path / "in")], db, analyse=False, workers=1)
+    assert again.games_skipped == 1 and counts(db)["rejected"] == 1
+
+
+def test_the_same_id_with_other_content_is_rejected_as_duplicate(tmp_path, samples, db):
+    pipeline.ingest_paths([str(samples / "us-clue-family.jsonl")], db, analyse=False, workers=1)
+    changed = (samples / "us-clue-family.jsonl").read_text().replace('"played_at":"2026-10-31"', '"played_at":"2026-11-01"')
+    (tmp_path / "changed.jsonl").write_text(changed)
+    summary = pipeline.ingest_paths([str(tmp_path / "changed.jsonl")], db, analyse=False, workers=1)
+    assert summary.games_rejected == 1 and summary.games_stored == 0
+    assert [p.code for p in summary.problems] == ["duplicate_id"]
+    assert counts(db)["games"] == 1
+
+
+def test_a_failed_batch_leaves_nothing_behind(samples, db, monkeypatch):
+    original = store._insert
+
+    def broken(con, table, rows):
+        if table == "suggestions":
+            raise RuntimeError("disk full")
+        original(con, table, rows)
+
+    monkeypatch.setattr(store, "_insert", broken)
+    with pytest.raises(RuntimeError):
+        pipeline.ingest_paths([str(samples)], db, analyse=False, workers=1)
+    monkeypatch.setattr(store, "_insert", original)
+    c = counts(db)
+    assert c["games"] == 0 and c["events"] == 0 and c["players"] == 0
+
+
+def test_a_writer_waits_a_bounded_time_for_a_held_database(db):
+    with store.write_connection(db):
+        pass
+    holder = duckdb.connect(str(db))  # another program keeping the file open for writing
+    try:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(1) as pool:
+            message = pool.apply(_try_to_write, (str(db),))
+    finally:
+        holder.close()
+    assert "held by another process" in message
+
+
+def _try_to_write(path: str) -> str:
+    try:
+        with store.write_connection(path, wait_seconds=0.3):
+            return "opened"
+    except store.StoreBusy as exc:
+        return str(exc)
+
+
+def test_delete_removes_every_row_of_a_game(samples, db):
+    pipeline.ingest_paths([str(samples / "uk-2020-pub.jsonl")], db, analyse=False, workers=1)
+    with store.write_connection(db) as con:
+        assert store.delete_games(con, ["uk2020-pub-league-7", "nope"]) == ["uk2020-pub-league-7"]
+    with store.read_connection(db) as con:
+        assert con.execute("SELECT count(*) FROM events WHERE game_id = 'uk2020-pub-league-7'").fetchone()[0] == 0
+        assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 1
