@@ -1,0 +1,98 @@
+"""The importers' registry, detection by content, and every fixture through the clue-log/1 checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.rules import replay
+from ingest.cluelog import build_game
+from ingest.importers import FORMATS, detect_format
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
+CLUEBOT_SHEETS = Path(__file__).parents[1].parent / "shared" / "external" / "cluebot"
+FOLDER_FORMAT = {"speedclue": "speedclue", "effect_clue": "effect-clue", "cluebot": "cluebot", "reasoner": "reasoner"}
+# Fixtures written to be wrong, and what they must be rejected for.
+BAD = {"bad_sheet.yml"}
+
+GOOD = sorted(p for p in FIXTURES.glob("*/*") if p.name not in BAD)
+
+
+def fmt_of(path: Path) -> str:
+    return FOLDER_FORMAT[path.parent.name]
+
+
+def test_registry_lists_the_four_formats():
+    assert set(FORMATS) == {"speedclue", "effect-clue", "cluebot", "reasoner"}
+    for name, importer in FORMATS.items():
+        assert importer.name == name
+        assert importer.description
+        assert importer.extensions and all(e.startswith(".") and e == e.lower() for e in importer.extensions)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_fixture_is_recognised_by_its_own_importer_only(path: Path):
+    text = path.read_text(encoding="utf-8")
+    assert detect_format(text, path.name) == fmt_of(path)
+    assert path.suffix in FORMATS[fmt_of(path)].extensions
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        '{"type":"game","format":"clue-log/1","edition":"us-classic","players":[{"name":"A"},{"name":"B"},{"name":"C"}]}\n',
+        "import os\nprint(os.getcwd())\n",
+        "cr.suggest('sc', 'pe', 'kn', 'ha', 'mu', None)\nimport os\n",  # calls, but not only calls
+        '{"version": 12, "players": []}',
+        "setup:\n  players: [a, b]\nevents: []\n",  # effect-clue-like players in YAML: not a cluebot sheet
+        "This game's players are:\n  Player \"a\"\n",  # a header without the solution line
+    ],
+)
+def test_other_texts_are_not_taken_for_any_format(text: str):
+    assert detect_format(text, "file.txt") is None
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_converted_game_passes_the_clue_log_checks_and_the_rules(path: Path):
+    result = FORMATS[fmt_of(path)].read(path.read_text(encoding="utf-8"), str(path))
+    assert result.problems == []
+    assert result.games
+    for raw in result.games:
+        assert raw.records[0]["type"] == "game" and raw.records[0]["format"] == "clue-log/1"
+        assert raw.lines == [None] * len(raw.records)
+        game, problems = build_game(raw)
+        assert game is not None, [str(p) for p in problems]
+        assert not [p for p in problems if p.is_error]
+        errors = [str(p) for p in replay(game).problems if p.is_error]
+        assert errors == []
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_converted_game_is_consistent_for_the_deduction_engine(path: Path):
+    pytest.importorskip("engine.deduction", reason="the deduction engine (engine/deduction.py) is not written yet")
+    from engine.rules import validate
+
+    for raw in FORMATS[fmt_of(path)].read(path.read_text(encoding="utf-8"), str(path)).games:
+        game, _ = build_game(raw)
+        assert game is not None
+        assert [str(p) for p in validate(game).problems if p.is_error] == []
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_same_content_imported_twice_gives_the_same_records_and_game_id(path: Path):
+    text = path.read_text(encoding="utf-8")
+    first = FORMATS[fmt_of(path)].read(text, "a")
+    again = FORMATS[fmt_of(path)].read(text, "b")
+    assert [g.records for g in first.games] == [g.records for g in again.games]
+    ids = [build_game(g)[0].game_id for g in first.games]  # type: ignore[union-attr]
+    assert ids == [build_game(g)[0].game_id for g in again.games]  # type: ignore[union-attr]
+    assert len(set(ids)) == len(ids)
+
+
+def test_problems_name_their_source_file():
+    path = FIXTURES / "cluebot" / "bad_sheet.yml"
+    raw = FORMATS["cluebot"].read(path.read_text(encoding="utf-8"), str(path)).games[0]
+    _, problems = build_game(raw)
+    assert problems and all(p.source_file == str(path) for p in problems)
