@@ -372,8 +372,8 @@ class _Notebook:
             for i, item in enumerate(self.data[key]):
                 where = f"{key}[{i}]"
                 try:
-                    order = _when(item.get("loggedAt") if isinstance(item, dict) else None, where)[0]
-                    events.append((order, kind, i, convert(item, where)))
+                    record = convert(item, where)  # checks loggedAt, so it can order the records
+                    events.append((_when(item["loggedAt"], where)[0], kind, i, record))
                 except Unconvertible as exc:
                     self.problems.append(problem(exc, None, self.source_file))
         events.sort(key=lambda e: e[:3])
