@@ -281,6 +281,10 @@ class Board:
             out[room] = dist
         return out
 
+    def to_room(self, room: str) -> dict[Square, int]:
+        """Fewest moves from each corridor square into ``room`` on an empty board (read-only)."""
+        return self._to_room[room]
+
     def distance_to_room(self, position: Position, room: str) -> int | None:
         """Fewest moves into ``room`` on an empty board (0 when already there, None if unreachable)."""
         if position == room:

@@ -1,0 +1,309 @@
+"""Movement checks for board games: the replay of every token's position against the board.
+
+Called by the rules engine when a game is played on a board (``flags["board"]``) and its log holds
+``move`` records. Every suspect of the deck that has a start square on the board has a token there
+at the start; a player's token is the one of their character (a player without a character is not
+checked). A suggestion moves the named suspect's token into the suggested room, where it stays until
+its owner moves it.
+
+A walk is counted as the board counts distances: one move per corridor square and one for stepping
+through a door, in or out. The canonical ``path`` lists the corridor squares stepped on, in order:
+not the square the token starts on, and no room squares; readers of other tools' logs are met
+half-way (a leading start square and room squares at either end are ignored).
+
+Roll *form* (two dice, magnifiers) is the rules engine's check (``bad_roll``); here a roll that is
+not two readable dice just means the distance cannot be checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.board import Board, Position, Square, load_board
+from engine.game import Accuse, ClueCard, Game, Move, Suggest, Turn, UNSEEN
+from engine.problems import Problem
+
+
+def board_for(game: Game) -> Board | None:
+    """The board a game is played on, or None when its rooms are not that board's rooms."""
+    name = game.edition.board if game.edition is not None else "classic"
+    if name is None:
+        return None
+    board = load_board(name)
+    if not set(game.deck.rooms) <= set(board.rooms):
+        return None  # a custom deck whose places are not on the board: nothing to check
+    return board
+
+
+def roll_total(roll: tuple[Any, ...] | None, magnifier_moves: int) -> int | None:
+    """The squares a roll allows (a magnifier counts ``magnifier_moves``); None if not readable."""
+    if roll is None or len(roll) != 2:
+        return None
+    total = 0
+    for die in roll:
+        if die == UNSEEN:
+            if not magnifier_moves:
+                return None
+            total += magnifier_moves
+        elif isinstance(die, int) and 1 <= die <= 6:
+            total += die
+        else:
+            return None
+    return total
+
+
+def _where(position: Position, game: Game | None = None) -> str:
+    if isinstance(position, str):
+        return game.deck.name(position) if game is not None else position
+    return f"square {position[0]},{position[1]}"
+
+
+def walk_problem(
+    board: Board,
+    origin: Position,
+    to: Position,
+    path: tuple[Square, ...] | None,
+    steps: int | None,
+    occupied: dict[Square, str],
+) -> str | None:
+    """Why a walk is not legal, or None. ``occupied`` names the token on each other taken square.
+
+    ``steps`` is the roll (None: unknown, so only the route is checked). With no ``path`` the walk
+    is legal when some route of the right length exists.
+    """
+    blocked = frozenset(occupied)
+    if isinstance(to, str) and to not in board.rooms:
+        return f"{to} is not a room of the {board.name} board"
+    if not isinstance(to, str):
+        if to not in board.corridor:
+            return f"{_where(to)} is not a corridor square"
+        if to in occupied:
+            return f"ends on {_where(to)}, where {occupied[to]} stands"
+    if to == origin:
+        return f"walks but ends where it started ({_where(origin)})"
+    if path is None:
+        return _route_problem(board, origin, to, steps, blocked)
+
+    squares = list(path)
+    if squares and not isinstance(origin, str) and squares[0] == origin:
+        squares = squares[1:]
+    if isinstance(origin, str):
+        while squares and squares[0] in board.room_squares[origin]:
+            squares = squares[1:]
+    if isinstance(to, str):
+        while squares and squares[-1] in board.room_squares[to]:
+            squares = squares[:-1]
+
+    previous: Position = origin
+    seen: set[Square] = set() if isinstance(origin, str) else {origin}
+    for sq in squares:
+        if sq not in board.corridor:
+            return f"steps on {_where(sq)}, which is not a corridor square"
+        if sq in seen:
+            return f"steps on {_where(sq)} twice"
+        if isinstance(previous, str):
+            if sq not in board.entries(previous):
+                return f"leaves {previous} at {_where(sq)}, which is not in front of one of its doors"
+        elif sq not in board.neighbours(previous):
+            return f"steps from {_where(previous)} to {_where(sq)}, which is not one orthogonal step"
+        if sq in occupied:
+            door = " (the door is blocked)" if isinstance(previous, str) else ""
+            return f"steps on {_where(sq)}, where {occupied[sq]} stands{door}"
+        seen.add(sq)
+        previous = sq
+
+    if isinstance(to, str):
+        if isinstance(previous, str):
+            return f"goes from {previous} to {to} without a corridor square between"
+        if previous not in board.entries(to):
+            return f"enters {to} from {_where(previous)}, which is not in front of one of its doors"
+        moves = len(squares) + 1
+        if steps is not None and moves > steps:
+            return f"needs {moves} moves to reach {to} this way, with a roll of {steps}"
+    else:
+        if previous != to:
+            return f"the path ends at {_where(previous)}, not at {_where(to)}"
+        moves = len(squares)
+        if steps is not None and moves != steps:
+            return f"walks {moves} squares with a roll of {steps} (a walk that ends outside a room uses the whole roll)"
+    return None
+
+
+def _route_problem(
+    board: Board, origin: Position, to: Position, steps: int | None, blocked: frozenset[Square]
+) -> str | None:
+    if isinstance(to, str):
+        d = board.room_distances(origin, blocked).get(to)
+        if d is None:
+            return f"cannot reach {to} from {_where(origin)} past the other tokens"
+        if steps is not None and d > steps:
+            return f"needs at least {d} moves to reach {to} from {_where(origin)}, with a roll of {steps}"
+        return None
+    reach = board.distances(origin, blocked)
+    if to not in reach:
+        return f"cannot reach {_where(to)} from {_where(origin)} past the other tokens"
+    if steps is not None and board.exact_path(origin, to, steps, blocked, budget=2_000_000) is None:
+        return f"no walk of exactly {steps} squares leads from {_where(origin)} to {_where(to)}"
+    return None
+
+
+@dataclass
+class _TurnState:
+    player: str | None = None
+    steps: int | None = None
+    rolled: bool = False
+    moved: bool = False
+    clue_card: bool = False  # a clue card was drawn: later moves this turn are its effects
+
+
+@dataclass
+class _Tracker:
+    game: Game
+    board: Board
+    problems: list[Problem] = field(default_factory=list)
+    position: dict[str, Position] = field(default_factory=dict)  # suspect id -> where its token is
+    character: dict[str, str] = field(default_factory=dict)  # player name -> suspect id on the board
+    may_suggest: dict[str, bool] = field(default_factory=dict)  # player -> may suggest where they stand
+    eliminated: set[str] = field(default_factory=set)
+    turn: _TurnState = field(default_factory=_TurnState)
+    has_turns: bool = False
+
+    def __post_init__(self) -> None:
+        for suspect in self.game.deck.suspects:
+            start = self.board.start_of(suspect)
+            if start is not None:
+                self.position[suspect] = start
+        for p in self.game.players:
+            if p.character is not None and p.character in self.position:
+                self.character[p.name] = p.character
+                self.may_suggest[p.name] = False
+        self.has_turns = any(isinstance(r, Turn) for r in self.game.records)
+
+    def problem(self, code: str, message: str, record: Any) -> None:
+        self.problems.append(Problem(code, message, seq=record.seq, line=record.line))
+
+    def occupied_by_others(self, suspect: str) -> dict[Square, str]:
+        return {
+            pos: self.game.deck.name(other)
+            for other, pos in self.position.items()
+            if other != suspect and not isinstance(pos, str)
+        }
+
+    def start_turn(self, player: str, roll: tuple[Any, ...] | None) -> None:
+        steps = roll_total(roll, int(self.game.flags.get("magnifier_moves") or 0))
+        self.turn = _TurnState(player=player, steps=steps, rolled=roll is not None)
+
+    # ---- records -------------------------------------------------------------------------------
+
+    def on_move(self, r: Move) -> None:
+        if not self.has_turns and r.player != self.turn.player or (not self.has_turns and self.turn.moved):
+            self.start_turn(r.player, None)  # without turn records each move opens its player's turn
+        suspect = self.character.get(r.player)
+        if suspect is None:
+            return
+        origin = self.position[suspect]
+        if self.turn.clue_card or (self.has_turns and r.player != self.turn.player):
+            # A clue card's effect, or a move out of turn (the rules engine reports that): only
+            # the position is followed.
+            self.arrive(r.player, suspect, r.to)
+            return
+        if self.turn.moved:
+            self.problem("bad_move", f"{r.player} moves a second time in one turn", r)
+        self.turn.moved = True
+        via = r.via or self.infer_via(origin, r)
+        name = r.player
+        if via == "stay":
+            if r.to != origin:
+                self.problem("bad_move", f"{name} stays, but in {_where(r.to, self.game)} while standing in {_where(origin, self.game)}", r)
+            elif not isinstance(origin, str) and self.can_step(suspect, origin):
+                self.problem("bad_move", f"{name} stays on {_where(origin)}; only a token in a room, or one that cannot move, may stay", r)
+        elif via == "passage":
+            target = self.board.passages.get(origin) if isinstance(origin, str) else None
+            if target is None:
+                self.problem("bad_move", f"{name} takes a secret passage from {_where(origin, self.game)}, where there is none", r)
+            elif r.to != target:
+                self.problem("bad_move", f"the secret passage from {_where(origin, self.game)} leads to {self.game.deck.name(target)}, not {_where(r.to, self.game)}", r)
+            elif self.turn.rolled:
+                self.problem("bad_move", f"{name} takes the secret passage after rolling the dice (the passage replaces the roll)", r)
+        else:
+            why = walk_problem(self.board, origin, r.to, r.path, self.turn.steps, self.occupied_by_others(suspect))
+            if why is not None:
+                trip = f"from {_where(origin, self.game)} to {_where(r.to, self.game)}"
+                self.problem("bad_move", f"{name}'s walk {trip}: {why}", r)
+        if r.to != origin:
+            self.arrive(r.player, suspect, r.to)
+
+    def infer_via(self, origin: Position, r: Move) -> str:
+        if r.to == origin:
+            return "stay"
+        if isinstance(origin, str) and r.path is None and not self.turn.rolled and self.board.passages.get(origin) == r.to:
+            return "passage"
+        return "walk"
+
+    def can_step(self, suspect: str, square: Square) -> bool:
+        blocked = self.occupied_by_others(suspect)
+        return any(n not in blocked for n in self.board.neighbours(square)) or bool(self.board.rooms_from(square))
+
+    def arrive(self, player: str | None, suspect: str, to: Position) -> None:
+        self.position[suspect] = to
+        if player is not None and player in self.may_suggest:
+            # Entering a room on one's own move grants a suggestion there; leaving one loses it.
+            self.may_suggest[player] = isinstance(to, str)
+
+    def on_suggest(self, r: Suggest) -> None:
+        flags = self.game.flags
+        suspect = self.character.get(r.player)
+        if suspect is not None:
+            here = self.position[suspect]
+            if flags.get("suggest_room", "current") == "current" and here != r.room:
+                self.problem("suggest_room", f"{r.player} suggests in {self.game.deck.name(r.room)} while standing in {_where(here, self.game)}", r)
+            elif not flags.get("suggest_again_without_leaving", True) and not self.may_suggest.get(r.player, True):
+                self.problem("suggest_again", f"{r.player} suggests again in {self.game.deck.name(r.room)} without leaving it since their last suggestion there", r)
+            if not flags.get("suggest_again_without_leaving", True):
+                self.may_suggest[r.player] = False
+        self.call_into_room(r.suspect, r.room)
+
+    def call_into_room(self, called: str, room: str) -> None:
+        if called not in self.position or self.position[called] == room:
+            return
+        owner = next((name for name, c in self.character.items() if c == called), None)
+        if owner in self.eliminated and not self.game.flags.get("eliminated_token_moves", True):
+            return
+        self.position[called] = room
+        if owner is not None:
+            # Moved in by another's suggestion: every edition lets its owner suggest there next.
+            self.may_suggest[owner] = True
+
+    def on_accuse(self, r: Accuse) -> None:
+        suspect = self.character.get(r.player)
+        if suspect is not None and self.game.flags.get("accuse_in_room"):
+            here = self.position[suspect]
+            if not isinstance(here, str):
+                self.problem("accuse_in_room", f"{r.player} accuses while standing on {_where(here)}, outside any room", r)
+        solution = self.game.solution()
+        wrong = r.correct is False or (r.correct is None and solution is not None and r.cards != solution)
+        if wrong:
+            self.eliminated.add(r.player)
+
+
+def check_movement(game: Game) -> list[Problem]:
+    """Every movement problem of a board game whose log has ``move`` records (else none)."""
+    if not game.flags.get("board") or not any(isinstance(r, Move) for r in game.records):
+        return []
+    board = board_for(game)
+    if board is None:
+        return []
+    tracker = _Tracker(game, board)
+    for r in game.records:
+        if isinstance(r, Turn):
+            tracker.start_turn(r.player, r.roll)
+        elif isinstance(r, ClueCard):
+            tracker.turn.clue_card = True
+        elif isinstance(r, Move):
+            tracker.on_move(r)
+        elif isinstance(r, Suggest):
+            tracker.on_suggest(r)
+        elif isinstance(r, Accuse):
+            tracker.on_accuse(r)
+    return tracker.problems
