@@ -1,0 +1,329 @@
+"""The simulator: whole board games between strategies, returned as :class:`engine.game.Game` objects.
+
+Every game is complete: a ``deal`` for every player, then turns with their roll, the move (with its
+path), suggestions with truthful responses, accusations, and the ``end`` with the solution. Nothing
+is written to disk here; the CLI hands the games to the clue-log/1 writer.
+
+Fairness: the characters in play cycle through every choice of ``players`` characters, and within
+each choice the strategies rotate seat by seat, so over ``players`` x C(6, players) games each
+strategy plays every seat and every character equally often. Seats are listed clockwise from the
+first player (Scarlett, else the next character clockwise), so seat 1 moves first.
+
+Determinism: game ``i`` of a run depends only on (seed, i) and the parameters; the same seed gives
+the same games, in any process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterator, Sequence
+
+from engine import editions as ed
+from engine.board import Board, Position, Square, load_board
+from engine.game import Accuse, Deal, End, Game, Move, Player, Response, Suggest, Turn
+from engine.strategies import Seat, Strategy, make_strategy, parse_spec
+
+# Clockwise round the board from Miss Scarlett (Dr Orchid sits where Mrs White does).
+CLOCKWISE = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
+MAX_TURNS = 2000  # a game nobody can finish (e.g. only random players left) ends without a winner
+
+
+class SimulationError(ValueError):
+    """Parameters the simulator cannot play (message for the user)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    edition: ed.Edition
+    variant: ed.Variant
+    flags: dict
+    board: Board
+    players: int
+    slots: tuple[str, ...]  # the strategy spec of each strategy slot
+    seed: int
+    run_id: str
+
+    @property
+    def characters(self) -> tuple[str, ...]:
+        deck = self.edition.deck
+        return tuple(c for c in CLOCKWISE if c in deck.suspects and self.board.start_of(c) is not None)
+
+
+def setup(
+    players: int,
+    edition: str | ed.Edition = "classic",
+    strategies: Sequence[str] = ("notebook",),
+    seed: int = 0,
+    variant: str = "standard",
+) -> Setup:
+    """Check the parameters of a run; raises :class:`SimulationError` with a message for the user."""
+    try:
+        edition_ = edition if isinstance(edition, ed.Edition) else ed.edition(edition)
+        variant_ = ed.variant(variant)
+    except ed.UnknownName as exc:
+        raise SimulationError(str(exc)) from None
+    if variant_.id == "standard" and edition_.flags.get("clue_cards"):
+        variant_ = ed.variant("traditional")  # the clue cards' texts are not at hand
+    if variant_.id not in edition_.variants and not variant_.any_edition:
+        raise SimulationError(f"the {edition_.id} edition is not played as {variant_.id}")
+    flags = ed.resolve_flags(edition_, variant_, None)
+    if not flags.get("board") or edition_.board is None:
+        raise SimulationError(f"the simulator plays board games; {variant_.id} is played without a board")
+    if variant_.room_cards or flags.get("clue_cards"):
+        raise SimulationError(f"the simulator plays standard and traditional games, not {variant_.id}")
+    board = load_board(edition_.board)
+    if not strategies:
+        raise SimulationError("name at least one strategy")
+    for spec in strategies:
+        try:
+            parse_spec(spec)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+    low, high = variant_.min_players, variant_.max_players
+    if not low <= players <= high:
+        raise SimulationError(f"{variant_.id} games have {low} to {high} players, not {players}")
+    if len(strategies) > players:
+        raise SimulationError(f"{len(strategies)} strategies for {players} players")
+    slots = tuple(strategies[j % len(strategies)] for j in range(players))
+    params = f"{seed}|{edition_.id}|{variant_.id}|{players}|{','.join(slots)}"
+    run_id = hashlib.sha256(params.encode()).hexdigest()[:10]
+    result = Setup(edition_, variant_, flags, board, players, slots, seed, run_id)
+    if len(result.characters) < players:
+        raise SimulationError(f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects")
+    return result
+
+
+def simulate(
+    games: int,
+    players: int,
+    edition: str | ed.Edition = "classic",
+    strategies: Sequence[str] = ("notebook",),
+    seed: int = 0,
+    variant: str = "standard",
+) -> Iterator[Game]:
+    """``games`` complete games; the parameters are checked before the first one is played."""
+    if games < 0:
+        raise SimulationError("the number of games cannot be negative")
+    plan = setup(players, edition, strategies, seed, variant)
+    return (play_game(plan, i) for i in range(games))
+
+
+def seating(plan: Setup, index: int) -> list[tuple[str, str, str]]:
+    """(player name, character, strategy spec) per seat, clockwise from the first player, for game ``index``."""
+    k = plan.players
+    choices = list(combinations(plan.characters, k))
+    chosen = choices[(index // k) % len(choices)]
+    seats = []
+    for s, character in enumerate(chosen):
+        slot = (s + index) % k
+        seats.append((f"{plan.slots[slot]}-{slot + 1}", character, plan.slots[slot]))
+    return seats
+
+
+@dataclass
+class _Table:
+    """The state of one game in play."""
+
+    game: Game
+    board: Board
+    flags: dict
+    rng: random.Random
+    hands: dict[str, frozenset[str]]
+    strategy: dict[str, Strategy]
+    character: dict[str, str]  # player -> character
+    position: dict[str, Position] = field(default_factory=dict)  # suspect -> where its token is
+    may_suggest: dict[str, bool] = field(default_factory=dict)
+    eliminated: set[str] = field(default_factory=set)
+
+    def add(self, record_type, **fields) -> object:
+        record = record_type(seq=len(self.game.records) + 1, **fields)
+        self.game.records.append(record)
+        return record
+
+    def occupied(self, suspect: str) -> frozenset[Square]:
+        return frozenset(p for s, p in self.position.items() if s != suspect and not isinstance(p, str))
+
+
+def play_game(plan: Setup, index: int) -> Game:
+    """Game number ``index`` of a run."""
+    rng = random.Random(f"{plan.seed}:{index}")
+    deck = plan.edition.deck
+    seats = seating(plan, index)
+    names = tuple(name for name, _, _ in seats)
+    sizes = tuple(ed.dealt_hand_sizes(len(deck.cards), plan.players, plan.variant.room_cards))
+    game = Game(
+        edition=plan.edition,
+        deck=deck,
+        variant=plan.variant,
+        flags=dict(plan.flags),
+        players=tuple(Player(name=n, character=c, strategy=s) for n, c, s in seats),
+        hand_sizes=sizes,
+        declared_id=f"sim-{plan.run_id}-{index + 1:06d}",
+        source="clue-stats simulate",
+    )
+    game.game_id = game.declared_id or ""
+    solution = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
+    rest = [c for c in deck.cards if c not in solution]
+    rng.shuffle(rest)
+    dealt: dict[str, list[str]] = {n: [] for n in names}
+    for i, card in enumerate(rest):
+        dealt[names[i % plan.players]].append(card)
+    table = _Table(
+        game=game,
+        board=plan.board,
+        flags=plan.flags,
+        rng=rng,
+        hands={n: frozenset(c) for n, c in dealt.items()},
+        strategy={},
+        character={n: c for n, c, _ in seats},
+    )
+    for seat, (name, character, spec) in enumerate(seats):
+        view = Seat(name, names, deck, tuple(dealt[name]), sizes, character)
+        table.strategy[name] = make_strategy(spec, view, random.Random(f"{plan.seed}:{index}:{seat}"))
+        table.add(Deal, player=name, cards=tuple(dealt[name]))
+        table.may_suggest[name] = False
+    for suspect in deck.suspects:
+        start = plan.board.start_of(suspect)
+        if start is not None:
+            table.position[suspect] = start
+
+    first = rng.randrange(plan.players) if plan.flags.get("first_player") == "die" else 0
+    seat, winner, turns = first, None, 0
+    while turns < MAX_TURNS and len(table.eliminated) < plan.players:
+        name = names[seat]
+        turns += 1
+        if _play_turn(table, name, solution):
+            winner = name
+            break
+        seat = _next_active(table, names, seat)
+    table.add(End, winner=winner, solution=solution)
+    return game
+
+
+def _next_active(table: _Table, names: tuple[str, ...], seat: int) -> int:
+    for step in range(1, len(names) + 1):
+        candidate = (seat + step) % len(names)
+        if names[candidate] not in table.eliminated:
+            return candidate
+    return seat
+
+
+def _play_turn(table: _Table, name: str, solution: tuple[str, str, str]) -> bool:
+    """One turn of ``name``; True if they accused correctly."""
+    strategy = table.strategy[name]
+    suspect = table.character[name]
+    game, board = table.game, table.board
+    here = table.position[suspect]
+    sure = strategy.accusation(game)
+    in_room_needed = bool(table.flags.get("accuse_in_room"))
+    if sure is not None and (isinstance(here, str) or not in_room_needed):
+        table.add(Turn, player=name, roll=None)
+        return _accuse(table, name, sure, solution)
+
+    roll, move, entered = _choose_move(table, name, suspect, here, accusing=sure is not None)
+    table.add(Turn, player=name, roll=roll)
+    if move is not None:
+        table.add(Move, **move)
+        table.position[suspect] = move["to"]
+        if entered:
+            table.may_suggest[name] = True
+    here = table.position[suspect]
+    if isinstance(here, str) and (table.flags.get("suggest_again_without_leaving", True) or table.may_suggest[name]):
+        who, weapon = strategy.suggestion(game, here)
+        _suggest(table, name, (who, weapon, here))
+    sure = strategy.accusation(game)
+    if sure is not None and (isinstance(here, str) or not in_room_needed):
+        return _accuse(table, name, sure, solution)
+    return False
+
+
+def _choose_move(
+    table: _Table, name: str, suspect: str, here: Position, accusing: bool
+) -> tuple[tuple[int, int] | None, dict | None, bool]:
+    """(roll or None, the move record's fields or None, whether a room was entered)."""
+    board, game, strategy = table.board, table.game, table.strategy[name]
+    rooms = game.deck.rooms
+    # A player sure of the answer only needs to stand in some room to accuse: every room is as good.
+    values = {r: 1.0 if accusing else strategy.room_value(game, r) for r in rooms}
+    occupied = table.occupied(suspect)
+    distance = board.room_distances(here, occupied)
+
+    if isinstance(here, str):
+        may_stay = bool(table.flags.get("suggest_again_without_leaving", True)) or table.may_suggest[name]
+        stay = values[here] if may_stay else -1.0
+        passage = board.passages.get(here)
+        through = values[passage] if passage in values else -1.0
+        walk = max((values[r] / _turns(d) for r, d in distance.items() if r in values), default=-1.0)
+        best = max(stay, through, walk)
+        if best == stay and stay > 0:
+            return None, {"player": name, "to": here, "via": "stay"}, False
+        if best == through and through > 0 and passage is not None:
+            return None, {"player": name, "to": passage, "via": "passage"}, True
+
+    roll = (table.rng.randint(1, 6), table.rng.randint(1, 6))
+    steps = roll[0] + roll[1]
+    in_reach = {r: p for r, p in board.room_moves(here, steps, occupied).items() if r in values}
+    # The goal: the best value per turn needed (a roll averages 7 moves).
+    goal = max(
+        (r for r in distance if r in values),
+        key=lambda r: (values[r] / _turns(distance[r]), -distance[r]),
+        default=None,
+    )
+    if in_reach:
+        pick = max(in_reach, key=lambda r: (values[r], -len(in_reach[r])))
+        if goal is None or goal in in_reach or values[pick] >= values[goal] / _turns(distance[goal]):
+            target = goal if goal in in_reach else pick
+            return roll, {"player": name, "to": target, "via": "walk", "path": in_reach[target]}, True
+    if goal is not None:
+        for end, path in board.square_moves(here, steps, occupied, rank=board.to_room(goal)):
+            return roll, {"player": name, "to": end, "via": "walk", "path": path}, False
+    if in_reach:
+        pick = max(in_reach, key=lambda r: values[r])
+        return roll, {"player": name, "to": pick, "via": "walk", "path": in_reach[pick]}, True
+    if isinstance(here, str):
+        return roll, {"player": name, "to": here, "via": "stay"}, False
+    return roll, None, False  # hemmed in: the token cannot use this roll
+
+
+def _turns(moves: int) -> int:
+    """Turns a walk of ``moves`` takes at an average roll of 7 (at least one)."""
+    return max(1, -(-moves // 7))
+
+
+def _suggest(table: _Table, name: str, triple: tuple[str, str, str]) -> None:
+    game = table.game
+    names = game.names
+    seat = names.index(name)
+    responses = []
+    for step in range(1, len(names)):
+        responder = names[(seat + step) % len(names)]
+        held = [c for c in triple if c in table.hands[responder]]
+        if held:
+            responses.append(Response(responder, table.strategy[responder].show(name, held)))
+            break
+        responses.append(Response(responder, None))
+    record = table.add(Suggest, player=name, suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses))
+    for strategy in table.strategy.values():
+        strategy.observe(game, record)  # type: ignore[arg-type]
+    if not table.flags.get("suggest_again_without_leaving", True):
+        table.may_suggest[name] = False
+    called = triple[0]
+    if called in table.position and table.position[called] != triple[2]:
+        owner = next((n for n, c in table.character.items() if c == called), None)
+        if owner is None or owner not in table.eliminated or table.flags.get("eliminated_token_moves", True):
+            table.position[called] = triple[2]
+            if owner is not None:
+                table.may_suggest[owner] = True
+
+
+def _accuse(table: _Table, name: str, triple: tuple[str, str, str], solution: tuple[str, str, str]) -> bool:
+    correct = triple == solution
+    table.add(Accuse, player=name, suspect=triple[0], weapon=triple[1], room=triple[2], correct=correct)
+    if not correct:
+        table.eliminated.add(name)
+        for strategy in table.strategy.values():
+            strategy.observe_wrong_accusation(table.game, triple)
+    return correct

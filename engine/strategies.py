@@ -1,0 +1,392 @@
+"""Strategies for simulated players: where to go, what to suggest, what to show, when to accuse.
+
+Each strategy is small and is documented for users in docs/strategies.md. All of them keep a
+:class:`Notebook` (own hand, cards shown to them, passes, and who showed something to whom) because
+that is what any player at the table writes down; they differ in how they use it.
+
+A strategy is named by a spec: ``name`` or ``name:threshold``. Without a threshold a player accuses
+only when certain; with one (0 < threshold <= 1) it also accuses when its estimate of being right
+reaches the threshold (``notebook:0.5``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Sequence
+
+from engine.editions import Deck
+from engine.game import Game, Suggest
+
+Triple = tuple[str, str, str]
+CATEGORIES = ("suspects", "weapons", "rooms")
+
+
+class UnknownStrategy(ValueError):
+    pass
+
+
+class Notebook:
+    """What one player can know without counting deals: who holds which card, who lacks which.
+
+    Facts: own hand; a card shown to me; a pass (the passer holds none of the three); "X showed
+    someone one of these three" (a clause). Closure: a clause with one possible card left names it;
+    a full hand lacks every other card; a card nobody can hold is in the envelope; a category with one
+    candidate left has its envelope card, and then its other cards are held by someone, so a card
+    only one player can hold is theirs.
+    """
+
+    def __init__(self, me: str, names: Sequence[str], deck: Deck, hand: Sequence[str], hand_sizes: Sequence[int]):
+        self.me = me
+        self.names = tuple(names)
+        self.deck = deck
+        self.size = dict(zip(self.names, hand_sizes))
+        self.holder: dict[str, str] = {}
+        self.lacks: dict[str, set[str]] = {p: set() for p in self.names}
+        self.clauses: list[tuple[str, frozenset[str]]] = []
+        self.envelope: dict[str, str] = {}
+        self.not_envelope: set[str] = set()  # free cards known not to be the answer
+        self.not_solution: set[Triple] = set()
+        self.category = {card: cat for cat in CATEGORIES for card in deck.of(cat)}
+        for card in hand:
+            self._hold(card, me)
+        self.lacks[me] |= set(deck.cards) - set(hand)
+        self._close()
+
+    # ---- facts ---------------------------------------------------------------------------------
+
+    def _hold(self, card: str, player: str) -> bool:
+        if self.holder.get(card) == player:
+            return False
+        self.holder[card] = player
+        for other in self.names:
+            if other != player:
+                self.lacks[other].add(card)
+        return True
+
+    def saw(self, player: str, card: str) -> None:
+        """``player`` showed me ``card``."""
+        self._hold(card, player)
+        self._close()
+
+    def passed(self, player: str, cards: Sequence[str]) -> None:
+        self.lacks[player].update(c for c in cards if self.holder.get(c) != player)
+        self._close()
+
+    def showed_someone(self, player: str, cards: Sequence[str]) -> None:
+        """``player`` showed one of ``cards`` to someone else: they hold at least one."""
+        self.clauses.append((player, frozenset(cards)))
+        self._close()
+
+    def wrong_accusation(self, triple: Triple) -> None:
+        self.not_solution.add(triple)
+        self._close()
+
+    def observe(self, record: Suggest) -> None:
+        """A suggestion as this player saw it (shown cards are visible only to the two involved)."""
+        for response in record.responses:
+            if response.passed:
+                self.lacks[response.player].update(c for c in record.cards if self.holder.get(c) != response.player)
+            elif self.me in (record.player, response.player) and response.shows not in (None, "?"):
+                self._hold(response.shows, response.player)  # type: ignore[arg-type]
+            else:
+                self.clauses.append((response.player, frozenset(record.cards)))
+        self._close()
+
+    def _close(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            remaining = []
+            for player, cards in self.clauses:
+                if any(self.holder.get(c) == player for c in cards):
+                    continue
+                possible = [c for c in cards if c not in self.lacks[player] and c not in self.holder]
+                if len(possible) == 1:
+                    changed |= self._hold(possible[0], player)
+                else:
+                    remaining.append((player, cards))
+            self.clauses = remaining
+            for player in self.names:
+                held = [c for c, p in self.holder.items() if p == player]
+                if len(held) == self.size[player]:
+                    before = len(self.lacks[player])
+                    self.lacks[player] |= set(self.deck.cards) - set(held)
+                    changed |= len(self.lacks[player]) != before
+            # A wrong accusation with two of its cards known to be the answer clears the third.
+            for triple in self.not_solution:
+                known = [c for c in triple if self.envelope.get(self.category[c]) == c]
+                if len(known) == 2:
+                    third = next(c for c in triple if c not in known)
+                    if third not in self.not_envelope and third not in self.holder:
+                        self.not_envelope.add(third)
+                        changed = True
+            for cat in CATEGORIES:
+                free = [c for c in self.deck.of(cat) if c not in self.holder]
+                if cat not in self.envelope:
+                    nobody = [c for c in free if all(c in self.lacks[p] for p in self.names)]
+                    open_ = [c for c in free if c not in self.not_envelope]
+                    if nobody or len(open_) == 1:
+                        self.envelope[cat] = (nobody or open_)[0]
+                        changed = True
+                answer = self.envelope.get(cat)
+                for card in free:
+                    if card == answer or (answer is None and card not in self.not_envelope):
+                        continue
+                    # Not the answer, so someone holds it: if only one player can, it is theirs.
+                    able = [p for p in self.names if card not in self.lacks[p]]
+                    if len(able) == 1:
+                        changed |= self._hold(card, able[0])
+
+    # ---- questions -----------------------------------------------------------------------------
+
+    def candidates(self, category: str) -> list[str]:
+        """The cards of a category that may be in the envelope."""
+        if category in self.envelope:
+            return [self.envelope[category]]
+        return [c for c in self.deck.of(category) if c not in self.holder and c not in self.not_envelope]
+
+    def is_out(self, card: str) -> bool:
+        return card not in self.candidates(self.category[card])
+
+    def certain(self) -> Triple | None:
+        if all(cat in self.envelope for cat in CATEGORIES):
+            return (self.envelope["suspects"], self.envelope["weapons"], self.envelope["rooms"])
+        return None
+
+    def best_guess(self) -> tuple[Triple, Fraction]:
+        """The most likely solution under the notebook's rough model (candidates equally likely)."""
+        lists = [self.candidates(cat) for cat in CATEGORIES]
+        options = [(s, w, r) for s in lists[0] for w in lists[1] for r in lists[2] if (s, w, r) not in self.not_solution]
+        if not options:
+            options = [(lists[0][0], lists[1][0], lists[2][0])]
+        return options[0], Fraction(1, len(options))
+
+    def unknown(self, card: str) -> bool:
+        """Whether it is the answer is not known."""
+        return not self.is_out(card) and self.envelope.get(self.category[card]) != card
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a strategy is told when the game starts."""
+
+    me: str
+    names: tuple[str, ...]
+    deck: Deck
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    character: str | None
+
+
+class Strategy:
+    """The base: a notebook, accusation by certainty or threshold, and no preference of its own."""
+
+    name = "base"
+
+    def __init__(self, seat: Seat, rng: random.Random, threshold: Fraction | None = None):
+        self.seat = seat
+        self.rng = rng
+        self.threshold = threshold
+        self.hand = frozenset(seat.hand)
+        self.notebook = Notebook(seat.me, seat.names, seat.deck, seat.hand, seat.hand_sizes)
+        self.shown_to: dict[str, set[str]] = {}  # suggester -> cards I have shown them
+
+    @property
+    def spec(self) -> str:
+        return self.name if self.threshold is None else f"{self.name}:{float(self.threshold):g}"
+
+    # ---- seeing --------------------------------------------------------------------------------
+
+    def observe(self, game: Game, record: Suggest) -> None:
+        self.notebook.observe(record)
+
+    def observe_wrong_accusation(self, game: Game, triple: Triple) -> None:
+        self.notebook.wrong_accusation(triple)
+
+    # ---- deciding ------------------------------------------------------------------------------
+
+    def room_value(self, game: Game, room: str) -> float:
+        """How much this player wants to suggest in ``room`` (0 to 1): the mover weighs it by distance.
+
+        A room that may be the answer is worth most; another room is still worth something while the
+        suspect or the weapon is open (it can be asked about there), and nothing once they are known.
+        """
+        nb = self.notebook
+        if nb.unknown(room):
+            return 1.0
+        return 0.3 if ("suspects" not in nb.envelope or "weapons" not in nb.envelope) else 0.0
+
+    def suggestion(self, game: Game, room: str) -> tuple[str, str]:
+        """The suspect and weapon to name in ``room``."""
+        nb = self.notebook
+        return self.rng.choice(nb.candidates("suspects")), self.rng.choice(nb.candidates("weapons"))
+
+    def show(self, suggester: str, cards: Sequence[str]) -> str:
+        """Which of my cards to show: one this suggester has already seen, else the most shown."""
+        seen = self.shown_to.setdefault(suggester, set())
+        again = [c for c in cards if c in seen]
+        if again:
+            return again[0]
+        shown_any = [c for c in cards if any(c in s for s in self.shown_to.values())]
+        card = shown_any[0] if shown_any else self.rng.choice(list(cards))
+        seen.add(card)
+        return card
+
+    def accusation(self, game: Game) -> Triple | None:
+        sure = self.notebook.certain()
+        if sure is not None:
+            return sure
+        if self.threshold is not None:
+            guess, chance = self.notebook.best_guess()
+            if chance >= self.threshold:
+                return guess
+        return None
+
+
+class RandomStrategy(Strategy):
+    """Walks to random rooms and names random cards; still accuses only when its notebook is sure."""
+
+    name = "random"
+
+    def room_value(self, game: Game, room: str) -> float:
+        return self.rng.random()
+
+    def suggestion(self, game: Game, room: str) -> tuple[str, str]:
+        deck = self.seat.deck
+        return self.rng.choice(deck.suspects), self.rng.choice(deck.weapons)
+
+    def show(self, suggester: str, cards: Sequence[str]) -> str:
+        return self.rng.choice(list(cards))
+
+
+class NotebookStrategy(Strategy):
+    """Never names a card it knows is out; heads for rooms that may still be the answer."""
+
+    name = "notebook"
+
+
+class BlufferStrategy(Strategy):
+    """Asks about one unknown card at a time, padding the suggestion with its own cards.
+
+    Nobody can show a card the bluffer holds, so the answer is about the one card it wants to
+    locate: a pass all round puts that card in the envelope, a shown card is that card. Others at the
+    table see the bluffer name cards it holds, which misleads a notebook that assumes otherwise.
+    """
+
+    name = "bluffer"
+
+    def _filler(self, category: str, avoid: str | None = None) -> str:
+        nb = self.notebook
+        own = sorted(c for c in self.seat.deck.of(category) if c in self.hand and c != avoid)
+        if category in nb.envelope:
+            return nb.envelope[category]  # the known answer: nobody can show it either
+        if own:
+            return self.rng.choice(own)
+        return self.rng.choice(nb.candidates(category))
+
+    def suggestion(self, game: Game, room: str) -> tuple[str, str]:
+        nb = self.notebook
+        room_open = nb.unknown(room)
+        suspects = [c for c in nb.candidates("suspects") if nb.unknown(c)]
+        weapons = [c for c in nb.candidates("weapons") if nb.unknown(c)]
+        if room_open or not (suspects or weapons):
+            return self._filler("suspects"), self._filler("weapons")
+        if len(suspects) >= len(weapons):
+            return self.rng.choice(suspects), self._filler("weapons")
+        return self._filler("suspects"), self.rng.choice(weapons)
+
+
+class EntropyStrategy(Strategy):
+    """Picks the room to head for and the suggestion with the best expected gain in bits.
+
+    With the deduction engine (``engine.deduction``) the gain is the exact expected drop of the
+    envelope's entropy for this player's knowledge; without it, a notebook estimate: each candidate
+    card is equally likely to be the answer, and a named card tells more the less is known of it.
+    """
+
+    name = "entropy"
+
+    def __init__(self, seat: Seat, rng: random.Random, threshold: Fraction | None = None):
+        super().__init__(seat, rng, threshold)
+        self._engine = _deduction_engine()
+        self._gain_cache: dict[tuple[int, str], tuple[float, tuple[str, str]]] = {}
+
+    def _knowledge(self, game: Game):  # pragma: no cover - depends on the deduction engine
+        return self._engine.knowledge_at(game, self.seat.me, len(game.records))
+
+    def _best(self, game: Game | None, room: str) -> tuple[float, tuple[str, str]]:
+        if self._engine is not None and game is not None:
+            key = (len(game.records), room)
+            if key not in self._gain_cache:
+                k = self._knowledge(game)
+                gain, triple = self._engine.best_suggestion(k, self.seat.me, [room])
+                self._gain_cache[key] = (float(gain), (triple[0], triple[1]))
+            return self._gain_cache[key]
+        return self._estimate(room)
+
+    def _estimate(self, room: str) -> tuple[float, tuple[str, str]]:
+        nb = self.notebook
+
+        def worth(card: str) -> float:
+            if not nb.unknown(card):
+                return 0.0
+            n = len(nb.candidates(nb.category[card]))
+            # Whether one of n equally likely candidates is the answer: log2(n) - (n-1)/n log2(n-1) bits.
+            return math.log2(n) - ((n - 1) / n) * (math.log2(n - 1) if n > 1 else 0.0)
+
+        suspects = nb.candidates("suspects")
+        weapons = nb.candidates("weapons")
+        best = max(
+            ((worth(s) + worth(w) + worth(room), (s, w)) for s in suspects for w in weapons),
+            key=lambda x: x[0],
+        )
+        return best
+
+    def room_value(self, game: Game, room: str) -> float:
+        gain, _ = self._best(game, room)
+        return min(1.0, gain / 2.0)
+
+    def suggestion(self, game: Game, room: str) -> tuple[str, str]:
+        return self._best(game, room)[1]
+
+
+def _deduction_engine():
+    """The deduction engine module when it offers what the entropy strategy needs, else None."""
+    try:
+        from engine import deduction  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    needed = ("knowledge_at", "best_suggestion")
+    return deduction if all(hasattr(deduction, n) for n in needed) else None
+
+
+STRATEGIES: dict[str, Callable[..., Strategy]] = {
+    "random": RandomStrategy,
+    "notebook": NotebookStrategy,
+    "bluffer": BlufferStrategy,
+    "entropy": EntropyStrategy,
+}
+
+
+def parse_spec(spec: str) -> tuple[str, Fraction | None]:
+    """``name`` or ``name:threshold`` -> (name, threshold); raises :class:`UnknownStrategy`."""
+    name, _, tail = spec.strip().partition(":")
+    if name not in STRATEGIES:
+        raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    if not tail:
+        return name, None
+    try:
+        threshold = Fraction(tail).limit_denominator(1000)
+    except (ValueError, ZeroDivisionError):
+        raise UnknownStrategy(f"strategy {spec!r}: the threshold must be a number in (0, 1]") from None
+    if not 0 < threshold <= 1:
+        raise UnknownStrategy(f"strategy {spec!r}: the threshold must be in (0, 1]")
+    return name, threshold
+
+
+def make_strategy(spec: str, seat: Seat, rng: random.Random) -> Strategy:
+    name, threshold = parse_spec(spec)
+    return STRATEGIES[name](seat, rng, threshold)
