@@ -96,3 +96,15 @@ def test_problems_name_their_source_file():
     raw = FORMATS["cluebot"].read(path.read_text(encoding="utf-8"), str(path)).games[0]
     _, problems = build_game(raw)
     assert problems and all(p.source_file == str(path) for p in problems)
+
+
+def test_every_format_is_documented_and_the_documented_example_converts():
+    doc = (Path(__file__).parents[1] / "docs" / "importers.md").read_text(encoding="utf-8")
+    for name in FORMATS:
+        assert f"(`{name}`)" in doc, f"docs/importers.md has no section for {name}"
+        assert f"| `{name}` |" in doc
+    example = doc.split("```\nString[]", 1)[1].split("```", 1)[0]
+    result = FORMATS["reasoner"].read("String[]" + example, "docs/importers.md")
+    game, problems = build_game(result.games[0])
+    assert game is not None and not [p for p in problems if p.is_error]
+    assert game.winner() == "sc"
