@@ -1,3 +1,3 @@
 """The commands of `clue-stats`, one module a group; importing them registers them on the app."""
 
-from clue_stats.commands import ingest  # noqa: F401
+from clue_stats.commands import convert, ingest, notebook, play  # noqa: F401

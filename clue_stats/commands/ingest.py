@@ -126,3 +126,26 @@ def games_command(
         table.add_row(*(str(x) if x is not None else "" for x in r[:8]))
     out.print(table)
     out.print(f"{rejected} rejected games or files are kept in the `rejected` table.")
+
+
+@app.command("export")
+@handled
+def export_command(
+    out_dir: str = typer.Option("export", "--out", help="The folder to write the files into."),
+    fmt: str = typer.Option("parquet", "--format", help="parquet or csv."),
+    pseudonymise: bool = typer.Option(False, "--pseudonymise", "--pseudonymize", help="Replace player names with stable pseudonyms; leave out free text."),
+    salt: str = typer.Option("", "--salt", envvar="CLUE_STATS_SALT", help="Secret mixed into pseudonyms, so names cannot be guessed back."),
+    db: Optional[str] = DbOption,
+    json_output: bool = JsonOption,
+) -> None:
+    """Export the tables as Parquet or CSV files (one file a table)."""
+    from ingest.export import export
+
+    if fmt not in ("parquet", "csv"):
+        raise UsageError(f"--format must be parquet or csv, not {fmt!r}")
+    written = export(database(db), out_dir, fmt, pseudonymise, salt)
+    if json_output:
+        print_json({"out": out_dir, "format": fmt, "rows": written})
+    else:
+        counts = ", ".join(f"{t} {n}" for t, n in written.items())
+        out.print(f"wrote {len(written)} {fmt} files to {out_dir}: {counts}")

@@ -1,0 +1,90 @@
+"""`notebook`: one observer's exact notebook at one record of a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from clue_stats.cli import InputError, JsonOption, UsageError, app, handled, out, print_json
+from clue_stats.pipeline import load_games
+from engine.editions import slug
+
+
+def _pick_game(games: list, game_id: Optional[str], path: Path):
+    if game_id is not None:
+        for game in games:
+            if game.game_id == game_id:
+                return game
+        raise UsageError(f"{path} has no valid game {game_id!r}; it has: {', '.join(g.game_id for g in games) or 'none'}")
+    if len(games) > 1:
+        raise UsageError(f"{path} holds {len(games)} games; choose one with --game ({', '.join(g.game_id for g in games)})")
+    return games[0]
+
+
+@app.command("notebook")
+@handled
+def notebook_command(
+    path: Path = typer.Argument(..., help="A game file (clue-log/1, notation, or a known export)."),
+    observer: str = typer.Option(..., "--observer", help="A player's name, or 'table' (a spectator with no cards)."),
+    at: Optional[int] = typer.Option(None, "--at", min=0, help="The record (seq) after which to look (default: the last)."),
+    game_id: Optional[str] = typer.Option(None, "--game", help="The game's id, when the file holds several."),
+    top: int = typer.Option(5, "--top", min=1, help="How many of the most likely solutions to list."),
+    json_output: bool = JsonOption,
+) -> None:
+    """The observer's notebook: each card's probability per place, the envelope entropy, the likely solutions."""
+    from engine import deduction
+
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    games, problems = load_games(path)
+    if not games:
+        detail = "; ".join(str(p) for p in problems[:3])
+        raise InputError(f"{path}: no valid game to read ({detail})")
+    game = _pick_game(games, game_id, path)
+    if observer.lower() == "table":
+        who = deduction.TABLE
+    else:
+        matches = [n for n in game.names if slug(n) == slug(observer)]
+        if not matches:
+            raise UsageError(f"no player {observer!r} in {game.game_id}; players: {', '.join(game.names)}, or 'table'")
+        who = matches[0]
+    last = len(game.records)
+    seq = last if at is None else at
+    if seq > last:
+        raise UsageError(f"--at {seq}: the game's last record is seq {last}")
+    knowledge = deduction.knowledge_at(game, who, seq)
+    counts = deduction.count(knowledge)
+    places = list(knowledge.places)
+    deck = game.deck
+    name = "table" if who is None else who
+    if json_output:
+        print_json({
+            "game_id": game.game_id, "observer": name, "seq": seq,
+            "partial_view": deduction.partial_view(game, who) if who is not None else False,
+            "consistent_deals": str(counts.total), "entropy_bits": counts.entropy() if counts.total else None,
+            "places": places,
+            "notebook": {card: {place: counts.probability(card, place) for place in places} for card in deck.cards} if counts.total else {},
+            "most_likely": [{"suspect": t[0], "weapon": t[1], "room": t[2], "probability": p} for t, p in counts.most_likely(top)] if counts.total else [],
+        })
+        return
+    if counts.total == 0:
+        raise InputError(f"no deal of the cards fits what {name} saw up to seq {seq}: the log contradicts itself")
+    record = game.records[seq - 1].type if seq else "game"
+    out.print(f"[bold]{name}[/bold]'s notebook in {game.game_id} after seq {seq} ({record}); "
+              f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits")
+    table = Table("card", *[p if p != "envelope" else "envelope" for p in places])
+    for category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
+        table.add_section()
+        for card in cards:
+            cells = []
+            for place in places:
+                p = counts.probability(card, place)
+                cells.append("[bold green]✓[/]" if p == 1 else ("·" if p == 0 else f"{p:.0%}"))
+            table.add_row(deck.name(card), *cells)
+    out.print(table)
+    out.print("Most likely solutions:")
+    for triple, p in counts.most_likely(top):
+        out.print(f"  {p:7.2%}  {', '.join(deck.name(c) for c in triple)}")

@@ -1,0 +1,78 @@
+"""`board` and `simulate`: the board's distances, and games between built-in strategies."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from clue_stats.cli import JsonOption, UsageError, app, err, handled, out, print_json
+
+
+@app.command("board")
+@handled
+def board_command(
+    board: str = typer.Option("classic", "--board", help="The board map (classic, uk-2020)."),
+    json_output: bool = JsonOption,
+) -> None:
+    """The fewest moves from each start square into each room."""
+    from engine.board import BoardFormatError, load_board, render_shortest_paths
+
+    try:
+        grid = load_board(board)
+    except BoardFormatError as exc:
+        raise UsageError(str(exc)) from None
+    table = grid.shortest_paths()
+    if json_output:
+        print_json(table)
+        return
+    out.print(f"Fewest moves from each start square into each room ({board} board):\n", markup=False)
+    out.print(render_shortest_paths(grid), markup=False)
+
+
+@app.command("simulate")
+@handled
+def simulate_command(
+    games: int = typer.Option(100, "--games", min=0, help="How many games to play."),
+    players: int = typer.Option(4, "--players", min=2, max=6, help="Players per game."),
+    edition: str = typer.Option("classic", "--edition", help="The edition (clue-card editions play their traditional variant)."),
+    strategies: str = typer.Option("notebook", "--strategies", help="Comma-separated strategies, e.g. notebook,entropy,random (see docs/strategies.md)."),
+    seed: int = typer.Option(0, "--seed", help="The same seed gives the same games."),
+    out_dir: str = typer.Option("simulated", "--out", help="The folder for the clue-log/1 files."),
+    per_file: int = typer.Option(500, "--per-file", min=1, help="Games per file."),
+    json_output: bool = JsonOption,
+) -> None:
+    """Play whole board games between built-in strategies and write them as clue-log/1."""
+    from engine.simulate import SimulationError, setup, play_game
+    from ingest.cluelog import write_game
+
+    specs = [s.strip() for s in strategies.split(",") if s.strip()]
+    try:
+        plan = setup(players, edition, specs, seed)
+    except SimulationError as exc:
+        raise UsageError(str(exc)) from None
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    files: list[str] = []
+    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, transient=True,
+                        disable=not sys.stderr.isatty() or json_output)
+    winners = 0
+    with progress:
+        task = progress.add_task("games", total=games)
+        for start in range(0, games, per_file):
+            path = folder / f"sim-{plan.run_id}-{start // per_file:04d}.jsonl"
+            with path.open("w", encoding="utf-8") as stream:
+                for index in range(start, min(start + per_file, games)):
+                    game = play_game(plan, index)
+                    winners += game.winner() is not None
+                    stream.write(write_game(game))
+                    progress.advance(task)
+            files.append(str(path))
+    if json_output:
+        print_json({"games": games, "files": files, "won": winners, "run_id": plan.run_id})
+    else:
+        out.print(f"{games} games ({winners} won) written to {len(files)} files in {folder}")

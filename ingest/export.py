@@ -1,0 +1,88 @@
+"""Export the stable tables as Parquet or CSV files, optionally with players' names replaced.
+
+Pseudonyms are stable: the same name with the same salt gives the same pseudonym in every export
+(`p-` and the first 10 hex digits of SHA-256 of salt + name), so a club can share its statistics
+without its members' names and still follow a player across games. With pseudonyms, free text that
+may hold names (notes, problem messages, rejected games' raw text) is left out of the export.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+
+from ingest.store import read_connection
+
+TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems", "rejected", "ingest_runs")
+
+# table -> columns holding a player's name
+NAME_COLUMNS = {
+    "games": ("winner", "perspective"),
+    "players": ("name",),
+    "events": ("player",),
+    "suggestions": ("player", "shown_by"),
+    "information": ("observer",),
+    "accusations": ("player",),
+}
+# table -> free-text columns left out of a pseudonymised export
+TEXT_COLUMNS = {"problems": ("message",), "rejected": ("raw", "message"), "games": ("source_file",)}
+
+
+def pseudonym(name: str | None, salt: str) -> str | None:
+    if name is None:
+        return None
+    return "p-" + hashlib.sha256((salt + name).encode("utf-8")).hexdigest()[:10]
+
+
+def pseudonymise_payload(payload: str, salt: str) -> str:
+    """Replace every player name in a clue-log/1 record (fields that hold names), drop notes."""
+    record = json.loads(payload)
+    alias = lambda name: pseudonym(name, salt) if isinstance(name, str) else name  # noqa: E731
+    for key in ("player", "winner", "perspective"):
+        if key in record:
+            record[key] = alias(record[key])
+    if isinstance(record.get("players"), list):
+        record["players"] = [{**p, "name": alias(p.get("name"))} for p in record["players"]]
+    if isinstance(record.get("responses"), list):
+        record["responses"] = [{**r, "player": alias(r.get("player"))} for r in record["responses"]]
+    if isinstance(record.get("to"), list) and record.get("type") == "reveal":
+        record["to"] = [alias(n) for n in record["to"]]
+    for key in ("note", "place", "source"):
+        record.pop(key, None)
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def export(db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: bool = False, salt: str = "") -> dict[str, int]:
+    """Write each table to OUT/<table>.<fmt>; returns rows written per table."""
+    if fmt not in ("parquet", "csv"):
+        raise ValueError(f"unknown export format {fmt!r}: parquet or csv")
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written: dict[str, int] = {}
+    with read_connection(db) as con:
+        con.create_function("pseudonym", lambda name: pseudonym(name, salt), ["VARCHAR"], "VARCHAR", null_handling="special")
+        con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
+        for table in TABLES:
+            select = []
+            for column in _columns(con, table):
+                quoted = f'"{column}"'
+                if pseudonymise and column in TEXT_COLUMNS.get(table, ()):
+                    continue
+                if pseudonymise and column in NAME_COLUMNS.get(table, ()):
+                    select.append(f"pseudonym({quoted}) AS {quoted}")
+                elif pseudonymise and table == "events" and column == "payload":
+                    select.append(f"pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
+                else:
+                    select.append(quoted)
+            target = folder / f"{table}.{fmt}"
+            options = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"
+            con.execute(f"COPY (SELECT {', '.join(select)} FROM {table}) TO '{target.as_posix()}' ({options})")
+            written[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    return written
