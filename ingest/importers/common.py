@@ -110,7 +110,3 @@ def located(record: dict[str, Any], line: int | None) -> dict[str, Any]:
     if line is not None:
         record["x-source-line"] = line
     return record
-
-
-def line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
