@@ -1,0 +1,173 @@
+"""The tabletop notation (files ending ``.clue``): read into clue-log/1 records, and written back.
+
+The user's documentation is docs/notation.md. Reading goes in named stages, each in its own module:
+
+1. :mod:`ingest.notation_lex`: each line into tokens with columns, its ``# note`` and ``@time``;
+2. here: the file into games (a ``game`` line starts one), each game into header and record lines;
+3. :mod:`ingest.notation_parse` with :mod:`ingest.notation_names`: the header into the ``game``
+   record, each record line into one clue-log/1 record (cards as ids);
+4. :mod:`ingest.notation_check`: the mistakes of the table (a forgotten responder, a card shown by
+   someone who passed on it) with a caret under them.
+
+A reader never stops at the first problem: every line is read and every problem reported, each with
+the line, the column, the line itself and a caret under the problem, and a did-you-mean for names.
+Writing (:mod:`ingest.notation_write`) goes through the clue-log/1 builder, so the notation holds
+exactly what :func:`ingest.cluelog.build_game` makes of the records, and is read back before it is
+returned: ``write`` refuses rather than loses.
+"""
+
+from __future__ import annotations
+
+from engine.problems import Problem
+from ingest import cluelog
+from ingest.notation_check import check
+from ingest.notation_lex import Line, NotationError, lex, pointer
+from ingest.notation_parse import HEADER_KEYS, keyword, read_header, read_record
+from ingest.notation_write import NotationWriteError, write_game
+from ingest.raw import RawGame, ReadResult
+
+__all__ = ["read", "write", "NotationWriteError"]
+
+
+class _Broken:
+    """A line the lexer could not read (an unclosed quote): reported, and otherwise skipped."""
+
+    def __init__(self, number: int, raw: str, error: NotationError):
+        self.number, self.raw, self.error = number, raw, error
+
+
+def _problem(code: str, what: str, raw: str | None, start: int, end: int, line: int | None, seq: int | None, source_file: str | None) -> Problem:
+    message = pointer(raw, start, end, what) if raw is not None else what
+    return Problem(code, message, seq=seq, line=line, source_file=source_file)
+
+
+def _starts_game(line: Line | _Broken) -> bool:
+    return isinstance(line, Line) and keyword(line) == "game"
+
+
+def _blank(line: Line | _Broken) -> bool:
+    return isinstance(line, Line) and line.blank
+
+
+def read(text: str, source_file: str | None = None) -> ReadResult:
+    """Every game of a notation text, as clue-log/1 records with their lines and problems."""
+    return _read(text, source_file, checks=True)
+
+
+def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
+    result = ReadResult()
+    raws = [raw.removesuffix("\r") for raw in text.removeprefix("\ufeff").split("\n")]
+    lines: list[Line | _Broken] = []
+    for number, raw in enumerate(raws, 1):
+        try:
+            lines.append(lex(number, raw))
+        except NotationError as exc:
+            lines.append(_Broken(number, raw, exc))
+    used = [k for k, line in enumerate(lines) if not _blank(line)]
+    if not used:
+        result.problems.append(Problem("empty_file", "the file holds no games (only blank lines and comments)", line=1, source_file=source_file))
+        return result
+    starts = [k for k in used if _starts_game(lines[k])]
+    if not starts or starts[0] != used[0]:
+        starts.insert(0, used[0])  # the first game may start without a "game" line
+    # a game's text begins with the comments just above its "game" line
+    text_starts = [0]
+    for k in starts[1:]:
+        while k - 1 > text_starts[-1] and _blank(lines[k - 1]) and k - 1 not in starts:
+            k -= 1
+        text_starts.append(k)
+    for g, start in enumerate(starts):
+        stop = starts[g + 1] if g + 1 < len(starts) else len(lines)
+        text_stop = text_starts[g + 1] if g + 1 < len(starts) else len(raws)
+        game_text = "\n".join(raws[text_starts[g] : text_stop]).rstrip("\n") + "\n"
+        result.games.append(_read_game(lines[start:stop], game_text, source_file, checks))
+    return result
+
+
+def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, checks: bool) -> RawGame:
+    raw_game = RawGame(records=[], lines=[], text=text, source_file=source_file)
+    problems = raw_game.problems
+    game_line = lines[0] if _starts_game(lines[0]) else None
+    header_lines: list[Line] = []
+    record_lines: list[Line] = []
+    for line in lines[1:] if game_line is not None else lines:
+        if isinstance(line, _Broken):
+            e = line.error
+            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, None, source_file))
+        elif line.blank:
+            continue
+        elif not record_lines and keyword(line) in HEADER_KEYS:
+            header_lines.append(line)
+        else:
+            record_lines.append(line)  # a header line among the records is reported by read_record
+    first = next((x for x in lines if isinstance(x, Line) and not x.blank), None)
+    header = read_header(game_line, header_lines, first)  # type: ignore[arg-type]
+    for line, e in header.errors:
+        raw = line.raw if line is not None else None
+        problems.append(_problem(e.code, e.what, raw, e.start, e.end, line.number if line else None, 0, source_file))
+    raw_game.records.append(header.record)
+    raw_game.lines.append(header.line.number if header.line is not None else None)
+    if header.context is None:
+        if record_lines and not header.errors:  # pragma: no cover - a header without context always says why
+            problems.append(Problem("bad_notation", "the game's header cannot be read", line=record_lines[0].number, source_file=source_file))
+        return raw_game
+    parsed = []
+    seq_of: dict[int, int] = {}
+    for line in record_lines:
+        try:
+            item = read_record(line, header.context)
+        except NotationError as e:
+            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, None, source_file))
+            continue
+        seq_of[id(item)] = len(raw_game.records)
+        parsed.append(item)
+        raw_game.records.append(item.record)
+        raw_game.lines.append(line.number)
+    if checks:
+        for f in check(parsed, header.context.deck, header.context.players.names):
+            line = f.parsed.line
+            problems.append(_problem(f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq_of[id(f.parsed)], source_file))
+    problems.sort(key=lambda p: p.line or 0)
+    return raw_game
+
+
+def write(records: list[dict]) -> str:
+    """clue-log/1 records (one or more games, each from its game record) as notation text.
+
+    Raises :class:`NotationWriteError` when the records are not valid clue-log/1 or hold something
+    the notation cannot say (``x-`` records and fields); the text returned reads back into games
+    whose records are those of the input, as :func:`ingest.cluelog.build_game` resolves them.
+    """
+    if not records:
+        raise NotationWriteError("no records to write")
+    if records[0].get("type") != "game":
+        raise NotationWriteError("the records do not start with a game record")
+    starts = [k for k, r in enumerate(records) if r.get("type") == "game"] + [len(records)]
+    games = []
+    for g in range(len(starts) - 1):
+        raw = RawGame(records=records[starts[g] : starts[g + 1]], lines=[None] * (starts[g + 1] - starts[g]), text="")
+        game, problems = cluelog.build_game(raw)
+        label = f"game {g + 1}" + (f" ({records[starts[g]]['id']})" if isinstance(records[starts[g]].get("id"), str) else "")
+        errors = [p for p in problems if p.is_error]
+        if game is None or errors:
+            detail = "; ".join(f"record {p.seq}: {p.code}: {p.message}" if p.seq is not None else f"{p.code}: {p.message}" for p in errors)
+            raise NotationWriteError(f"{label} is not valid clue-log/1: {detail}")
+        try:
+            games.append(write_game(game))
+        except NotationWriteError as exc:
+            raise NotationWriteError(f"{label}: {exc}") from None
+    text = "\n".join(games)
+    _verify(text, records, starts)
+    return text
+
+
+def _verify(text: str, records: list[dict], starts: list[int]) -> None:
+    """The whole text reads back into the same games (each line was already checked on its own)."""
+    back = _read(text, None, checks=False)
+    if back.problems or len(back.games) != len(starts) - 1:
+        raise NotationWriteError("the written notation does not read back into the same games")  # pragma: no cover
+    for g, raw in enumerate(back.games):
+        original, _ = cluelog.build_game(RawGame(records=records[starts[g] : starts[g + 1]], lines=[None] * (starts[g + 1] - starts[g]), text=""))
+        again, problems = cluelog.build_game(raw)
+        if original is None or again is None or cluelog.record_dicts(original) != cluelog.record_dicts(again):
+            raise NotationWriteError(f"game {g + 1} does not read back the same: {'; '.join(map(str, problems))}")  # pragma: no cover

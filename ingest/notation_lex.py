@@ -1,0 +1,168 @@
+"""Stage 1 of the notation reader: one line of text into tokens that remember their columns.
+
+Every later stage reports a problem by pointing at tokens, so a token keeps where it stood in the
+line; :func:`pointer` turns such a place into the message a person at the table can act on (the
+column, the line, and a caret under the problem).
+
+Lexical rules (docs/notation.md, "Writing names"):
+
+- words are separated by spaces; ``/`` always separates (``Salon/Ben -`` is three tokens and a
+  separator), so answers may be typed without spaces;
+- ``"..."`` is one token whatever it holds (JSON escapes: ``\\"``, ``\\\\``, ``\\n``);
+- ``#`` at the start of the line or after a space begins the comment, which is the record's note;
+  ``Raum#2`` is a plain word;
+- a word starting with ``@`` (or ``@"..."``) at the end of the line is the record's time ``t``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+_DECODER = json.JSONDecoder(strict=False)  # a tab typed inside quotes is kept, not refused
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int  # 0-based column of its first character
+    end: int  # 0-based column just after it
+    quoted: bool = False
+    sep: bool = False  # a "/"
+
+    def is_word(self, *words: str) -> bool:
+        """An unquoted word equal (case folded) to one of ``words``."""
+        return not self.quoted and not self.sep and self.text.casefold() in words
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based line number in the file
+    raw: str  # the line without its ending
+    tokens: tuple[Token, ...]
+    note: str | None = None  # the comment after "#"
+    time: str | None = None  # the "@..." token
+    content_end: int = 0  # where the record's text ends (before the time and the comment)
+
+    @property
+    def blank(self) -> bool:
+        """Nothing but spaces or a comment: not a record."""
+        return not self.tokens and self.time is None
+
+
+class NotationError(Exception):
+    """Internal: a problem at a place of a line; the reader turns it into a Problem."""
+
+    def __init__(self, code: str, what: str, start: int, end: int):
+        super().__init__(what)
+        self.code, self.what, self.start, self.end = code, what, start, end
+
+    @classmethod
+    def at(cls, code: str, what: str, *tokens: Token) -> "NotationError":
+        return cls(code, what, tokens[0].start, tokens[-1].end)
+
+
+def pointer(raw: str, start: int, end: int, what: str) -> str:
+    """``column N: what`` then the line and a caret under columns start..end."""
+    start = max(0, min(start, len(raw)))
+    end = max(start + 1, end)
+    # the same tabs as the line, so that the caret stands under the problem in any editor
+    pad = "".join("\t" if ch == "\t" else " " for ch in raw[:start])
+    return f"column {start + 1}: {what}\n    {raw}\n    {pad}{'^' * (end - start)}"
+
+
+def _string(raw: str, i: int) -> tuple[str, int]:
+    """The quoted string starting at raw[i] == '"': (its text, the column after it)."""
+    j = i + 1
+    while j < len(raw):
+        if raw[j] == "\\":
+            j += 2
+            continue
+        if raw[j] == '"':
+            try:
+                value, _ = _DECODER.raw_decode(raw[i : j + 1])
+            except json.JSONDecodeError as exc:
+                raise NotationError("bad_notation", f"bad escape in quotes: {exc.msg}", i, j + 1) from None
+            return value, j + 1
+        j += 1
+    raise NotationError("bad_notation", 'the quote opened here is not closed: add a closing "', i, len(raw))
+
+
+def note_text(text: str) -> str:
+    """A comment as a note: trimmed, or decoded when it is one quoted string (notes with line breaks)."""
+    text = text.strip()
+    if text.startswith('"'):
+        try:
+            value, end = _DECODER.raw_decode(text)
+        except json.JSONDecodeError:
+            return text
+        if end == len(text) and isinstance(value, str):
+            return value
+    return text
+
+
+def lex(number: int, raw: str) -> Line:
+    """Tokens, note and time of one line; raises :class:`NotationError` for an open quote."""
+    tokens: list[Token] = []
+    times: list[int] = []  # indices of "@..." tokens
+    note: str | None = None
+    content_end = len(raw)
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "#" and (i == 0 or raw[i - 1].isspace()):
+            note = note_text(raw[i + 1 :])
+            content_end = i
+            break
+        elif ch == '"':
+            text, j = _string(raw, i)
+            tokens.append(Token(text, i, j, quoted=True))
+            i = j
+        elif ch == "@" and i + 1 < len(raw) and raw[i + 1] == '"':
+            text, j = _string(raw, i + 1)
+            times.append(len(tokens))
+            tokens.append(Token(text, i, j, quoted=True))
+            i = j
+        elif ch == "/":
+            tokens.append(Token("/", i, i + 1, sep=True))
+            i += 1
+        else:
+            j = i
+            while j < len(raw) and not raw[j].isspace() and raw[j] not in '"/':
+                j += 1
+            if raw[i] == "@" and j > i + 1:
+                times.append(len(tokens))
+                tokens.append(Token(raw[i + 1 : j], i, j))
+            else:
+                tokens.append(Token(raw[i:j], i, j))
+            i = j
+    time: str | None = None
+    if times:
+        if times != [len(tokens) - 1]:
+            first = tokens[times[0]]
+            raise NotationError.at("bad_notation", "the time (@...) goes once, at the end of the line (before any # comment)", first)
+        time = tokens[-1].text
+        content_end = tokens[-1].start
+        tokens.pop()
+    return Line(number, raw, tuple(tokens), note, time, content_end)
+
+
+def split_words(tokens: tuple[Token, ...] | list[Token], marks: str) -> list[Token]:
+    """Unquoted words cut at each of ``marks`` (kept as one-character tokens): ``Anna=Gloria,``."""
+    out: list[Token] = []
+    for t in tokens:
+        if t.quoted or t.sep:
+            out.append(t)
+            continue
+        start = 0
+        for k, ch in enumerate(t.text):
+            if ch in marks:
+                if k > start:
+                    out.append(Token(t.text[start:k], t.start + start, t.start + k))
+                out.append(Token(ch, t.start + k, t.start + k + 1))
+                start = k + 1
+        if start < len(t.text):
+            out.append(Token(t.text[start:], t.start + start, t.end))
+    return out

@@ -1,0 +1,216 @@
+"""Stage 2 of the notation reader: names as typed at the table, resolved to card ids and players.
+
+A card is named by its id, a display name or an alias of the game's deck, or a unique abbreviation
+of one of them, matched word by word on :func:`engine.editions.slug` keys (accents and case ignored):
+``Heiz`` is Heizungsrohr, ``Prof B`` Professor Bloom, ``Ro`` is ambiguous in de-2023 (Rohr,
+Rohrzange). A name with spaces is written as it is (the longest run of words that names one card
+wins), joined (``Lead-Pipe``) or in quotes. Players are matched the same way, and also by a unique
+abbreviation of any word of their name (``Nord`` is "Team Nord").
+
+Every failure is a :class:`NotationError` pointing at the tokens, with the closest names from
+:meth:`engine.editions.Deck.resolve` as a did-you-mean.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Collection, Sequence
+
+from engine.editions import Deck, UnknownName, slug
+from ingest.notation_lex import NotationError, Token
+
+KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
+
+
+def _joinable(t: Token) -> bool:
+    """A word that can be part of a name: marks such as "-", "?" or "=" end a name."""
+    return not t.sep and bool(slug(t.text))
+
+
+def _prefix_match(typed: list[str], parts: Sequence[str]) -> bool:
+    return len(typed) <= len(parts) and all(p.startswith(t) for t, p in zip(typed, parts))
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, slug(a), slug(b)).ratio()
+
+
+def _listing(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+class CardNames:
+    """The cards of one deck, matched by key, unique abbreviation, and the longest run of words."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self._entries = [(tuple(key.split("_")), card) for key, card in deck.keys.items()]
+
+    def pool(self, category: str | None) -> frozenset[str]:
+        return frozenset(self.deck.of(category) if category else self.deck.cards)
+
+    def match(self, text: str, pool: Collection[str]) -> set[str]:
+        """The cards of ``pool`` that ``text`` may name: one exact key, else every abbreviation."""
+        key = slug(text)
+        if not key:
+            return set()
+        exact = self.deck.keys.get(key)
+        if exact is not None and exact in pool:
+            return {exact}
+        typed = key.split("_")
+        return {card for parts, card in self._entries if card in pool and _prefix_match(typed, parts)}
+
+    def _names(self, cards: Collection[str]) -> list[str]:
+        order = {c: i for i, c in enumerate(self.deck.cards)}
+        return [self.deck.name(c) for c in sorted(cards, key=order.__getitem__)]
+
+    def take(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        category: str | None,
+        limit: int | None = None,
+        previous: tuple[int, str | None] | None = None,
+        hint: str = "",
+    ) -> tuple[str, int]:
+        """The card named by the longest run of words from tokens[i] (not past ``limit``): (id, next i).
+
+        ``previous`` is (start, category) of the name just before: when this one fails, the mistake
+        may be a misspelt last word of that name ("Professor Blom Seil"), and the did-you-mean says so.
+        """
+        pool = self.pool(category)
+        end = len(tokens) if limit is None else min(limit, len(tokens))
+        if i >= end or not (tokens[i].quoted or _joinable(tokens[i])):
+            where = tokens[i] if i < len(tokens) else None
+            raise self._missing(category, where, tokens, hint)
+        ambiguous: tuple[int, set[str]] | None = None
+        for j in range(self._run_end(tokens, i, end), i, -1):
+            found = self.match(" ".join(t.text for t in tokens[i:j]), pool)
+            if len(found) == 1:
+                return found.pop(), j
+            if len(found) > 1 and ambiguous is None:
+                ambiguous = (j, found)
+        if ambiguous is not None:
+            j, found = ambiguous
+            text = " ".join(t.text for t in tokens[i:j])
+            raise NotationError.at(
+                "bad_notation", f"'{text}' could be {_listing(self._names(found))}: write more of the name", *tokens[i:j]
+            )
+        raise self._unknown(tokens, i, end, category, previous, hint)
+
+    def whole(self, tokens: Sequence[Token], category: str | None, hint: str = "") -> str:
+        """The one card named by all of ``tokens``."""
+        card, j = self.take(tokens, 0, category, hint=hint)
+        if j < len(tokens):
+            raise NotationError.at("bad_notation", f"'{' '.join(t.text for t in tokens)}' is not one card name{hint}", *tokens)
+        return card
+
+    @staticmethod
+    def _run_end(tokens: Sequence[Token], i: int, end: int) -> int:
+        """A quoted name stands alone; an unquoted one runs over words, not over marks."""
+        if tokens[i].quoted:
+            return i + 1
+        j = i
+        while j < end and not tokens[j].quoted and _joinable(tokens[j]):
+            j += 1
+        return j
+
+    def _missing(self, category: str | None, where: Token | None, tokens: Sequence[Token], hint: str) -> NotationError:
+        kind = KIND_OF_CATEGORY[category]
+        if where is None:
+            at = tokens[-1].end if tokens else 0
+            return NotationError("bad_notation", f"the {kind} is missing{hint}", at, at + 1)
+        return NotationError.at("bad_notation", f"expected a {kind}, not '{where.text}'{hint}", where)
+
+    def _unknown(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        end: int,
+        category: str | None,
+        previous: tuple[int, str | None] | None,
+        hint: str,
+    ) -> NotationError:
+        kind = KIND_OF_CATEGORY[category]
+        elsewhere = self.match(tokens[i].text, self.deck.cards)
+        if len(elsewhere) == 1 and category is not None:
+            card = next(iter(elsewhere))
+            other = KIND_OF_CATEGORY[self.deck.category(card)]
+            return NotationError.at("unknown_card", f"'{tokens[i].text}' is a {other} ({self.deck.name(card)}), not a {kind}{hint}", tokens[i])
+        # the best did-you-mean over runs of one to three words, here or extending the name before
+        options: list[tuple[float, int, int, str | None]] = []
+        run_end = self._run_end(tokens, i, end)
+        for j in range(i + 1, min(run_end, i + 3) + 1):
+            options.append((*self._suggest(tokens, i, j, category), i, j, category))  # type: ignore[arg-type]
+        if previous is not None:
+            start, prev_category = previous
+            if all(not t.quoted for t in tokens[start : i + 1]):
+                options.append((*self._suggest(tokens, start, i + 1, prev_category), start, i + 1, prev_category))  # type: ignore[arg-type]
+        # the closest suggestion wins; on a tie, the shorter run of words
+        score, names, start, stop, cat = max(options, key=lambda o: (o[0], o[2] - o[3]))
+        text = " ".join(t.text for t in tokens[start:stop])
+        hint_names = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names and score > 0 else ""
+        return NotationError.at("unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}{hint}", *tokens[start:stop])
+
+    def _suggest(self, tokens: Sequence[Token], i: int, j: int, category: str | None) -> tuple[float, list[str]]:
+        text = " ".join(t.text for t in tokens[i:j])
+        try:
+            self.deck.resolve(text, category)
+        except UnknownName as exc:
+            names = exc.suggestions
+            return (max((_ratio(text, n) for n in names), default=0.0), names)
+        return (0.0, [])  # it names a card of another category: the caller said so already
+
+
+class PlayerNames:
+    """The players of a game, by name or unique abbreviation."""
+
+    def __init__(self, names: Sequence[str]):
+        self.names = tuple(names)
+        self._keys = [(n, slug(n), tuple(slug(n).split("_"))) for n in self.names]
+
+    def match(self, text: str) -> list[str]:
+        if text in self.names:
+            return [text]
+        key = slug(text)
+        if not key:
+            return []
+        same = [n for n, k, _ in self._keys if k == key]
+        if same:
+            return same
+        typed = key.split("_")
+        return [
+            n
+            for n, k, parts in self._keys
+            if k.startswith(key) or _prefix_match(typed, parts) or (len(typed) == 1 and any(p.startswith(key) for p in parts))
+        ]
+
+    def take(self, tokens: Sequence[Token], i: int, limit: int | None = None) -> tuple[str, int]:
+        """The player named by the longest run of words from tokens[i]: (name, next i)."""
+        end = len(tokens) if limit is None else min(limit, len(tokens))
+        if i >= end:
+            at = tokens[-1].end if tokens else 0
+            raise NotationError("bad_notation", "a player's name is missing", at, at + 1)
+        stop = CardNames._run_end(tokens, i, end) if (tokens[i].quoted or _joinable(tokens[i])) else i + 1
+        ambiguous: tuple[int, list[str]] | None = None
+        for j in range(stop, i, -1):
+            found = [tokens[i].text] if tokens[i].quoted and tokens[i].text in self.names else self.match(" ".join(t.text for t in tokens[i:j]))
+            if len(found) == 1:
+                return found[0], j
+            if len(found) > 1 and ambiguous is None:
+                ambiguous = (j, found)
+        if ambiguous is not None:
+            j, found = ambiguous
+            text = " ".join(t.text for t in tokens[i:j])
+            raise NotationError.at("bad_notation", f"'{text}' could be {_listing(found)}: write more of the name", *tokens[i:j])
+        text = tokens[i].text
+        close = difflib.get_close_matches(slug(text), [k for _, k, _ in self._keys], n=2, cutoff=0.5)
+        names = [n for n, k, _ in self._keys if k in close]
+        hint = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names else ""
+        raise NotationError.at("unknown_player", f"unknown player '{text}'{hint}; the players are {', '.join(self.names)}", tokens[i])
+
+    def whole(self, tokens: Sequence[Token]) -> str:
+        name, j = self.take(tokens, 0)
+        if j < len(tokens):
+            raise NotationError.at("unknown_player", f"'{' '.join(t.text for t in tokens)}' is not a player; the players are {', '.join(self.names)}", *tokens)
+        return name

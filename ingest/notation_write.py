@@ -1,0 +1,238 @@
+"""The notation writer: a checked :class:`engine.game.Game` into tabletop notation lines.
+
+Each line is written in the edition's own names, without quotes where the reader reads it back the
+same (``Anna: Bürgermeister Grün Seil Salon / Ben - / Cleo Seil``), and is read back at once; if it
+does not give the same record, the line is written again with every name in quotes, then with the
+quoted ids. What the notation cannot say (extension records and fields) is refused with
+:class:`NotationWriteError`, never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+from engine import editions as ed
+from engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    ClueCard,
+    Deal,
+    End,
+    Event,
+    Extension,
+    Game,
+    Move,
+    Peek,
+    Reveal,
+    RoomCards,
+    Suggest,
+    Turn,
+)
+from ingest import cluelog
+from ingest.notation_lex import NotationError, lex
+from ingest.notation_parse import EVENT_KEYS, HEADER_KEYS, VERBS, VERDICTS, VIA, Context, keyword, read_header, read_record
+
+# words that mean something where a name may stand: such a name is written in quotes
+RESERVED = {*HEADER_KEYS, *EVENT_KEYS, *VERBS, *VERDICTS, *VIA, "to", "cause", "all", "nobody", "path", "-", "?"}
+_WORD = re.compile(r'[^\s"/#@,=:!][^\s"/,=:!]*')
+_TIME = re.compile(r'[^\s"/]+')
+
+
+class NotationWriteError(ValueError):
+    """Records the notation cannot say (or that are not valid clue-log/1); the message says which."""
+
+
+def quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _plain_words(text: str) -> bool:
+    words = text.split(" ")
+    return bool(text) and all(_WORD.fullmatch(w) and w.casefold().replace("-", "_") not in RESERVED for w in words)
+
+
+def free_text(value: str) -> str:
+    """A text as the reader takes it back: as typed, else quoted (line breaks, quotes, edge spaces)."""
+    risky = (
+        not value
+        or value != value.strip()
+        or any(ch in value for ch in '"\n\r')
+        or value[0] in "#@:"
+        or re.search(r"\s[#@]", value) is not None
+    )
+    return quoted(value) if risky else value
+
+
+def note_text(note: str) -> str:
+    plain = note and note == note.strip() and not note.startswith('"') and not any(ch in note for ch in "\n\r")
+    return note if plain else quoted(note)
+
+
+def time_text(t: str) -> str:
+    return "@" + (t if _TIME.fullmatch(t) else quoted(t))
+
+
+class _Names:
+    """How names are written in one attempt: pretty (as printed on the cards), quoted, or quoted ids."""
+
+    def __init__(self, game: Game, mode: int):
+        self.game, self.mode = game, mode
+
+    def card(self, card: str) -> str:
+        if self.mode == 2:
+            return quoted(card)
+        name = self.game.deck.name(card)
+        return name if self.mode == 0 and _plain_words(name) else quoted(name)
+
+    def player(self, name: str) -> str:
+        return name if self.mode == 0 and _plain_words(name) else quoted(name)
+
+    def cards(self, cards: tuple[str, ...] | list[str]) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+
+def _extra(line: str, extra: dict[str, Any], where: str) -> str:
+    bad = sorted(k for k in extra if k not in ("t", "note"))
+    if bad:
+        raise NotationWriteError(f"{where}: the notation has no place for the extension field{'s' if len(bad) > 1 else ''} {', '.join(bad)}")
+    if "t" in extra:
+        line += " " + time_text(extra["t"])
+    if "note" in extra:
+        line += " # " + note_text(extra["note"])
+    return line
+
+
+def _record_line(r: Event, game: Game, n: _Names) -> str:
+    if isinstance(r, Deal):
+        return f"{n.player(r.player)} has {n.cards(r.cards) or '-'}"
+    if isinstance(r, Suggest):
+        seat = game.seat(r.player)
+        others = [game.names[(seat + k) % game.n_players] for k in range(1, game.n_players)]
+        if [x.player for x in r.responses] == others and all(x.passed for x in r.responses):
+            answers = " / -"
+        else:
+            answers = "".join(
+                f" / {n.player(x.player)} {'-' if x.shows is None else '?' if x.shows == UNSEEN else n.card(x.shows)}"
+                for x in r.responses
+            )
+        return f"{n.player(r.player)}: {n.cards(r.cards)}{answers}"
+    if isinstance(r, Accuse):
+        verdict = "" if r.correct is None else " right" if r.correct else " wrong"
+        return f"{n.player(r.player)}! {n.cards(r.cards)}{verdict}"
+    if isinstance(r, Reveal):
+        if r.to != ALL and not r.to:
+            raise NotationWriteError(f"record {r.seq}: a reveal to nobody (an empty 'to' list) cannot be written")
+        owner = "nobody" if r.player is None else n.player(r.player)
+        card = "?" if r.card == UNSEEN else n.card(r.card)
+        audience = "all" if r.to == ALL else " ".join(n.player(p) for p in r.to)
+        cause = "" if r.cause is None else f" cause {free_text(r.cause)}"
+        return f"{owner} reveals {card} to {audience}{cause}"
+    if isinstance(r, End):
+        winner = "nobody" if r.winner is None else n.player(r.winner)
+        return f"end {winner}" + ("" if r.solution is None else f": {n.cards(r.solution)}")
+    if isinstance(r, Turn):
+        roll = "" if r.roll is None else "".join(f" {d}" for d in r.roll)
+        return f"{n.player(r.player)} turn{roll}"
+    if isinstance(r, Move):
+        to = f"{r.to[0]},{r.to[1]}" if isinstance(r.to, tuple) else n.card(r.to)
+        via = "" if r.via is None else f" {r.via}"
+        path = "" if r.path is None else " path" + "".join(f" {a},{b}" for a, b in r.path)
+        return f"{n.player(r.player)} moves {to}{via}{path}"
+    if isinstance(r, Peek):
+        return f"{n.player(r.player)} peeks {n.card(r.room)} {'?' if r.card is None else n.card(r.card)}"
+    if isinstance(r, RoomCards):
+        if r.cards is None:
+            return "room-cards " + n.cards(r.rooms)
+        strays = [room for room in r.cards if room not in r.rooms]
+        if strays:
+            raise NotationWriteError(f"record {r.seq}: room_cards.cards names {', '.join(strays)}, which is not one of its rooms")
+        items = [f"{n.card(room)}={n.card(r.cards[room]) if room in r.cards else '?'}" for room in r.rooms]
+        return "room-cards " + " ".join(items)
+    if isinstance(r, ClueCard):
+        return f"{n.player(r.player)} draws {free_text(r.text)}"
+    if isinstance(r, Extension):
+        raise NotationWriteError(f"record {r.seq}: the extension record {r.kind!r} has no notation")
+    raise NotationWriteError(f"record {r.seq}: a {r.type} record has no notation")  # pragma: no cover
+
+
+def _header_lines(game: Game, n: _Names) -> list[str]:
+    lines = [_extra("game" + (f" {free_text(game.declared_id)}" if game.declared_id is not None else ""), game.header_extra, "the game record")]
+    lines.append(f"edition {game.edition_id}")
+    if game.edition is None:
+        for category in ed.CATEGORIES:
+            names = [game.deck.name(c) for c in game.deck.of(category)]
+            lines.append(f"{category}: " + ", ".join(name if _plain_words(name) and n.mode == 0 else quoted(name) for name in names))
+    if game.variant.id != "standard":
+        lines.append(f"variant {game.variant.id}")
+    if game.rules:
+        lines.append("rules " + " ".join(f"{flag}={_flag(value)}" for flag, value in game.rules.items()))
+    players = ", ".join(
+        n.player(p.name) + ("" if p.character is None else f"={n.card(p.character)}") for p in game.players
+    )
+    lines.append(f"players {players}")
+    sizes = [(p.name, p.hand_size) for p in game.players if p.hand_size is not None]
+    if sizes:
+        lines.append("hand-sizes " + ", ".join(f"{n.player(name)}={size}" for name, size in sizes))
+    strategies = [(p.name, p.strategy) for p in game.players if p.strategy is not None]
+    if strategies:
+        lines.append("strategies " + ", ".join(f"{n.player(name)}={_value_word(s)}" for name, s in strategies))
+    if game.perspective is not None:
+        lines.append(f"notebook {n.player(game.perspective)}")
+    for key, value in (("source", game.source), ("played", game.played_at), ("place", game.place)):
+        if value is not None:
+            lines.append(f"{key} {free_text(value)}")
+    return lines
+
+
+def _flag(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return _value_word(str(value)) if value.casefold() not in ("true", "false") and not value.isdigit() else quoted(value)
+
+
+def _value_word(text: str) -> str:
+    return text if _WORD.fullmatch(text) else quoted(text)
+
+
+def _first_that_reads_back(attempts: list[Callable[[], str]], reads_back: Callable[[str], bool], what: str) -> str:
+    for attempt in attempts:
+        text = attempt()
+        if reads_back(text):
+            return text
+    raise NotationWriteError(f"{what} cannot be written so that it reads back the same")
+
+
+def write_game(game: Game) -> str:
+    """One game as notation lines (a game line first); raises :class:`NotationWriteError`."""
+    dicts = cluelog.record_dicts(game)
+    context = Context.of(game.deck, game.names)
+
+    def header_reads_back(text: str) -> bool:
+        lines = [lex(k, raw) for k, raw in enumerate(text.split("\n"), 1)]
+        header = read_header(lines[0], lines[1:], lines[0])
+        return not header.errors and header.record == dicts[0]
+
+    header = _first_that_reads_back(
+        [lambda mode=mode: "\n".join(_header_lines(game, _Names(game, mode))) for mode in (0, 1, 2)],
+        header_reads_back,
+        "the game record",
+    )
+    out = [header, ""]  # a blank line between the header and the records, as people write it
+    for r, expected in zip(game.records, dicts[1:]):
+        where = f"record {r.seq} ({r.type})"
+
+        def reads_back(text: str, expected: dict = expected) -> bool:
+            try:
+                line = lex(0, text)
+                return keyword(line) not in HEADER_KEYS and read_record(line, context).record == expected
+            except NotationError:
+                return False
+
+        attempts = [lambda mode=mode, r=r: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where) for mode in (0, 1, 2)]
+        out.append(_first_that_reads_back(attempts, reads_back, where))
+    return "\n".join(out) + "\n"
