@@ -214,3 +214,14 @@ def test_notebook_wrong_accusation_clears_the_third_card() -> None:
 def test_any_seed_gives_valid_games(seed: int, players: int) -> None:
     game = next(iter(simulate(1, players, "classic", ["notebook", "random", "bluffer"][: players], seed=seed)))
     assert errors(game) == []
+
+
+def test_a_tampered_roll_in_a_simulated_game_is_caught() -> None:
+    from dataclasses import replace
+
+    game = next(iter(simulate(1, 4, "classic", ["notebook"], seed=12)))
+    walks = [i for i, r in enumerate(game.records) if isinstance(r, Move) and r.via == "walk" and len(r.path or ()) >= 3]
+    i = walks[0]
+    turn_index = max(j for j in range(i) if isinstance(game.records[j], Turn))
+    game.records[turn_index] = replace(game.records[turn_index], roll=(1, 1))
+    assert [(p.code, p.seq) for p in check_movement(game)] == [("bad_move", game.records[i].seq)]
