@@ -1,0 +1,139 @@
+"""What the dashboard and the reports read from the store: read-only, short-lived, by filters.
+
+The dashboard may import only ``analysis``, so every read it needs lives here: opening the store
+(a read-only connection that retries while a writer holds the file), the filters every corpus query
+takes, the list of games, one game rebuilt from its stored records, and a game's analysis rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import duckdb
+import polars as pl
+
+from engine.game import Game
+from ingest import store
+from ingest.cluelog import build_game
+from ingest.raw import RawGame
+
+StoreBusy = store.StoreBusy
+StoreError = store.StoreError
+
+# Tables of one game that hold analysis; the dashboard and reports read them with game_table().
+GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+
+
+class GameNotFound(LookupError):
+    """No stored game has this id."""
+
+
+@contextlib.contextmanager
+def open_store(path: str | Path, wait_seconds: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short-lived read-only connection (retries while ingest holds the file)."""
+    with store.read_connection(path, wait_seconds) as con:
+        yield con
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """Which games a corpus query covers; None means "any". Dates are ISO (YYYY-MM-DD), inclusive,
+    compared with the first ten characters of ``played_at`` (games without a date are left out
+    when a date bound is given)."""
+
+    edition: str | None = None
+    variant: str | None = None
+    n_players: int | None = None
+    source: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+
+    def where(self, alias: str = "g") -> tuple[str, list[Any]]:
+        """An SQL condition on the games table (under ``alias``) and its parameters."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column in ("edition", "variant", "n_players", "source"):
+            value = getattr(self, column)
+            if value is not None:
+                clauses.append(f"{alias}.{column} = ?")
+                params.append(value)
+        if self.date_from is not None:
+            clauses.append(f"left({alias}.played_at, 10) >= ?")
+            params.append(self.date_from)
+        if self.date_to is not None:
+            clauses.append(f"left({alias}.played_at, 10) <= ?")
+            params.append(self.date_to)
+        return (" AND ".join(clauses) or "TRUE"), params
+
+
+def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
+    """A query's result as a polars frame (column names kept even when no row matches)."""
+    # duckdb 2: a relation's .pl() fetches the whole result, so the connection is free again at once
+    return con.sql(sql, params=list(params or [])).pl()
+
+
+def list_games(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), limit: int | None = None) -> pl.DataFrame:
+    """The stored games matching the filters, newest played first."""
+    where, params = filters.where("g")
+    sql = (
+        "SELECT g.game_id, g.edition, g.variant, g.n_players, g.source, g.played_at, g.place, g.winner, "
+        "g.solution_suspect, g.solution_weapon, g.solution_room, g.n_records, g.hands_known, "
+        "g.analysis_version, g.source_file, g.ingested_at "
+        f"FROM games g WHERE {where} ORDER BY g.played_at DESC NULLS LAST, g.game_id"
+    )
+    if limit is not None:
+        sql += " LIMIT ?"
+        params = [*params, limit]
+    return frame(con, sql, params)
+
+
+def filter_choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
+    """The values each filter can take in this store (for the dashboard's selectors)."""
+    out: dict[str, list[Any]] = {}
+    for column in ("edition", "variant", "n_players", "source"):
+        rows = con.execute(f"SELECT DISTINCT {column} FROM games WHERE {column} IS NOT NULL ORDER BY 1").fetchall()
+        out[column] = [r[0] for r in rows]
+    low, high = con.execute("SELECT min(left(played_at, 10)), max(left(played_at, 10)) FROM games").fetchone()
+    out["played_at"] = [low, high]
+    return out
+
+
+def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
+    """A stored game rebuilt from its ``events`` payloads, exactly as it was read."""
+    rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
+    if not rows:
+        raise GameNotFound(f"no stored game has the id {game_id!r}")
+    return game_from_payloads([r[0] for r in rows], [r[1] for r in rows])
+
+
+def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None) -> Game:
+    """Build a game from its records as stored (JSON text, the game record first)."""
+    records = [json.loads(p) for p in payloads]
+    raw = RawGame(records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads))
+    game, problems = build_game(raw)
+    if game is None:
+        # a stored game was valid when stored; failing now means the reader changed under it
+        raise StoreError("a stored game cannot be read back: " + "; ".join(p.message for p in problems))
+    return game
+
+
+def stored_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> dict[str, tuple[list[str], list[int | None]]]:
+    """game_id -> (payloads, lines) of each game, in seq order (one query for many games)."""
+    rows = con.execute(
+        "SELECT game_id, list(payload ORDER BY seq), list(line ORDER BY seq) FROM events "
+        "WHERE game_id IN (SELECT unnest(?)) GROUP BY game_id", [game_ids]
+    ).fetchall()
+    return {gid: (list(payloads), list(lines)) for gid, payloads, lines in rows}
+
+
+def game_table(con: duckdb.DuckDBPyConnection, table: str, game_id: str) -> pl.DataFrame:
+    """One game's rows of a stored table, in record order."""
+    if table not in GAME_TABLES:
+        raise ValueError(f"not a table of one game: {table!r}")
+    order = {"games": "game_id", "players": "seat", "problems": "seq"}.get(table, "seq")
+    extra = ", observer NULLS LAST" if table == "information" else ""
+    return frame(con, f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}{extra}", [game_id])
