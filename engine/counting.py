@@ -1,0 +1,449 @@
+"""Exact counting of the deals consistent with an observer's knowledge.
+
+N(s, w, r), the number of consistent deals with (s, w, r) in the envelope, is computed for every
+solution at once. With the known cards set aside, the unknown cards fall into three kinds:
+
+- **clause cards**, named in an open clause ("Ben holds one of these"): placed one at a time;
+- **restricted free cards**, in no clause but not possible in every open hand: interchangeable
+  within a group of equal possible places, so a group is placed at once, counted by binomials;
+- **universal free cards**, possible in every open hand: whatever the rest did, they fill the room
+  left in the hands in (room left)! / prod(room left in hand h)! ways, a multinomial.
+
+A dynamic program runs over these steps (the envelope choices of the universal cards, then the
+restricted groups, then the clause cards in an order that closes clauses early). Its state is the
+room left in each open hand, which card (or group) went into each envelope slot so far, and which of
+the clauses in progress are met. A clause whose last card is placed is either met, and forgotten
+(so states merge), or its state is dropped; a hand that is full while one of its clauses is unmet
+is dropped at once. A group's envelope choice stands for one given member of the group: by symmetry
+every member of a group has the same count, so no division is ever needed.
+
+The program runs compiled (engine.counting_kernel, numba, 64-bit integers) when a bound on every
+intermediate count fits in 63 bits, and as plain Python with exact big integers otherwise; both
+follow the same plan and are tested against each other and against enumeration of all deals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from engine.knowledge import Knowledge, _bits
+
+Triple = tuple[str, str, str]
+
+CARD, GROUP, ENVELOPE_CHOICE = 0, 1, 2  # kinds of step
+
+
+@dataclass
+class Counts:
+    """The distribution over consistent deals, as exact integer counts."""
+
+    total: int
+    solutions: dict[Triple, int]  # (suspect, weapon, room) -> deals; only solutions with deals
+    card_places: dict[str, dict[str, int]] = field(default_factory=dict)  # card -> place -> deals
+
+    def probability(self, card: str, place: str) -> float:
+        if not self.total:
+            return math.nan
+        return self.card_places[card].get(place, 0) / self.total
+
+    def solution_probability(self, triple: Triple) -> float:
+        if not self.total:
+            return math.nan
+        return self.solutions.get(tuple(triple), 0) / self.total
+
+    def entropy(self) -> float:
+        return entropy_of(self.solutions.values(), self.total)
+
+    def certain_solution(self) -> Triple | None:
+        if self.total and len(self.solutions) == 1:
+            return next(iter(self.solutions))
+        return None
+
+    def certain_cards(self) -> dict[str, str]:
+        """Card -> place, for every card whose place is certain."""
+        if not self.total:
+            return {}
+        return {card: next(iter(places)) for card, places in self.card_places.items() if len(places) == 1}
+
+    def most_likely(self, n: int) -> list[tuple[Triple, float]]:
+        ranked = sorted(self.solutions.items(), key=lambda item: (-item[1], item[0]))
+        return [(triple, deals / self.total) for triple, deals in ranked[:n]]
+
+
+def entropy_of(counts, total: int) -> float:
+    """Entropy in bits of the distribution counts/total (nan when nothing is consistent)."""
+    if not total:
+        return math.nan
+    # sum n/T log2(T/n) = log2 T - (sum n log2 n) / T
+    acc = 0.0
+    for n in counts:
+        if n:
+            acc += n * _log2(n)
+    return max(0.0, _log2(total) - acc / total)
+
+
+def _log2(n: int) -> float:
+    if n < 1 << 1000:
+        return math.log2(n)
+    shift = n.bit_length() - 64
+    return math.log2(n >> shift) + shift
+
+
+# -- the plan ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    kind: int  # CARD, GROUP or ENVELOPE_CHOICE
+    size: int  # cards placed (1 for a card; a group's size; 0 for an envelope choice)
+    category: int
+    env_id: int  # the card's or group's id in its category's envelope slot; 0: not possible there
+    hands: int  # mask of the open hands the card(s) may go to
+    meets: tuple[int, ...] = ()  # CARD: per hand, the clause slots met by placing the card there
+    closes: int = 0  # CARD: clause slots whose last card this is
+    needs: tuple[int, ...] = ()  # per hand: slots of its clauses still open after this step
+    unopened: int = 0  # hands with a clause whose cards all come later
+
+
+@dataclass
+class Plan:
+    caps: tuple[int, ...]  # room left in each open hand
+    open_categories: tuple[bool, bool, bool]  # envelope slots still to fill
+    env_known: tuple[int, int, int]  # the known envelope card per category, or -1
+    members: tuple[list[list[int]], list[list[int]], list[list[int]]]  # [cat][id - 1]: deck cards
+    steps: list[Step]
+    slots: int  # clause slots used at once
+    bound: int  # bound on every count the program forms (product of possible places per card)
+
+
+def plan(k: Knowledge) -> Plan:
+    ranges = k.category_indices()
+    cat_of = [0] * len(k.allowed)
+    for cat, rng in enumerate(ranges):
+        for c in rng:
+            cat_of[c] = cat
+    known_count = [0] * len(k.places)
+    env_known = [-1, -1, -1]
+    unknown = []
+    bound = 1
+    for card, mask in enumerate(k.allowed):
+        if mask & (mask - 1) == 0:
+            place = mask.bit_length() - 1
+            known_count[place] += 1
+            if place == 0:
+                env_known[cat_of[card]] = card
+        else:
+            unknown.append(card)
+            bound *= mask.bit_count()
+    open_hands = [p for p in range(1, len(k.places)) if k.sizes[p] > known_count[p]]
+    n_hands = len(open_hands)
+    all_hands = (1 << n_hands) - 1
+    local_of_place = {p: i for i, p in enumerate(open_hands)}
+
+    def hands_of(mask: int) -> int:
+        out = 0
+        for p in _bits(mask >> 1):
+            out |= 1 << local_of_place[p + 1]
+        return out
+
+    clauses = sorted((local_of_place[p], m) for p, m in k.clauses)
+    clause_cards = 0
+    for _, m in clauses:
+        clause_cards |= m
+    members: tuple[list[list[int]], ...] = ([], [], [])
+    # free cards, by (possible hands, category where the envelope is possible)
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for c in unknown:
+        if clause_cards >> c & 1:
+            continue
+        mask = k.allowed[c]
+        key = (hands_of(mask), cat_of[c] if mask & 1 else -1, 1 if mask & 1 else 0)
+        groups.setdefault(key, []).append(c)
+    # clause cards first (from one state, while the hands are still full, states are fewest), then
+    # the restricted groups, then the envelope choices of the universal groups, which touch no hand
+    steps = _clause_steps(k, clauses, cat_of, hands_of, members, n_hands)
+    choices: list[Step] = []
+    empty = (0,) * n_hands
+    for (hands, cat, in_env), cards in sorted(groups.items()):
+        env_id = 0
+        if in_env:
+            members[cat].append(cards)
+            env_id = len(members[cat])
+        if hands == all_hands:
+            if env_id:
+                choices.append(Step(ENVELOPE_CHOICE, 0, cat, env_id, 0, needs=empty))
+        else:
+            steps.append(Step(GROUP, len(cards), max(cat, 0), env_id, hands, needs=empty))
+    steps.extend(choices)
+    open_categories = tuple(e == -1 for e in env_known)
+    slots = max((step.closes.bit_length() for step in steps), default=0)
+    for step in steps:
+        for m in step.meets:
+            slots = max(slots, m.bit_length())
+    return Plan(
+        caps=tuple(k.sizes[p] - known_count[p] for p in open_hands),
+        open_categories=open_categories,
+        env_known=tuple(env_known),
+        members=members,
+        steps=steps,
+        slots=slots,
+        bound=bound,
+    )
+
+
+def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
+    order = clause_card_order(clauses)
+    if not order:
+        return []
+    position = {c: i for i, c in enumerate(order)}
+    first = [min(position[c] for c in _bits(m)) for _, m in clauses]
+    last = [max(position[c] for c in _bits(m)) for _, m in clauses]
+    # give each clause a bit while it is in progress; bits are reused once a clause closes
+    slot_of = [0] * len(clauses)
+    free_slots: list[int] = []
+    next_slot = 0
+    by_first: dict[int, list[int]] = {}
+    for i, f in enumerate(first):
+        by_first.setdefault(f, []).append(i)
+    steps = []
+    for pos, c in enumerate(order):
+        for i in by_first.get(pos, ()):
+            if free_slots:
+                slot_of[i] = free_slots.pop()
+            else:
+                slot_of[i] = next_slot
+                next_slot += 1
+        meets = [0] * n_hands
+        closes = 0
+        needs = [0] * n_hands
+        unopened = 0
+        for i, (h, m) in enumerate(clauses):
+            if m >> c & 1:
+                meets[h] |= 1 << slot_of[i]
+            if last[i] == pos:
+                closes |= 1 << slot_of[i]
+            elif first[i] <= pos < last[i]:
+                needs[h] |= 1 << slot_of[i]
+            elif first[i] > pos:
+                unopened |= 1 << h
+        mask = k.allowed[c]
+        env_id = 0
+        if mask & 1:
+            members[cat_of[c]].append([c])
+            env_id = len(members[cat_of[c]])
+        steps.append(Step(CARD, 1, cat_of[c], env_id, hands_of(mask), tuple(meets), closes, tuple(needs), unopened))
+        for i, (h, m) in enumerate(clauses):
+            if last[i] == pos:
+                free_slots.append(slot_of[i])
+    return steps
+
+
+def clause_card_order(clauses) -> list[int]:
+    """Clause cards in an order that keeps few clauses in progress at a time (greedy: close what
+    can be closed, else open as little as possible)."""
+    remaining = 0
+    for _, m in clauses:
+        remaining |= m
+    order: list[int] = []
+    done = 0
+    while remaining:
+        best, best_key = -1, None
+        for card in _bits(remaining):
+            bit = 1 << card
+            closes = opens = 0
+            for _, m in clauses:
+                if m & bit:
+                    if not m & ~done & ~bit:
+                        closes += 1
+                    elif not m & done:
+                        opens += 1
+            key = (-closes, opens, card)
+            if best_key is None or key < best_key:
+                best, best_key = card, key
+        order.append(best)
+        done |= 1 << best
+        remaining &= ~(1 << best)
+    return order
+
+
+# -- running the plan -------------------------------------------------------------------------------
+
+
+def run_python(pl: Plan) -> dict[tuple[int, int, int], int]:
+    """The dynamic program with exact Python integers: envelope ids (per category) -> deals."""
+    states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0): 1}
+    for st in pl.steps:
+        new: dict[tuple, int] = {}
+        for (caps, env, met), n in states.items():
+            for caps2, env2, met2, ways in _successors(st, caps, env, met):
+                key = (caps2, env2, met2)
+                new[key] = new.get(key, 0) + n * ways
+        states = new
+        if not states:
+            return {}
+    out: dict[tuple[int, int, int], int] = {}
+    for (caps, env, _), n in states.items():
+        if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):
+            continue
+        fill = math.factorial(sum(caps))
+        for c in caps:
+            fill //= math.factorial(c)
+        out[env] = out.get(env, 0) + n * fill
+    return out
+
+
+def _successors(st: Step, caps, env, met):
+    cat = st.category
+    if st.kind == ENVELOPE_CHOICE:
+        yield caps, env, met, 1
+        if not env[cat]:
+            yield caps, env[:cat] + (st.env_id,) + env[cat + 1 :], met, 1
+        return
+    if st.kind == CARD:
+        if st.env_id and not env[cat]:
+            if not st.closes & ~met:
+                yield caps, env[:cat] + (st.env_id,) + env[cat + 1 :], met & ~st.closes, 1
+        for h in _bits(st.hands):
+            if not caps[h]:
+                continue
+            met2 = met | st.meets[h]
+            if st.closes & ~met2:
+                continue
+            if caps[h] == 1 and (st.needs[h] & ~met2 or st.unopened >> h & 1):
+                continue
+            yield caps[:h] + (caps[h] - 1,) + caps[h + 1 :], env, met2 & ~st.closes, 1
+        return
+    # GROUP: its cards are spread over the envelope (at most one, a given member) and its hands
+    hands = list(_bits(st.hands))
+    options = [(0, env)]
+    if st.env_id and not env[cat]:
+        options.append((1, env[:cat] + (st.env_id,) + env[cat + 1 :]))
+    for in_env, env2 in options:
+        for xs in _spread(st.size - in_env, [caps[h] for h in hands]):
+            caps2 = list(caps)
+            ways = 1
+            left = st.size - in_env
+            dead = False
+            for h, x in zip(hands, xs):
+                if x:
+                    ways *= math.comb(left, x)
+                    left -= x
+                    caps2[h] -= x
+                    if not caps2[h] and st.unopened >> h & 1:
+                        dead = True
+            if not dead:
+                yield tuple(caps2), env2, met, ways
+
+
+def _spread(total: int, limits: list[int]):
+    """Every (x_0, x_1, ...) with 0 <= x_i <= limits[i] and sum total."""
+    if not limits:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(limits[1:])
+    for x in range(max(0, total - rest), min(total, limits[0]) + 1):
+        for tail in _spread(total - x, limits[1:]):
+            yield (x, *tail)
+
+
+def _run(pl: Plan) -> dict[tuple[int, int, int], int]:
+    from engine import counting_kernel
+
+    if counting_kernel.fits(pl):
+        return counting_kernel.run(pl)
+    return run_python(pl)
+
+
+# -- the count --------------------------------------------------------------------------------------
+
+
+def _expand(k: Knowledge, pl: Plan, by_env: dict[tuple[int, int, int], int]) -> dict[tuple[int, int, int], int]:
+    """Envelope ids -> the count of each solution (deck indices); ruled-out solutions dropped."""
+    out: dict[tuple[int, int, int], int] = {}
+    for env, n in by_env.items():
+        if not n:
+            continue
+        lists = [
+            [pl.env_known[cat]] if not pl.open_categories[cat] else pl.members[cat][env[cat] - 1] for cat in range(3)
+        ]
+        for s in lists[0]:
+            for w in lists[1]:
+                for r in lists[2]:
+                    out[(s, w, r)] = n
+    for t in k.excluded:
+        out.pop(t, None)
+    return out
+
+
+def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
+    if not k.consistent:
+        return {}
+    pl = plan(k)
+    return _expand(k, pl, _run(pl))
+
+
+def solution_counts(k: Knowledge) -> dict[Triple, int]:
+    """(suspect, weapon, room) -> number of consistent deals with it in the envelope (nonzero only)."""
+    cards = k.deck.cards
+    return {(cards[s], cards[w], cards[r]): n for (s, w, r), n in solution_counts_by_index(k).items()}
+
+
+def total_count(k: Knowledge) -> int:
+    return sum(solution_counts_by_index(k).values())
+
+
+def envelope_entropy(k: Knowledge) -> float:
+    """Entropy in bits of the observer's distribution over solutions (nan if nothing is consistent)."""
+    if not k.consistent:
+        return math.nan
+    pl = plan(k)
+    by_env = _run(pl)
+    if k.excluded:
+        counts = _expand(k, pl, by_env)
+        return entropy_of(counts.values(), sum(counts.values()))
+    # every member of an envelope id has the same count: weigh instead of expanding
+    total = 0
+    acc = 0.0
+    for env, n in by_env.items():
+        if not n:
+            continue
+        mult = 1
+        for cat in range(3):
+            if pl.open_categories[cat]:
+                mult *= len(pl.members[cat][env[cat] - 1])
+        total += n * mult
+        acc += mult * n * _log2(n)
+    if not total:
+        return math.nan
+    return max(0.0, _log2(total) - acc / total)
+
+
+def count(k: Knowledge) -> Counts:
+    """Everything: the total, the solutions, and each card's count per place (the notebook)."""
+    solutions = solution_counts(k)
+    total = sum(solutions.values())
+    card_places: dict[str, dict[str, int]] = {}
+    cards = k.deck.cards
+    cache: dict[Knowledge, int] = {}
+    for c, mask in enumerate(k.allowed):
+        per_place: dict[str, int] = {}
+        if total:
+            places = list(_bits(mask))
+            if len(places) == 1:
+                per_place[k.places[places[0]]] = total
+            else:
+                # the envelope's count comes from the solutions; each other place by conditioning
+                for p in places:
+                    if p == 0:
+                        n = sum(v for t, v in solutions.items() if cards[c] in t)
+                    else:
+                        kc = k.updated(holds=[(p, c)])
+                        if kc not in cache:
+                            cache[kc] = total_count(kc)
+                        n = cache[kc]
+                    if n:
+                        per_place[k.places[p]] = n
+        card_places[cards[c]] = per_place
+    return Counts(total=total, solutions=solutions, card_places=card_places)

@@ -1,0 +1,93 @@
+"""The exact deduction engine: the public names others code against.
+
+For any observer of a game (each player, and the table: a spectator who holds no cards) and any point
+in the game, the engine counts every deal consistent with what that observer has seen: the joint
+distribution over solutions, each card's chance per place, the envelope entropy. See
+docs/deduction.md for what is counted and why it is exact.
+
+- knowledge: :func:`observers`, :func:`knowledge_timeline`, :func:`knowledge_at`, :func:`partial_view`
+- counting: :func:`count`, :func:`solution_counts`, :func:`envelope_entropy`, :func:`entropy_table`
+- suggestions: :func:`answers`, :func:`expected_gain`, :func:`best_suggestion`
+- the validator: :func:`first_inconsistent`
+"""
+
+from __future__ import annotations
+
+from engine.answers import Answer, answers, best_suggestion, expected_gain
+from engine.consistency import first_inconsistent
+from engine.counting import Counts, count, entropy_of, solution_counts, total_count
+from engine.counting import envelope_entropy as _envelope_entropy
+from engine.game import Game
+from engine.knowledge import (
+    ENVELOPE,
+    ROOM_CARDS,
+    TABLE,
+    Knowledge,
+    initial_knowledge,
+    knowledge_at,
+    knowledge_timeline,
+    observers,
+    partial_view,
+    record_update,
+)
+
+__all__ = [
+    "TABLE",
+    "ENVELOPE",
+    "ROOM_CARDS",
+    "Answer",
+    "Counts",
+    "Knowledge",
+    "answers",
+    "best_suggestion",
+    "count",
+    "entropy_of",
+    "entropy_table",
+    "envelope_entropy",
+    "expected_gain",
+    "first_inconsistent",
+    "knowledge_at",
+    "knowledge_timeline",
+    "observers",
+    "partial_view",
+    "solution_counts",
+    "total_count",
+]
+
+_ENTROPY_CACHE: dict[Knowledge, float] = {}
+_CACHE_LIMIT = 50_000
+
+
+def envelope_entropy(k: Knowledge) -> float:
+    """Entropy in bits of the observer's distribution over solutions (nan if no deal is consistent)."""
+    h = _ENTROPY_CACHE.get(k)
+    if h is None:
+        h = _envelope_entropy(k)
+        if len(_ENTROPY_CACHE) >= _CACHE_LIMIT:
+            _ENTROPY_CACHE.clear()
+        _ENTROPY_CACHE[k] = h
+    return h
+
+
+def entropy_table(game: Game) -> dict[str | None, list[float]]:
+    """Observer -> envelope entropy after each record (index = seq, 0 the game record).
+
+    Work is shared: an observer whose knowledge a record does not change keeps its entropy, and
+    equal knowledge (the closed, canonical form) is counted once, across observers and records.
+    """
+    base = initial_knowledge(game)
+    table: dict[str | None, list[float]] = {}
+    for observer in observers(game):
+        k = base
+        h = envelope_entropy(k)
+        row = [h]
+        for record in game.records:
+            update = record_update(game, k, record, observer)
+            if update:
+                k2 = k.updated(**update)
+                if k2 != k:
+                    k = k2
+                    h = envelope_entropy(k)
+            row.append(h)
+        table[observer] = row
+    return table

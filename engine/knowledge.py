@@ -1,0 +1,386 @@
+"""What one observer of a game knows: the deals still possible, as facts, clauses and ruled-out solutions.
+
+Knowledge is kept in a closed, canonical form: every fact that follows from the others without any
+assumption about behaviour is applied (a clause with one possible card left names it, a full hand
+excludes every other card, a category with one possible envelope card puts it there, ...). Two
+observers who can tell the same deals apart therefore hold equal (and equally hashed) knowledge,
+which is what lets the counting engine cache by knowledge.
+
+Cards are indexed in deck order (suspects, weapons, rooms); places are indexed with the envelope at
+0, then the players in seat order, then the duel's set-aside room cards. A card's possible places are
+a bit mask over place indices; a clause is (player index, mask of cards), "that player holds at
+least one of these cards".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable
+
+from engine.editions import Deck
+from engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    Deal,
+    Game,
+    Peek,
+    Reveal,
+    Suggest,
+)
+
+TABLE = None  # the table observer: a spectator who holds no cards
+ENVELOPE = "envelope"
+ROOM_CARDS = "room_cards"
+
+
+class Contradiction(Exception):
+    """Internal: the facts admit no deal (caught and turned into inconsistent knowledge)."""
+
+
+def _bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """An observer's knowledge, closed under the rules above; immutable and hashable."""
+
+    deck: Deck
+    places: tuple[str, ...]  # "envelope", player names in seat order, ["room_cards"]
+    sizes: tuple[int, ...]  # cards per place (the envelope holds 3)
+    allowed: tuple[int, ...]  # per card: bit mask of the places it may be in
+    clauses: frozenset[tuple[int, int]]  # (player index, card mask): holds at least one
+    excluded: frozenset[tuple[int, int, int]]  # card indices of solutions ruled out
+    consistent: bool = True
+    _hash: int = field(default=0, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        key = (self.deck, self.places, self.sizes, self.allowed, self.clauses, self.excluded, self.consistent)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, deck: Deck, players: tuple[str, ...], hand_sizes: tuple[int, ...], room_cards: int = 0) -> "Knowledge":
+        """Hand sizes only: every card may be anywhere its category allows."""
+        places = (ENVELOPE, *players) + ((ROOM_CARDS,) if room_cards else ())
+        sizes = (3, *hand_sizes) + ((room_cards,) if room_cards else ())
+        if sum(sizes) != len(deck.cards):
+            raise ValueError(f"places hold {sum(sizes)} cards, the deck has {len(deck.cards)}")
+        everywhere = (1 << len(places)) - 1
+        return _closed(deck, places, sizes, [everywhere] * len(deck.cards), set(), set())
+
+    def updated(
+        self,
+        holds: Iterable[tuple[int, int]] = (),
+        lacks: Iterable[tuple[int, int]] = (),
+        clauses: Iterable[tuple[int, int]] = (),
+        excluded: Iterable[tuple[int, int, int]] = (),
+    ) -> "Knowledge":
+        """This knowledge plus new facts, by index: (place, card) held, (place, card mask) lacked,
+        (player, card mask) clauses, excluded solutions; closed again."""
+        if not self.consistent:
+            return self
+        allowed = list(self.allowed)
+        for place, card in holds:
+            allowed[card] &= 1 << place
+        for place, mask in lacks:
+            for card in _bits(mask):
+                allowed[card] &= ~(1 << place)
+        return _closed(
+            self.deck, self.places, self.sizes, allowed, set(self.clauses) | set(clauses), set(self.excluded) | set(excluded)
+        )
+
+    # -- by name ------------------------------------------------------------------------------
+
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        return {card: i for i, card in enumerate(self.deck.cards)}
+
+    def place_index(self, place: str | None) -> int:
+        return self.places.index(ENVELOPE if place is None else place)
+
+    def card_mask(self, cards: Iterable[str]) -> int:
+        mask = 0
+        for card in cards:
+            mask |= 1 << self.card_index[card]
+        return mask
+
+    def with_holds(self, place: str, card: str) -> "Knowledge":
+        return self.updated(holds=[(self.places.index(place), self.card_index[card])])
+
+    def with_lacks(self, place: str, cards: Iterable[str]) -> "Knowledge":
+        return self.updated(lacks=[(self.places.index(place), self.card_mask(cards))])
+
+    def with_clause(self, player: str, cards: Iterable[str]) -> "Knowledge":
+        return self.updated(clauses=[(self.places.index(player), self.card_mask(cards))])
+
+    def without_solution(self, triple: tuple[str, str, str]) -> "Knowledge":
+        s, w, r = (self.card_index[c] for c in triple)
+        return self.updated(excluded=[(s, w, r)])
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(p for p in self.places if p not in (ENVELOPE, ROOM_CARDS))
+
+    def possible(self, card: str) -> frozenset[str]:
+        """The places the card may be in."""
+        mask = self.allowed[self.card_index[card]]
+        return frozenset(self.places[p] for p in _bits(mask))
+
+    def holder(self, card: str) -> str | None:
+        """The place known to hold the card, if it is known."""
+        mask = self.allowed[self.card_index[card]]
+        return self.places[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else None
+
+    @property
+    def facts(self) -> frozenset[tuple[str, str, bool]]:
+        """(card, place, holds): a known place, else every place the card is known not to be in."""
+        out = set()
+        everywhere = (1 << len(self.places)) - 1
+        for card, mask in zip(self.deck.cards, self.allowed):
+            if mask and mask & (mask - 1) == 0:
+                out.add((card, self.places[mask.bit_length() - 1], True))
+            else:
+                for p in _bits(everywhere & ~mask):
+                    out.add((card, self.places[p], False))
+        return frozenset(out)
+
+    @property
+    def clause_list(self) -> list[tuple[str, tuple[str, ...]]]:
+        cards = self.deck.cards
+        return sorted((self.places[p], tuple(cards[c] for c in _bits(m))) for p, m in self.clauses)
+
+    @property
+    def excluded_solutions(self) -> frozenset[tuple[str, str, str]]:
+        cards = self.deck.cards
+        return frozenset((cards[s], cards[w], cards[r]) for s, w, r in self.excluded)
+
+    def category_indices(self) -> tuple[range, range, range]:
+        ns, nw = len(self.deck.suspects), len(self.deck.weapons)
+        return range(0, ns), range(ns, ns + nw), range(ns + nw, len(self.deck.cards))
+
+
+def _closed(
+    deck: Deck,
+    places: tuple[str, ...],
+    sizes: tuple[int, ...],
+    allowed: list[int],
+    clauses: set[tuple[int, int]],
+    excluded: set[tuple[int, int, int]],
+) -> Knowledge:
+    try:
+        allowed, clauses, excluded = _close(deck, sizes, allowed, clauses, excluded)
+    except Contradiction:
+        return Knowledge(deck, places, sizes, tuple([0] * len(allowed)), frozenset(), frozenset(), consistent=False)
+    return Knowledge(deck, places, sizes, tuple(allowed), frozenset(clauses), frozenset(excluded))
+
+
+def _close(
+    deck: Deck,
+    sizes: tuple[int, ...],
+    allowed: list[int],
+    clauses: set[tuple[int, int]],
+    excluded: set[tuple[int, int, int]],
+) -> tuple[list[int], set[tuple[int, int]], set[tuple[int, int, int]]]:
+    """Apply every derived fact until nothing changes; raises Contradiction when no deal is left.
+
+    Each rule only restates what every consistent deal already satisfies, so the set of consistent
+    deals never changes; the rules just make equal knowledge look equal and make counting cheaper.
+    """
+    n_cards = len(allowed)
+    n_places = len(sizes)
+    ns, nw = len(deck.suspects), len(deck.weapons)
+    categories = (range(0, ns), range(ns, ns + nw), range(ns + nw, n_cards))
+    changed = True
+    while changed:
+        changed = False
+        if 0 in allowed:
+            raise Contradiction
+        # places that are players or the room cards: a full place excludes every other card, a
+        # place with exactly as many possible cards as its size holds them all
+        known = [0] * n_places
+        possible = [0] * n_places
+        for card, mask in enumerate(allowed):
+            bit = 1 << card
+            if mask & (mask - 1) == 0:
+                known[mask.bit_length() - 1] |= bit
+            for p in _bits(mask):
+                possible[p] |= bit
+        for p in range(1, n_places):
+            n_known, n_possible = known[p].bit_count(), possible[p].bit_count()
+            if n_known > sizes[p] or n_possible < sizes[p]:
+                raise Contradiction
+            if possible[p] != known[p]:
+                if n_known == sizes[p]:
+                    for card in _bits(possible[p] & ~known[p]):
+                        allowed[card] &= ~(1 << p)
+                    changed = True
+                elif n_possible == sizes[p]:
+                    for card in _bits(possible[p] & ~known[p]):
+                        allowed[card] = 1 << p
+                    changed = True
+        if changed:
+            continue
+        # the envelope: exactly one card of each category
+        for cat in categories:
+            in_env = [c for c in cat if allowed[c] & 1]
+            sure = [c for c in in_env if allowed[c] == 1]
+            if not in_env or len(sure) > 1:
+                raise Contradiction
+            if sure and len(in_env) > 1:
+                for c in in_env:
+                    if c != sure[0]:
+                        allowed[c] &= ~1
+                changed = True
+            elif len(in_env) == 1 and allowed[in_env[0]] != 1:
+                allowed[in_env[0]] = 1
+                changed = True
+        if changed:
+            continue
+        # ruled-out solutions: keep those still possible; a card in no possible solution is not
+        # in the envelope
+        if excluded:
+            env = [{c for c in cat if allowed[c] & 1} for cat in categories]
+            excluded = {t for t in excluded if t[0] in env[0] and t[1] in env[1] and t[2] in env[2]}
+            for axis in range(3):
+                others = 1
+                for j in range(3):
+                    if j != axis:
+                        others *= len(env[j])
+                for c in env[axis]:
+                    if sum(1 for t in excluded if t[axis] == c) == others:
+                        allowed[c] &= ~1
+                        changed = True
+            if changed:
+                continue
+        # clauses: drop satisfied ones, shrink to possible cards, a single possible card is held
+        new_clauses: set[tuple[int, int]] = set()
+        for p, m in clauses:
+            if m & known[p]:
+                continue
+            m &= possible[p]
+            if m == 0:
+                raise Contradiction
+            if m & (m - 1) == 0:
+                allowed[m.bit_length() - 1] = 1 << p
+                changed = True
+                continue
+            new_clauses.add((p, m))
+        # a clause that contains another of the same player adds nothing
+        clauses = {
+            (p, m) for p, m in new_clauses if not any(q == p and n != m and n & m == n for q, n in new_clauses)
+        }
+        if changed:
+            continue
+        # one free slot: it must meet every open clause of that player at once
+        by_player: dict[int, int] = {}
+        for p, m in clauses:
+            by_player[p] = by_player.get(p, -1) & m
+        for p, common in by_player.items():
+            if sizes[p] - known[p].bit_count() == 1:
+                stray = possible[p] & ~known[p] & ~common
+                if stray:
+                    for card in _bits(stray):
+                        allowed[card] &= ~(1 << p)
+                    changed = True
+    return allowed, clauses, excluded
+
+
+# -- knowledge from a game --------------------------------------------------------------------------
+
+
+def observers(game: Game) -> list[str | None]:
+    """Every player by name, in seat order, then the table."""
+    return [*game.names, TABLE]
+
+
+def partial_view(game: Game, observer: str | None) -> bool:
+    """True for a player whose hand the log does not hold (their view is only partly known)."""
+    return observer is not None and observer not in game.hands()
+
+
+def initial_knowledge(game: Game) -> Knowledge:
+    return Knowledge.initial(game.deck, game.names, tuple(game.hand_sizes), game.room_card_count)
+
+
+def _solution_known_wrong(game: Game, record: Accuse) -> bool:
+    # an accusation logged without `correct`: the table saw whether it was right, and the log's
+    # solution tells which (this is not the solution itself leaking into anyone's knowledge)
+    if record.correct is not None:
+        return record.correct is False
+    solution = game.solution()
+    return solution is not None and tuple(solution) != record.cards
+
+
+def record_update(game: Game, k: Knowledge, record, observer: str | None) -> dict[str, list] | None:
+    """What the record teaches the observer, as arguments for :meth:`Knowledge.updated` (None: nothing)."""
+    cards = k.card_index
+    if isinstance(record, Deal):
+        if record.player != observer:
+            return None
+        p = k.places.index(observer)
+        hand = [cards[c] for c in record.cards if c in cards]
+        rest = ((1 << len(cards)) - 1) & ~sum(1 << c for c in hand)
+        return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
+    if isinstance(record, Suggest):
+        named = [cards[c] for c in record.cards if c in cards]
+        mask = sum(1 << c for c in set(named))
+        out: dict[str, list] = {"lacks": [], "holds": [], "clauses": []}
+        for response in record.responses:
+            if response.player not in k.places:
+                continue
+            q = k.places.index(response.player)
+            if response.passed:
+                out["lacks"].append((q, mask))
+            elif response.shows != UNSEEN and response.shows in cards and observer in (record.player, response.player):
+                out["holds"].append((q, cards[response.shows]))
+            else:
+                out["clauses"].append((q, mask))
+        return out
+    if isinstance(record, Accuse):
+        if _solution_known_wrong(game, record) and all(c in cards for c in record.cards):
+            return {"excluded": [tuple(cards[c] for c in record.cards)]}
+        return None
+    if isinstance(record, Reveal):
+        told = record.to == ALL or (observer is not None and (observer in record.to or observer == record.player))
+        if not told or record.card == UNSEEN or record.card not in cards:
+            return None
+        c = cards[record.card]
+        if record.player is None:
+            nobody = 1 | (1 << k.places.index(ROOM_CARDS) if ROOM_CARDS in k.places else 0)
+            return {"holds": [], "lacks": [(p, 1 << c) for p in range(len(k.places)) if not nobody >> p & 1]}
+        if record.player not in k.places:
+            return None
+        return {"holds": [(k.places.index(record.player), c)]}
+    if isinstance(record, Peek):
+        if record.player != observer or record.card in (None, UNSEEN) or record.card not in cards:
+            return None
+        if ROOM_CARDS not in k.places:
+            return None
+        return {"holds": [(k.places.index(ROOM_CARDS), cards[record.card])]}
+    return None  # game header, room_cards, turn, move, clue_card, end, extensions: nothing to learn
+
+
+def knowledge_timeline(game: Game, observer: str | None) -> list[Knowledge]:
+    """Index i: the observer's knowledge after the record with seq i (0: the game record)."""
+    k = initial_knowledge(game)
+    timeline = [k]
+    for record in game.records:
+        update = record_update(game, k, record, observer)
+        if update:
+            k = k.updated(**update)
+        timeline.append(k)
+    return timeline
+
+
+def knowledge_at(game: Game, observer: str | None, seq: int) -> Knowledge:
+    return knowledge_timeline(game, observer)[seq]
