@@ -28,6 +28,8 @@ from ingest.raw import RawGame, ReadResult
 
 __all__ = ["read", "write", "NotationWriteError"]
 
+UNREADABLE = "x-unreadable"  # the place of a line that could not be read (as ingest.cluelog does)
+
 
 class _Broken:
     """A line the lexer could not read (an unclosed quote): reported, and otherwise skipped."""
@@ -73,8 +75,11 @@ def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
     # a game's text begins with the comments just above its "game" line
     text_starts = [0]
     for k in starts[1:]:
+        game_line = k
         while k - 1 > text_starts[-1] and _blank(lines[k - 1]) and k - 1 not in starts:
             k -= 1
+        while k < game_line and not raws[k].strip():
+            k += 1
         text_starts.append(k)
     for g, start in enumerate(starts):
         stop = starts[g + 1] if g + 1 < len(starts) else len(lines)
@@ -89,14 +94,14 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     problems = raw_game.problems
     game_line = lines[0] if _starts_game(lines[0]) else None
     header_lines: list[Line] = []
-    record_lines: list[Line] = []
+    record_lines: list[Line | _Broken] = []
     for line in lines[1:] if game_line is not None else lines:
-        if isinstance(line, _Broken):
+        if isinstance(line, _Broken) and not record_lines:
             e = line.error
-            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, None, source_file))
-        elif line.blank:
+            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, 0, source_file))
+        elif isinstance(line, Line) and line.blank:
             continue
-        elif not record_lines and keyword(line) in HEADER_KEYS:
+        elif isinstance(line, Line) and not record_lines and keyword(line) in HEADER_KEYS:
             header_lines.append(line)
         else:
             record_lines.append(line)  # a header line among the records is reported by read_record
@@ -115,9 +120,14 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     seq_of: dict[int, int] = {}
     for line in record_lines:
         try:
+            if isinstance(line, _Broken):
+                raise line.error
             item = read_record(line, header.context)
         except NotationError as e:
-            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, None, source_file))
+            # the line keeps its place, so that the seq of every later record is that of the file
+            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file))
+            raw_game.records.append({"type": UNREADABLE})
+            raw_game.lines.append(line.number)
             continue
         seq_of[id(item)] = len(raw_game.records)
         parsed.append(item)

@@ -84,12 +84,12 @@ class _Notebook:
         reasons = []
         for card in cards:
             if card in self.passed[player]:
-                reasons.append(f"passed on {self.name(card)} on line {self.passed[player][card]}")
+                reasons.append(f"{self.name(card)} (passed on line {self.passed[player][card]})")
             elif card in self.held and self.held[card].owner != player:
-                reasons.append(f"{self.name(card)} was {self.held[card].how} on line {self.held[card].line}")
+                reasons.append(f"{self.name(card)} ({self.held[card].how} on line {self.held[card].line})")
             else:
                 return
-        self.flag("shown_not_held", f"{player} shows a card, but can hold none of the three: {'; '.join(reasons)}", parsed, key)
+        self.flag("shown_not_held", f"{player} shows a card, but holds none of {_and(reasons)}", parsed, key)
 
     def in_envelope(self, cards: tuple[str, ...], parsed: Parsed, keys: tuple[str, ...]) -> None:
         for card, key in zip(cards, keys):
@@ -122,7 +122,8 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
             skipped = expected[k : expected.index(who)]
             verb = "sits" if len(skipped) == 1 else "sit"
             add = " ".join(f"/ {n} -" for n in skipped)
-            what = f"{_and(skipped)} {verb} between {before} and {who} and answer{'s' if len(skipped) == 1 else ''} first: write '{add}' before {who} if they passed"
+            whom = skipped[0] if len(skipped) == 1 else "they"
+            what = f"{_and(skipped)} {verb} between {before} and {who} and answer{'s' if len(skipped) == 1 else ''} first: write '{add}' before {who} if {whom} passed"
         else:
             what = f"{who} has already answered; after {before} comes {expected[k] if k < len(expected) else 'nobody'}"
         found.append(Finding("response_order", what, parsed, parsed.spans[key]))

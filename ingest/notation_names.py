@@ -1,9 +1,10 @@
 """Stage 2 of the notation reader: names as typed at the table, resolved to card ids and players.
 
 A card is named by its id, a display name or an alias of the game's deck, or a unique abbreviation
-of one of them, matched word by word on :func:`engine.editions.slug` keys (accents and case ignored):
-``Heiz`` is Heizungsrohr, ``Prof B`` Professor Bloom, ``Ro`` is ambiguous in de-2023 (Rohr,
-Rohrzange). A name with spaces is written as it is (the longest run of words that names one card
+of one of them, matched word by word on :func:`engine.editions.slug` keys (accents and case ignored,
+"ue" for "ü"): ``Heiz`` is Heizungsrohr, ``Prof B`` Professor Bloom, ``Ro`` is ambiguous in de-2023
+(Rohr, Rohrzange, rope), and when nothing else fits, one word may start any word of a name
+(``Ascot`` for Lady Ascot). A name with spaces is written as it is (the longest run of words that names one card
 wins), joined (``Lead-Pipe``) or in quotes. Players are matched the same way, and also by a unique
 abbreviation of any word of their name (``Nord`` is "Team Nord").
 
@@ -27,6 +28,11 @@ def _joinable(t: Token) -> bool:
     return not t.sep and bool(slug(t.text))
 
 
+def fold(key: str) -> str:
+    """German spellings without umlauts match too: "gruen" is "grun" (Grün), "koechin" "kochin"."""
+    return key.replace("ae", "a").replace("oe", "o").replace("ue", "u")
+
+
 def _prefix_match(typed: list[str], parts: Sequence[str]) -> bool:
     return len(typed) <= len(parts) and all(p.startswith(t) for t, p in zip(typed, parts))
 
@@ -45,20 +51,34 @@ class CardNames:
     def __init__(self, deck: Deck):
         self.deck = deck
         self._entries = [(tuple(key.split("_")), card) for key, card in deck.keys.items()]
+        self._folded = [(tuple(fold(key).split("_")), card) for key, card in deck.keys.items()]
+        self._folded_exact: dict[str, set[str]] = {}
+        for key, card in deck.keys.items():
+            self._folded_exact.setdefault(fold(key), set()).add(card)
 
     def pool(self, category: str | None) -> frozenset[str]:
         return frozenset(self.deck.of(category) if category else self.deck.cards)
 
     def match(self, text: str, pool: Collection[str]) -> set[str]:
-        """The cards of ``pool`` that ``text`` may name: one exact key, else every abbreviation."""
+        """The cards of ``pool`` that ``text`` may name: a full name means its own card, and only
+        that one (in ``pool`` or not); anything else names every card it abbreviates."""
         key = slug(text)
         if not key:
             return set()
         exact = self.deck.keys.get(key)
-        if exact is not None and exact in pool:
-            return {exact}
+        if exact is None and len(self._folded_exact.get(fold(key), ())) == 1:
+            exact = next(iter(self._folded_exact[fold(key)]))
+        if exact is not None:
+            return {exact} if exact in pool else set()
         typed = key.split("_")
-        return {card for parts, card in self._entries if card in pool and _prefix_match(typed, parts)}
+        found = {card for parts, card in self._entries if card in pool and _prefix_match(typed, parts)}
+        if not found:
+            typed = fold(key).split("_")
+            found = {card for parts, card in self._folded if card in pool and _prefix_match(typed, parts)}
+        if not found and len(typed) == 1:
+            # last resort, "Ascot" for Lady Ascot: a custom deck has no aliases for its surnames
+            found = {card for parts, card in self._folded if card in pool and any(p.startswith(typed[0]) for p in parts)}
+        return found
 
     def _names(self, cards: Collection[str]) -> list[str]:
         order = {c: i for i, c in enumerate(self.deck.cards)}
@@ -93,10 +113,20 @@ class CardNames:
         if ambiguous is not None:
             j, found = ambiguous
             text = " ".join(t.text for t in tokens[i:j])
-            raise NotationError.at(
-                "bad_notation", f"'{text}' could be {_listing(self._names(found))}: write more of the name", *tokens[i:j]
-            )
+            raise NotationError.at("bad_notation", f"'{text}' could be {_listing(self._explained(text, found))}: write more of the name", *tokens[i:j])
         raise self._unknown(tokens, i, end, category, previous, hint)
+
+    def _explained(self, text: str, cards: Collection[str]) -> list[str]:
+        """Display names, each with the name the abbreviation matched when that is another (an alias, an id)."""
+        typed = slug(text).split("_")
+        out = []
+        for name, card in zip(self._names(cards), sorted(cards, key=self.deck.cards.index)):
+            if _prefix_match(typed, slug(name).split("_")):
+                out.append(name)
+            else:
+                key = next((k for k, c in self.deck.keys.items() if c == card and _prefix_match(typed, k.split("_"))), None)
+                out.append(name if key is None else f"{name} (as '{key}')")
+        return out
 
     def whole(self, tokens: Sequence[Token], category: str | None, hint: str = "") -> str:
         """The one card named by all of ``tokens``."""
@@ -150,7 +180,7 @@ class CardNames:
         score, names, start, stop, cat = max(options, key=lambda o: (o[0], o[2] - o[3]))
         text = " ".join(t.text for t in tokens[start:stop])
         hint_names = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names and score > 0 else ""
-        return NotationError.at("unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}{hint}", *tokens[start:stop])
+        return NotationError.at("unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}", *tokens[start:stop])
 
     def _suggest(self, tokens: Sequence[Token], i: int, j: int, category: str | None) -> tuple[float, list[str]]:
         text = " ".join(t.text for t in tokens[i:j])

@@ -378,20 +378,26 @@ def _players(tokens: list[Token], cards: CardNames | None) -> list[dict[str, Any
 
 
 def _pairs(tokens: list[Token]) -> list[tuple[list[Token], Token]]:
-    """``name=value`` pairs, comma- or space-separated; a value with spaces is quoted."""
+    """``name=value`` pairs: a name runs up to its "=" (spaces allowed), a value is one word or quoted."""
     out: list[tuple[list[Token], Token]] = []
-    groups = _groups(tokens) if any(t.text == "," and not t.quoted for t in tokens) else None
-    if groups is None:
-        groups = []
-        i = 0
-        while i < len(tokens):
-            groups.append(tokens[i : i + 3])
-            i += 3
-    for group in groups:
-        eq = next((k for k, t in enumerate(group) if t.text == "=" and not t.quoted), None)
-        if eq is None or eq == 0 or eq != len(group) - 2:
-            raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *group)
-        out.append((group[:eq], group[eq + 1]))
+    name: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.text == "," and not t.quoted:
+            if name:
+                raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *name)
+        elif t.text == "=" and not t.quoted:
+            if not name or i + 1 >= len(tokens) or tokens[i + 1].text in "=," and not tokens[i + 1].quoted:
+                raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *(name or [t]))
+            out.append((name, tokens[i + 1]))
+            name = []
+            i += 1
+        else:
+            name.append(t)
+        i += 1
+    if name:
+        raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *name)
     return out
 
 
@@ -444,7 +450,8 @@ def _subject(tokens: Sequence[Token]) -> tuple[list[Token], str, list[Token]]:
             return list(tokens[:k]), t.text.casefold(), list(tokens[k + 1 :])
     raise NotationError.at(
         "bad_notation",
-        "a record starts with a player and then ':' (suggestion), '!' (accusation), or has, reveals, turn, moves, peeks, draws",
+        "a record starts with a player's name and then ':' for a suggestion ('Anna: Grün Seil Salon / Ben -'),"
+        " '!' for an accusation, or has, reveals, turn, moves, peeks, draws",
         *tokens[:1],
     )
 

@@ -1,0 +1,134 @@
+"""Games typed at the table with the mistakes people make: each is reported with its line, column and
+a caret, and the line fixed as the message says makes the game one that is stored."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clue_stats.pipeline import ingest_paths
+from engine.rules import validate
+from ingest import cluelog, notation
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notation"
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+
+# fixture -> (code, line, column, the text under the caret, words of the message, the fix: old line -> new line)
+MISTAKES = {
+    "misspelt-card.clue": (
+        "unknown_card", 14, 14, "Pisotle", ["unknown weapon 'Pisotle'", "did you mean 'Pistole'"],
+        ("Cleo: Gloria Pisotle Bibliothek", "Cleo: Gloria Pistole Bibliothek"),
+    ),
+    "forgotten-responder.clue": (
+        "response_order", 12, 33, "Dirk", ["Cleo sits between Ben and Dirk", "write '/ Cleo -' before Dirk"],
+        ("Ben: Grün Dolch Arbeitszimmer / Dirk ?", "Ben: Grün Dolch Arbeitszimmer / Cleo - / Dirk ?"),
+    ),
+    "shown-after-pass.clue": (
+        "passed_holding", 13, 39, "Arbeitszimmer", ["Ben has Arbeitszimmer here", "passed on line 9"],
+        # it was Dirk, not Ben, who showed the Arbeitszimmer: Ben passed and Cleo too
+        ("Anna: Gatow Dolch Arbeitszimmer / Ben Arbeitszimmer", "Anna: Gatow Dolch Arbeitszimmer / Ben - / Cleo - / Dirk Arbeitszimmer"),
+    ),
+}
+
+
+def read_fixture(name: str, text: str | None = None) -> list:
+    text = (FIXTURES / name).read_text(encoding="utf-8") if text is None else text
+    result = notation.read(text, name)
+    assert not result.problems
+    return result.games
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_the_mistake_is_reported_at_its_line_and_column_with_a_caret(name: str) -> None:
+    code, line, column, under, words, _ = MISTAKES[name]
+    (raw,) = read_fixture(name)
+    (problem,) = raw.problems
+    assert (problem.code, problem.line, problem.source_file) == (code, line, name)
+    head, shown, caret = problem.message.split("\n")
+    assert head.startswith(f"column {column}: ") and all(w in head for w in words)
+    text_line = (FIXTURES / name).read_text(encoding="utf-8").splitlines()[line - 1]
+    assert shown == "    " + text_line
+    start = caret.index("^")
+    assert caret[start:] == "^" * len(under) and shown[start : start + len(under)] == under
+    assert str(problem).startswith(f"{name}:{line}: {code}: column {column}: ")
+    game, problems = cluelog.build_game(raw)
+    assert game is None and problems == [problem]
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_the_line_fixed_as_the_message_says_gives_a_valid_game(name: str) -> None:
+    old, new = MISTAKES[name][-1]
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (raw,) = read_fixture(name, text.replace(old, new))
+    assert raw.problems == []
+    game, problems = cluelog.build_game(raw)
+    assert game is not None and problems == []
+    assert [p for p in validate(game).problems if p.is_error] == []
+
+
+def test_every_mistake_of_a_noisy_evening_is_reported_together() -> None:
+    first, second = read_fixture("several-mistakes.clue")
+    assert [(p.code, p.line) for p in first.problems] == [
+        ("unknown_player", 8), ("bad_notation", 9), ("bad_notation", 10), ("missing_responses", 11), ("after_shown", 12),
+    ]
+    messages = [p.message for p in first.problems]
+    assert "did you mean 'Ben'" in messages[0]
+    assert "'Ro' could be Heizungsrohr (as 'rohr'), Seil (as 'rope') or Rohrzange" in messages[1]
+    assert "':' for a suggestion" in messages[2]
+    assert "add '/ Cleo -'" in messages[3]
+    assert "remove '/ Anna ...'" in messages[4]
+    # an unreadable line keeps its place (the deal is seq 1), so every problem names its record's seq
+    assert [p.seq for p in first.problems] == [2, 3, 4, 5, 6]
+    assert [(p.code, p.line) for p in second.problems] == [("unknown_edition", 18)]
+    assert "did you mean 'de-2023'" in second.problems[0].message
+
+
+def test_a_shown_card_in_the_writers_own_hand_and_a_card_in_two_hands() -> None:
+    text = (
+        "edition de-2023\nplayers Anna, Ben, Cleo\nnotebook Anna\nAnna has Seil Halle Bloom Küche Pistole Salon\n"
+        "Anna: Grün Seil Musik / Ben Seil\n"  # line 5: Anna holds the Seil herself
+        "Anna: Grün Dolch Musik / Ben Dolch\n"
+        "Anna: Weiß Dolch Biblio / Ben - / Cleo Dolch\n"  # line 7: Ben passes on the Dolch he showed; Cleo shows it
+        "Cleo: Bloom Pistole Halle / Anna - / Ben -\n"  # line 8: Anna passes holding all three
+        "Ben: Weiß Seil Salon / Cleo - / Anna ?\n"
+    )
+    (raw,) = read_fixture("t.clue", text)
+    assert [(p.code, p.line) for p in raw.problems] == [
+        ("card_twice", 5), ("passed_holding", 7), ("card_twice", 7), ("passed_holding", 8),
+    ]
+    assert "Seil is with Ben here, but was dealt to Anna on line 4" in raw.problems[0].message
+    assert "Ben passes, but holds Dolch (shown by Ben on line 6)" in raw.problems[1].message
+    assert "Dolch is with Cleo here, but was shown by Ben on line 6" in raw.problems[2].message
+    assert "Anna passes, but holds Professor Bloom (dealt to Anna on line 4)" in raw.problems[3].message
+
+
+def test_a_card_shown_by_someone_who_cannot_hold_any_of_the_three() -> None:
+    text = (
+        "edition de-2023\nplayers Anna, Ben, Cleo\nnotebook Anna\n"
+        "Anna: Porz Dolch Salon / Ben - / Cleo ?\n"
+        "Cleo: Porz Dolch Salon / Anna - / Ben ?\n"
+    )
+    (raw,) = read_fixture("t.clue", text)
+    assert [(p.code, p.line) for p in raw.problems] == [("shown_not_held", 5)]
+    assert "Ben shows a card, but holds none of Anwältin Porz (passed on line 4), Dolch (passed on line 4) and Salon (passed on line 4)" in raw.problems[0].message
+
+
+def test_ingest_stores_the_good_games_and_rejects_the_mistaken_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "notebooks"
+    shutil.copytree(FIXTURES, folder)
+    summary = ingest_paths([str(folder)], tmp_path / "clue.duckdb", analyse=False, workers=1)
+    # five good games (club-night holds two); five games with mistakes (several-mistakes holds two)
+    assert (summary.games_stored, summary.games_rejected) == (5, 5)
+    assert {(Path(p.source_file).name, p.line) for p in summary.problems if p.is_error} >= {
+        ("misspelt-card.clue", 14), ("forgotten-responder.clue", 12), ("shown-after-pass.clue", 13),
+    }
+
+
+def test_the_german_sample_and_its_twin_are_stored_once(tmp_path: Path) -> None:
+    for name in ("de-2023-anna-notebook.jsonl", "de-2023-anna-notebook.clue"):
+        shutil.copy(SAMPLES / name, tmp_path / name)
+    summary = ingest_paths([str(tmp_path / "de-2023-anna-notebook.jsonl"), str(tmp_path / "de-2023-anna-notebook.clue")], tmp_path / "clue.duckdb", analyse=False, workers=1)
+    assert (summary.games_stored, summary.games_skipped, summary.games_rejected) == (1, 1, 0)
