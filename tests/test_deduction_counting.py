@@ -1,0 +1,208 @@
+"""The counting engine against brute-force enumeration of every deal, and against closed forms."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck  # noqa: E402
+
+from engine import counting_kernel  # noqa: E402
+from engine.counting import _expand, entropy_of, plan, run_python  # noqa: E402
+from engine.deduction import (  # noqa: E402
+    TABLE,
+    count,
+    entropy_table,
+    envelope_entropy,
+    knowledge_at,
+    knowledge_timeline,
+    observers,
+    solution_counts,
+)
+from engine.editions import Deck, dealt_hand_sizes, editions  # noqa: E402
+from engine.game import ALL, UNSEEN, Deal, Reveal, Response, Suggest  # noqa: E402
+from engine.knowledge import Knowledge  # noqa: E402
+
+# decks and player counts small enough to enumerate every deal in a moment
+SMALL = [((3, 3, 4), 2), ((3, 3, 4), 3), ((3, 3, 3), 4), ((2, 2, 3), 4), ((2, 3, 3), 3), ((2, 2, 2), 2)]
+
+
+def _vary(game, rng: random.Random, hide_shows: bool, drop_deal: bool, reveal: bool):
+    """Hide some shown cards ("?"), drop a deal (a partial view), add a reveal: what real logs do."""
+    records = []
+    for r in game.records:
+        if isinstance(r, Suggest) and hide_shows and r.shower is not None and rng.random() < 0.5:
+            responses = r.responses[:-1] + (Response(r.shower.player, UNSEEN),)
+            r = Suggest(seq=0, player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room, responses=responses)
+        records.append(r)
+    deals = [r for r in records if isinstance(r, Deal)]
+    if drop_deal and deals:
+        records.remove(rng.choice(deals))
+    if reveal and deals:
+        d = rng.choice(deals)
+        card = rng.choice(d.cards)
+        to = ALL if rng.random() < 0.5 else (rng.choice(game.names),)
+        records.insert(rng.randrange(len(records) + 1), Reveal(seq=0, player=d.player, card=card, to=to))
+    return make_game(game.deck, game.names, [r for r in records if r.type != "end"] + [game.records[-1]],
+                     duel=game.room_card_count > 0, hand_sizes=game.hand_sizes)
+
+
+@st.composite
+def small_games(draw):
+    (ns, nw, nr), n_players = draw(st.sampled_from(SMALL))
+    game = random_game(
+        draw(st.integers(0, 10**9)),
+        n_players=n_players,
+        n_suggestions=draw(st.integers(0, 7)),
+        deck=small_deck(ns, nw, nr),
+        wrong_accusations=draw(st.integers(0, 1)),
+    )
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    return _vary(game, rng, draw(st.booleans()), draw(st.booleans()), draw(st.booleans()))
+
+
+def _solutions_match(game, observer, brute):
+    for seq, k in enumerate(knowledge_timeline(game, observer)):
+        total, solutions, _ = brute[seq]
+        assert solution_counts(k) == solutions, (observer, seq)
+        assert sum(solution_counts(k).values()) == total
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games())
+def test_every_solution_count_matches_enumeration(game):
+    deals = list(all_deals(game))
+    for observer in observers(game):
+        _solutions_match(game, observer, brute_counts(game, observer, deals))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(), st.data())
+def test_every_card_probability_matches_enumeration(game, data):
+    deals = list(all_deals(game))
+    observer = data.draw(st.sampled_from(observers(game)))
+    seq = data.draw(st.integers(0, len(game.records)))
+    total, solutions, places = brute_counts(game, observer, deals)[seq]
+    c = count(knowledge_at(game, observer, seq))
+    assert c.total == total
+    assert c.solutions == solutions
+    assert c.card_places == {card: {p: n for p, n in per.items() if n} for card, per in places.items()}
+    for card, per in places.items():
+        for place, n in per.items():
+            assert c.probability(card, place) == n / total
+
+
+def test_duel_room_cards_and_peeks_match_enumeration():
+    for seed in range(3):
+        game = random_game(seed, n_players=2, n_suggestions=5, deck=small_deck(3, 3, 4), duel=True)
+        assert game.room_card_count == 4
+        deals = list(all_deals(game))
+        for observer in observers(game):
+            _solutions_match(game, observer, brute_counts(game, observer, deals))
+        seq = len(game.records)
+        total, _, places = brute_counts(game, "Anna", deals)[seq]
+        c = count(knowledge_at(game, "Anna", seq))
+        assert c.card_places == {card: {p: n for p, n in per.items() if n} for card, per in places.items()}
+
+
+def test_four_players_on_the_3_3_4_deck():
+    game = random_game(7, n_players=4, n_suggestions=6, deck=small_deck(3, 3, 4), wrong_accusations=1)
+    deals = list(all_deals(game))
+    assert len(deals) == 36 * math.factorial(7) // (2 * 2 * 2)
+    for observer in (TABLE, "Anna"):
+        _solutions_match(game, observer, brute_counts(game, observer, deals))
+
+
+def _initial_total(n_players: int) -> int:
+    sizes = dealt_hand_sizes(21, n_players)
+    denominator = math.prod(math.factorial(s) for s in sizes)
+    return 324 * math.factorial(18) // denominator
+
+
+def test_totals_before_anything_is_known():
+    deck = editions()["classic"].deck
+    for n_players in (3, 4, 5, 6):
+        names = [f"P{i}" for i in range(n_players)]
+        game = make_game(deck, names, [])
+        k = knowledge_at(game, TABLE, 0)
+        c = solution_counts(k)
+        assert sum(c.values()) == _initial_total(n_players)
+        assert len(c) == 324 and len(set(c.values())) == 1
+        assert math.isclose(envelope_entropy(k), math.log2(324))
+
+
+def test_big_decks_count_exactly_beyond_64_bits():
+    # 40 cards and 6 players: the counts pass 2**63, so the exact Python program runs
+    deck = Deck.custom([f"S{i}" for i in range(10)], [f"W{i}" for i in range(10)], [f"R{i}" for i in range(20)])
+    names = [f"P{i}" for i in range(6)]
+    game = make_game(deck, names, [
+        Suggest(seq=0, player="P0", suspect="s0", weapon="w0", room="r0",
+                responses=tuple(Response(n, None) for n in names[1:])),
+        Suggest(seq=0, player="P1", suspect="s1", weapon="w1", room="r1",
+                responses=(Response("P2", None), Response("P3", UNSEEN))),
+    ])
+    sizes = game.hand_sizes
+    k0 = knowledge_at(game, TABLE, 0)
+    assert not counting_kernel.fits(plan(k0))
+    total0 = sum(solution_counts(k0).values())
+    assert total0 == 2000 * math.factorial(37) // math.prod(math.factorial(s) for s in sizes)
+    assert total0 > 2**63
+    k2 = knowledge_at(game, TABLE, 2)
+    pl = plan(k2)
+    assert not counting_kernel.fits(pl)
+    by_python = _expand(k2, pl, run_python(pl))
+    # the same count by conditioning: P3 holds S1, W1 or R1 (inclusion-exclusion over the three)
+    k1 = knowledge_at(game, TABLE, 1).with_lacks("P2", ["s1", "w1", "r1"])
+    none = k1.with_lacks("P3", ["s1", "w1", "r1"])
+    assert sum(by_python.values()) == sum(solution_counts(k1).values()) - sum(solution_counts(none).values())
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.integers(0, 10**9), st.integers(3, 6), st.integers(0, 30), st.data())
+def test_compiled_and_python_programs_agree(seed, n_players, n_suggestions, data):
+    game = random_game(seed, n_players=n_players, n_suggestions=n_suggestions, wrong_accusations=1)
+    observer = data.draw(st.sampled_from(observers(game)))
+    seq = data.draw(st.integers(0, len(game.records)))
+    k = knowledge_at(game, observer, seq)
+    pl = plan(k)
+    assert counting_kernel.fits(pl)
+    assert counting_kernel.run(pl) == {e: n for e, n in run_python(plan(k)).items() if n}
+
+
+def test_entropy_table_matches_direct_counts():
+    game = random_game(11, n_players=4, n_suggestions=12)
+    table = entropy_table(game)
+    assert set(table) == set(observers(game))
+    for observer, row in table.items():
+        assert len(row) == len(game.records) + 1
+        timeline = knowledge_timeline(game, observer)
+        for seq in (0, 5, len(game.records)):
+            counts = solution_counts(timeline[seq])
+            assert math.isclose(row[seq], entropy_of(counts.values(), sum(counts.values())), abs_tol=1e-12)
+
+
+def test_entropy_of_a_known_distribution():
+    assert entropy_of([1, 1, 2], 4) == 1.5
+    assert entropy_of([5], 5) == 0.0
+    assert math.isnan(entropy_of([], 0))
+
+
+def test_inconsistent_knowledge_counts_nothing():
+    deck = small_deck(2, 2, 2)
+    game = make_game(deck, ["Anna", "Ben"], [
+        # Ben passes on everything Anna could not hold: no deal is left for the table
+        Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0", responses=(Response("Ben", None),)),
+        Suggest(seq=0, player="Anna", suspect="s1", weapon="w1", room="r1", responses=(Response("Ben", None),)),
+    ])
+    k = knowledge_at(game, TABLE, 2)
+    assert isinstance(k, Knowledge) and not k.consistent
+    c = count(k)
+    assert c.total == 0 and c.solutions == {}
+    assert math.isnan(envelope_entropy(k)) and c.certain_solution() is None
