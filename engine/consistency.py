@@ -92,8 +92,8 @@ def _knowledge_of(game: Game, base: Knowledge, records) -> Knowledge:
 
 def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
     """The first seq after which no deal is consistent with the log, and a minimal set of earlier
-    seqs that contradict it (empty when the record contradicts the hand sizes alone); None if the
-    whole log is consistent."""
+    seqs that together with it leave no deal (empty when the record contradicts the hand sizes
+    alone); None if the whole log is consistent."""
     try:
         base = initial_knowledge(game)
     except ValueError:
@@ -113,8 +113,10 @@ def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
 
 
 def _culprits(game: Game, base: Knowledge, earlier: list, last) -> list[int]:
+    # try the latest records first, so that among several minimal sets the one kept leans on the
+    # earliest records (a deal rather than the passes that came after it)
     kept = list(earlier)
-    for record in list(earlier):
+    for record in reversed(earlier):
         trial = [r for r in kept if r is not record]
         if not _consistent(_knowledge_of(game, base, [*trial, last])):
             kept = trial
