@@ -15,6 +15,7 @@ Every failure is a :class:`NotationError` pointing at the tokens, with the close
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Collection, Sequence
 
 from engine.editions import Deck, UnknownName, slug
@@ -22,10 +23,12 @@ from ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
 
+_slug = functools.lru_cache(maxsize=1 << 14)(slug)  # a game repeats the same few names
+
 
 def _joinable(t: Token) -> bool:
     """A word that can be part of a name: marks such as "-", "?" or "=" end a name."""
-    return not t.sep and bool(slug(t.text))
+    return not t.sep and bool(_slug(t.text))
 
 
 def fold(key: str) -> str:
@@ -51,18 +54,32 @@ class CardNames:
     def __init__(self, deck: Deck):
         self.deck = deck
         self._entries = [(tuple(key.split("_")), card) for key, card in deck.keys.items()]
+        # every word has a letter or digit, so a run of more words than the longest name has parts names nothing
+        self.max_words = max(len(parts) for parts, _ in self._entries)
+        self._by_letter: dict[str, list[tuple[tuple[str, ...], str]]] = {}  # abbreviations share the first letter
+        for parts, card in self._entries:
+            self._by_letter.setdefault(parts[0][:1], []).append((parts, card))
         self._folded = [(tuple(fold(key).split("_")), card) for key, card in deck.keys.items()]
         self._folded_exact: dict[str, set[str]] = {}
         for key, card in deck.keys.items():
             self._folded_exact.setdefault(fold(key), set()).add(card)
+        self._pools = {c: frozenset(deck.of(c) if c else deck.cards) for c in (None, *("suspects", "weapons", "rooms"))}
+        self._matches: dict[tuple[str, frozenset[str]], frozenset[str]] = {}  # a game names the same cards often
 
     def pool(self, category: str | None) -> frozenset[str]:
-        return frozenset(self.deck.of(category) if category else self.deck.cards)
+        return self._pools[category]
 
     def match(self, text: str, pool: Collection[str]) -> set[str]:
         """The cards of ``pool`` that ``text`` may name: a full name means its own card, and only
         that one (in ``pool`` or not); anything else names every card it abbreviates."""
-        key = slug(text)
+        frozen = pool if isinstance(pool, frozenset) else frozenset(pool)
+        found = self._matches.get((text, frozen))
+        if found is None:
+            found = self._matches[(text, frozen)] = frozenset(self._match(text, frozen))
+        return set(found)
+
+    def _match(self, text: str, pool: frozenset[str]) -> set[str]:
+        key = _slug(text)
         if not key:
             return set()
         exact = self.deck.keys.get(key)
@@ -71,7 +88,7 @@ class CardNames:
         if exact is not None:
             return {exact} if exact in pool else set()
         typed = key.split("_")
-        found = {card for parts, card in self._entries if card in pool and _prefix_match(typed, parts)}
+        found = {card for parts, card in self._by_letter.get(key[0], ()) if card in pool and _prefix_match(typed, parts)}
         if not found:
             typed = fold(key).split("_")
             found = {card for parts, card in self._folded if card in pool and _prefix_match(typed, parts)}
@@ -104,7 +121,7 @@ class CardNames:
             where = tokens[i] if i < len(tokens) else None
             raise self._missing(category, where, tokens, hint)
         ambiguous: tuple[int, set[str]] | None = None
-        for j in range(self._run_end(tokens, i, end), i, -1):
+        for j in range(min(self._run_end(tokens, i, end), i + self.max_words), i, -1):
             found = self.match(" ".join(t.text for t in tokens[i:j]), pool)
             if len(found) == 1:
                 return found.pop(), j
@@ -198,11 +215,12 @@ class PlayerNames:
     def __init__(self, names: Sequence[str]):
         self.names = tuple(names)
         self._keys = [(n, slug(n), tuple(slug(n).split("_"))) for n in self.names]
+        self.max_words = max((len(parts) for _, _, parts in self._keys), default=1)
 
     def match(self, text: str) -> list[str]:
         if text in self.names:
             return [text]
-        key = slug(text)
+        key = _slug(text)
         if not key:
             return []
         same = [n for n, k, _ in self._keys if k == key]
@@ -221,7 +239,7 @@ class PlayerNames:
         if i >= end:
             at = tokens[-1].end if tokens else 0
             raise NotationError("bad_notation", "a player's name is missing", at, at + 1)
-        stop = CardNames._run_end(tokens, i, end) if (tokens[i].quoted or _joinable(tokens[i])) else i + 1
+        stop = min(CardNames._run_end(tokens, i, end), i + self.max_words) if (tokens[i].quoted or _joinable(tokens[i])) else i + 1
         ambiguous: tuple[int, list[str]] | None = None
         for j in range(stop, i, -1):
             found = [tokens[i].text] if tokens[i].quoted and tokens[i].text in self.names else self.match(" ".join(t.text for t in tokens[i:j]))

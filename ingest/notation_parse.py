@@ -100,10 +100,10 @@ def after_keyword(line: Line) -> list[Token]:
     return rest
 
 
-def text_value(line: Line, tokens: Sequence[Token]) -> tuple[str, Span]:
-    """A free text as typed (inner spaces kept), or the one quoted string."""
+def text_value(line: Line, tokens: Sequence[Token]) -> tuple[str | None, Span]:
+    """A free text as typed (inner spaces kept), or the one quoted string ("" too); None if absent."""
     if not tokens:
-        return "", (line.content_end, line.content_end + 1)
+        return None, (line.content_end, line.content_end + 1)
     span = _span(tokens)
     if len(tokens) == 1 and tokens[0].quoted:
         return tokens[0].text, span
@@ -146,7 +146,7 @@ class _HeaderReader:
         out: dict[str, Any] = {}
         if self.game_line is not None:
             text, _ = text_value(self.game_line, after_keyword(self.game_line))
-            if text:
+            if text is not None:
                 out["id"] = text
         deck = self.edition(out)
         if "edition" in out:
@@ -167,7 +167,7 @@ class _HeaderReader:
             line = self.seen.get(key)
             if line is not None:
                 text, span = text_value(line, after_keyword(line))
-                if not text:
+                if text is None:
                     self.fail(line, NotationError("bad_notation", f"'{key}' without a value", *span))
                 else:
                     out[field_name] = text
@@ -184,6 +184,9 @@ class _HeaderReader:
             self.missing("the game has no edition: write e.g. 'edition de-2023', or 'edition custom' with suspects:, weapons: and rooms: lines")
             return None
         text, span = text_value(line, after_keyword(line))
+        if text is None:
+            self.fail(line, NotationError("bad_notation", "which edition? e.g. 'edition de-2023'", *span))
+            return None
         if slug(text) == "custom":
             out["edition"] = "custom"
             return None
@@ -229,7 +232,7 @@ class _HeaderReader:
             return
         text, span = text_value(line, after_keyword(line))
         try:
-            out["variant"] = ed.variant(text).id
+            out["variant"] = ed.variant(text or "").id
         except UnknownName as exc:
             self.fail(line, NotationError("unknown_variant", f"{exc}; known: {', '.join(ed.variants())}", *span))
 
@@ -621,7 +624,7 @@ def _reveal(line: Line, context: Context, subject: list[Token], rest: list[Token
     record: dict[str, Any] = {"type": "reveal", "player": owner, "card": card, "to": audience}
     if cause_at is not None:
         cause, span = text_value(line, rest[cause_at + 1 :])
-        if not cause:
+        if cause is None:
             raise NotationError("bad_notation", "'cause' without a text", *span)
         record["cause"] = cause
     return Parsed(_with_extra(record, line), line, spans)
@@ -631,7 +634,9 @@ def _turn(line: Line, context: Context, subject: list[Token], rest: list[Token])
     spans: dict[str, Span] = {}
     player = _player(context, subject, spans)
     record: dict[str, Any] = {"type": "turn", "player": player}
-    if rest:
+    if len(rest) == 1 and rest[0].is_word("-"):
+        record["roll"] = []  # a roll of no dice: wrong (the engine says so), but what the log said
+    elif rest:
         roll: list[int | str] = []
         for t in rest:
             if t.is_word("?"):
@@ -695,7 +700,7 @@ def _draw(line: Line, context: Context, subject: list[Token], rest: list[Token])
     spans: dict[str, Span] = {}
     player = _player(context, subject, spans)
     text, span = text_value(line, rest)
-    if not text:
+    if text is None:
         raise NotationError("bad_notation", "draws which clue card? write its text", *span)
     return Parsed(_with_extra({"type": "clue_card", "player": player, "text": text}, line), line, spans)
 

@@ -134,7 +134,7 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
         winner = "nobody" if r.winner is None else n.player(r.winner)
         return f"end {winner}" + ("" if r.solution is None else f": {n.cards(r.solution)}")
     if isinstance(r, Turn):
-        roll = "" if r.roll is None else "".join(f" {d}" for d in r.roll)
+        roll = "" if r.roll is None else "".join(f" {d}" for d in r.roll) or " -"
         return f"{n.player(r.player)} turn{roll}"
     if isinstance(r, Move):
         to = f"{r.to[0]},{r.to[1]}" if isinstance(r.to, tuple) else n.card(r.to)
