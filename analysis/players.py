@@ -1,5 +1,6 @@
 """Per-player statistics across games: games, wins, mean suggestion accuracy, mean turns waited and
-missed wins (games in which the player was certain of the solution at some record but did not win).
+missed wins (games in which the player was certain of the solution at some record, had not accused
+before it, and did not win).
 
 One SQL query over ``players``, ``suggestions`` and ``accusations``; the same filters as every corpus
 query. Players are matched by name (or by strategy, for simulated games), as logs name them.
@@ -33,7 +34,8 @@ def player_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFil
             FROM suggestions s JOIN chosen USING (game_id) GROUP BY ALL
         ),
         acc AS (
-            SELECT a.game_id, a.player, count(*) AS n, sum(a.turns_waited) AS waited, count(a.turns_waited) AS timed
+            SELECT a.game_id, a.player, count(*) AS n, sum(a.turns_waited) AS waited, count(a.turns_waited) AS timed,
+                   min(a.seq) AS first_accusation
             FROM accusations a JOIN chosen USING (game_id) GROUP BY ALL
         )
         SELECT seats.who AS {by},
@@ -46,7 +48,9 @@ def player_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFil
                coalesce(sum(acc.n), 0)::BIGINT AS accusations,
                (sum(acc.waited) / nullif(sum(acc.timed), 0))::DOUBLE AS mean_turns_waited,
                count(*) FILTER (WHERE seats.first_certain_seq IS NOT NULL)::BIGINT AS certain_games,
-               count(*) FILTER (WHERE seats.first_certain_seq IS NOT NULL AND NOT seats.won)::BIGINT AS missed_wins
+               -- certain, not the winner, and not out already by an earlier (unsure) accusation
+               count(*) FILTER (WHERE seats.first_certain_seq IS NOT NULL AND NOT seats.won
+                                AND (acc.first_accusation IS NULL OR acc.first_accusation > seats.first_certain_seq))::BIGINT AS missed_wins
         FROM seats
         LEFT JOIN sugg ON sugg.game_id = seats.game_id AND sugg.player = seats.name
         LEFT JOIN acc ON acc.game_id = seats.game_id AND acc.player = seats.name

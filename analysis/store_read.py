@@ -97,7 +97,8 @@ def filter_choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
     for column in ("edition", "variant", "n_players", "source"):
         rows = con.execute(f"SELECT DISTINCT {column} FROM games WHERE {column} IS NOT NULL ORDER BY 1").fetchall()
         out[column] = [r[0] for r in rows]
-    low, high = con.execute("SELECT min(left(played_at, 10)), max(left(played_at, 10)) FROM games").fetchone()
+    # fetchall, not fetchone: duckdb 2 keeps a partly fetched result open on the connection
+    ((low, high),) = con.execute("SELECT min(left(played_at, 10)), max(left(played_at, 10)) FROM games").fetchall()
     out["played_at"] = [low, high]
     return out
 

@@ -90,9 +90,9 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         return Outcome(None, rejection, problems)
     rows = game_rows(game, replay, raw.source_file)
     if analyse:
-        from analysis.pipeline import annotate
+        from analysis.pipeline import INGEST_DEEP, annotate
 
-        annotate(rows, game, replay)
+        annotate(rows, game, replay, deep=INGEST_DEEP)
     return Outcome(rows, None, problems)
 
 

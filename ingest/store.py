@@ -298,3 +298,47 @@ def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[st
         con.execute("ROLLBACK")
         raise
     return found
+
+
+# Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
+ANALYSIS_TABLES = ("suggestions", "information", "accusations")
+
+
+def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> list[str]:
+    """Replace the analysis of stored games (their suggestions, information and accusations rows,
+    players.first_certain_seq and games.analysis_version) in one transaction; returns the ids
+    replaced (games no longer stored are left out)."""
+    ids = [g.game_id for g in games]
+    if not ids:
+        return []
+    con.execute("BEGIN TRANSACTION")
+    try:
+        stored = {r[0] for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [ids]).fetchall()}
+        games = [g for g in games if g.game_id in stored]
+        found = [g.game_id for g in games]
+        for table in ANALYSIS_TABLES:
+            con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
+            _insert(con, table, [row for g in games for row in g.tables.get(table, [])])
+        certain = [(r["game_id"], r["seat"], r.get("first_certain_seq")) for g in games for r in g.tables.get("players", [])]
+        if certain:
+            frame = pa.table({"game_id": [c[0] for c in certain], "seat": [c[1] for c in certain],
+                              "first_certain_seq": pa.array([c[2] for c in certain], pa.int32())})
+            con.register("incoming_players", frame)
+            try:
+                con.execute("UPDATE players SET first_certain_seq = i.first_certain_seq FROM incoming_players i "
+                            "WHERE players.game_id = i.game_id AND players.seat = i.seat")
+            finally:
+                con.unregister("incoming_players")
+        versions = [(g.game_id, g.tables["games"][0].get("analysis_version")) for g in games if g.tables.get("games")]
+        if versions:
+            frame = pa.table({"game_id": [v[0] for v in versions], "analysis_version": pa.array([v[1] for v in versions], pa.int32())})
+            con.register("incoming_games", frame)
+            try:
+                con.execute("UPDATE games SET analysis_version = i.analysis_version FROM incoming_games i WHERE games.game_id = i.game_id")
+            finally:
+                con.unregister("incoming_games")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return found

@@ -1,0 +1,78 @@
+"""The per-game analysis: runs every computer on a replayed game and fills in its rows.
+
+Each computer (information, suggestions, giveaway, accusations) is a pure function of the game and
+of what the deduction engine says about it; this module only shares that work between them (each
+observer's knowledge timeline is built once, the entropy table once) and writes the results into
+the :class:`ingest.store.GameRows` the store will write.
+
+``deep`` adds the best available gain, the best suggestion, accuracy and label of every suggestion:
+the costliest part (every candidate suggestion, every answer to it). Ingest leaves it out
+(:data:`INGEST_DEEP`); `clue-stats analyse --deep` fills it in as a second pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analysis import accusations, giveaway, information, suggestions
+from engine import deduction
+from engine.game import Game
+from engine.rules import Replay
+from ingest.store import GameRows
+
+# Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
+ANALYSIS_VERSION = 1
+# Whether ingest computes the best available gain. Measured on generated 6-player classic games
+# (benchmarks/ingest_analysis.py): about 1 s of one core per game without it, 20 s and more with it
+# (36 candidates per suggestion, each with all its answers), so ingest leaves it to `analyse --deep`.
+INGEST_DEEP = False
+
+
+class GameAnalysis:
+    """The shared, lazily computed inputs of the computers for one game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._timelines: dict[str | None, list[Any]] = {}
+        self._entropies: dict[str | None, list[float]] | None = None
+
+    def timeline(self, observer: str | None) -> list[Any]:
+        if observer not in self._timelines:
+            self._timelines[observer] = deduction.knowledge_timeline(self.game, observer)
+        return self._timelines[observer]
+
+    def before(self, observer: str | None, seq: int) -> Any:
+        """The observer's knowledge just before record ``seq`` (after seq - 1)."""
+        return self.timeline(observer)[seq - 1]
+
+    @property
+    def entropies(self) -> dict[str | None, list[float]]:
+        if self._entropies is None:
+            self._entropies = deduction.entropy_table(self.game)
+        return self._entropies
+
+    def partial(self) -> dict[str | None, bool]:
+        return {o: deduction.partial_view(self.game, o) for o in deduction.observers(self.game)}
+
+
+def annotate(rows: GameRows, game: Game, replay: Replay, deep: bool = True) -> GameRows:
+    """Fill the analysis columns and ``information`` rows of a game's rows, in place (and return them)."""
+    ctx = GameAnalysis(game)
+    rows.tables["information"] = information.information_rows(game, ctx.entropies, ctx.partial())
+
+    scored = suggestions.suggestion_columns(game, ctx.before, deep)
+    given = giveaway.giveaway_columns(game, ctx.before)
+    for row in rows.tables.get("suggestions", []):
+        row.update(scored[row["seq"]])
+        row["giveaway_bits"] = given[row["seq"]]
+
+    certain = accusations.certainty(game, ctx.timeline, ctx.entropies)
+    for row in rows.tables.get("players", []):
+        row["first_certain_seq"] = certain[row["name"]]
+    timing = accusations.accusation_columns(game, ctx.timeline, certain)
+    for row in rows.tables.get("accusations", []):
+        row.update(timing[row["seq"]])
+
+    for row in rows.tables.get("games", []):
+        row["analysis_version"] = ANALYSIS_VERSION
+    return rows

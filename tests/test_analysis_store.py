@@ -1,0 +1,150 @@
+"""The analysis in the store: ingest, `clue-stats analyse` (recomputation, --deep), reads for the
+dashboard, the per-player summary, and the documentation's SQL run on a real database."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from analysis.players import player_summary
+from analysis.store_read import GameFilter, GameNotFound, filter_choices, game_table, list_games, load_game, open_store
+from clue_stats import pipeline
+from clue_stats.cli import app
+from ingest import store
+from tests.test_analysis import DOCS, GIVEAWAY_LOG, docs_log, load
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "worked.jsonl").write_text(docs_log("## Worked example"), encoding="utf-8")
+    (folder / "giveaway.jsonl").write_text(GIVEAWAY_LOG, encoding="utf-8")
+    return folder
+
+
+def _query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
+    with open_store(db) as con:
+        return con.execute(sql, params or []).fetchall()
+
+
+def _analyse(db: Path, *args: str) -> dict:
+    result = runner.invoke(app, ["analyse", "--db", str(db), "--json", "--workers", "1", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_ingest_analyses_and_analyse_deep_adds_best_gain(logs: Path, db: Path) -> None:
+    summary = pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
+    assert summary.games_stored == 2
+    assert _query(db, "SELECT DISTINCT analysis_version FROM games") == [(1,)]
+    # ingest leaves the best available gain to the second pass
+    assert _query(db, "SELECT count(*) FROM suggestions WHERE expected_gain_bits IS NULL OR best_gain_bits IS NOT NULL") == [(0,)]
+    n_info = _query(db, "SELECT count(*) FROM information")[0][0]
+    assert n_info == 4 * 3 + 3 * 4  # worked: 4 suggestions x 3 observers; giveaway: 3 records x 4
+
+    report = _analyse(db, "--deep")
+    assert report["games_analysed"] == 2 and report["games_shallow"] == 2 and report["games_outdated"] == 0
+    rows = _query(db, "SELECT best_gain_bits, accuracy, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4")
+    assert rows[0][0] == pytest.approx(1.25) and rows[0][1] == 1.0 and rows[0][2] == "best"
+    assert _query(db, "SELECT count(*) FROM information")[0][0] == n_info  # replaced, not added
+    assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NULL") == [(0,)]
+    # nothing left to do
+    assert _analyse(db, "--deep")["games_analysed"] == 0
+    assert _analyse(db)["games_analysed"] == 0
+
+
+def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
+    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version IS NULL") == [(2,)]
+    assert _query(db, "SELECT count(*) FROM information") == [(0,)]
+    assert _query(db, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL") == [(0,)]
+
+    assert _analyse(db)["games_analysed"] == 2
+    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
+    assert _query(db, "SELECT name, first_certain_seq FROM players WHERE game_id = 'worked-example' ORDER BY seat") == [("Anna", 8), ("Ben", 10)]
+    assert _query(db, "SELECT p_correct, first_certain_seq, turns_waited FROM accusations WHERE game_id = 'worked-example'") == [(1.0, 10, 0)]
+    assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NOT NULL") == [(0,)]
+
+    # an older analysis version is recomputed; the deep columns a game had are kept
+    _analyse(db, "--deep")
+    with store.write_connection(db) as con:
+        con.execute("UPDATE games SET analysis_version = 0 WHERE game_id = 'worked-example'")
+        con.execute("UPDATE suggestions SET expected_gain_bits = -1 WHERE game_id = 'worked-example'")
+    report = _analyse(db)
+    assert report["games_analysed"] == 1 and report["games_outdated"] == 1
+    assert _query(db, "SELECT min(expected_gain_bits) > 0, count(best_gain_bits) FROM suggestions WHERE game_id = 'worked-example'") == [(True, 4)]
+
+
+def test_analyse_in_worker_processes(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
+    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    assert "2 games analysed" in result.stdout
+    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
+
+
+def test_analyse_without_database(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyse", "--db", str(tmp_path / "none.duckdb")])
+    assert result.exit_code == 1
+    assert "no such database" in result.stderr
+
+
+def test_store_reads(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
+    with open_store(db) as con:
+        game = load_game(con, "worked-example")
+        original = load(docs_log("## Worked example"))
+        assert game.records == original.records and game.names == original.names
+        with pytest.raises(GameNotFound):
+            load_game(con, "nope")
+        games = list_games(con)
+        assert set(games["game_id"]) == {"worked-example", "giveaway"}
+        assert list_games(con, GameFilter(n_players=3))["game_id"].to_list() == ["giveaway"]
+        assert list_games(con, GameFilter(edition="classic")).height == 0
+        choices = filter_choices(con)
+        assert choices["n_players"] == [2, 3] and choices["edition"] == ["custom"]
+        info = game_table(con, "information", "worked-example")
+        assert info.height == 12 and info["seq"].to_list() == sorted(info["seq"].to_list())
+        with pytest.raises(ValueError):
+            game_table(con, "rejected", "worked-example")
+
+
+def test_player_summary(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
+    _analyse(db, "--deep")
+    with open_store(db) as con:
+        summary = {r["name"]: r for r in player_summary(con).iter_rows(named=True)}
+        only_two = player_summary(con, GameFilter(n_players=2))
+        with pytest.raises(ValueError):
+            player_summary(con, by="colour")
+    assert summary["Anna"]["games"] == 2 and summary["Anna"]["wins"] == 0
+    assert summary["Anna"]["missed_wins"] == 1 and summary["Anna"]["certain_games"] == 1
+    assert summary["Ben"]["wins"] == 1 and summary["Ben"]["missed_wins"] == 0
+    assert summary["Ben"]["accusations"] == 1 and summary["Ben"]["mean_turns_waited"] == 0.0
+    assert summary["Cleo"]["accusations"] == 1 and summary["Cleo"]["mean_turns_waited"] is None
+    assert summary["Anna"]["suggestions"] == 3 and 0 < summary["Anna"]["mean_accuracy"] <= 1
+    assert set(only_two["name"]) == {"Anna", "Ben"}
+
+
+def test_docs_sql_runs_and_columns_are_documented(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = re.findall(r"```sql\n(.*?)```", text, re.S)
+    assert len(blocks) >= 5
+    with open_store(db) as con:
+        for sql in blocks:
+            con.execute(sql).fetchall()
+        rows = con.execute("SELECT seq, gain FROM (" + blocks[4].rstrip().rstrip(";") + ")").fetchall()
+        assert rows[0] == (4, 0.176)
+        for table in ("information", "suggestions", "accusations"):
+            columns = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+            missing = [c for c in columns if f"`{c}`" not in text]
+            assert not missing, f"{table}: undocumented columns {missing}"
+    assert "`players.first_certain_seq`" in text and "`games.analysis_version`" in text
