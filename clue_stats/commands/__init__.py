@@ -2,3 +2,4 @@
 
 from clue_stats.commands import convert, ingest, notebook, play  # noqa: F401
 from clue_stats.commands import analyse  # noqa: F401,E402
+from clue_stats.commands import report  # noqa: F401,E402

@@ -1,0 +1,511 @@
+"""The post-mortem of one stored game, as facts: the sections of the report, ready to format.
+
+:func:`gather` is the only part that reads: one game's rows from the store and the game rebuilt from
+its records (for the edition's card names and the notes); it is quick, so the read-only connection
+is held briefly. :func:`with_analysis` computes, in memory, an analysis the store lacks (ingest
+leaves the best available gain to `clue-stats analyse --deep`). :func:`post_mortem` is pure: it
+turns the rows and the entropy timeline into the sections (the game in brief, entropy over the game,
+best and worst suggestions, accusation timing, what refuters gave away, key moments, notes).
+:mod:`analysis.report_html` and :mod:`analysis.report_md` format a :class:`PostMortem`; they are
+the only places that escape, since every string here is still plain text (player names and notes
+as the log wrote them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from engine.editions import editions, variants
+from engine.game import (
+    ALL, UNSEEN, Accuse, ClueCard, Deal, End, Event, Extension, Game, Move, Peek, Reveal, RoomCards, Suggest, Turn,
+)
+
+TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
+TOP_SUGGESTIONS = 3  # best and worst suggestions shown
+TOP_MOMENTS = 5  # key moments shown
+CERTAIN_BITS = 1e-9  # an entropy this close to 0 is certainty (floats from exact counts)
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything the report reads about one game (rows as dicts, in record order)."""
+
+    game: Game
+    header: dict[str, Any]  # the games row
+    players: list[dict[str, Any]]  # players rows, by seat
+    suggestions: list[dict[str, Any]]
+    accusations: list[dict[str, Any]]
+    information: list[dict[str, Any]]
+    entropy: pl.DataFrame | None = None  # seq, observer (None: the table), entropy after each record
+    computed: bool = False  # the analysis was computed for this report, not read from the store
+
+
+def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
+    """Read one stored game for its report: quick, so the read-only connection is held briefly
+    (raises store_read.GameNotFound if no game has this id)."""
+    from analysis import store_read
+
+    game = store_read.load_game(con, game_id)
+    game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
+
+    def rows(table: str, order: str) -> list[dict[str, Any]]:
+        cursor = con.execute(f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}", [game_id])
+        columns = [d[0] for d in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+    return ReportData(
+        game=game, header=rows("games", "game_id")[0], players=rows("players", "seat"),
+        suggestions=rows("suggestions", "seq"), accusations=rows("accusations", "seq"),
+        information=rows("information", "seq, observer NULLS LAST"),
+    )
+
+
+def missing_analysis(data: ReportData) -> str | None:
+    """What the store lacks for a full report, in words (None: nothing)."""
+    if data.header.get("analysis_version") is None:
+        return "the analysis"
+    if any(row.get("best_gain_bits") is None for row in data.suggestions):
+        return "the best available gain"
+    return None
+
+
+def with_analysis(data: ReportData) -> ReportData:
+    """The same data with the whole analysis computed in memory (best available gain included),
+    by the same code ingest and `clue-stats analyse --deep` use; nothing is written."""
+    from dataclasses import replace
+
+    from analysis.pipeline import annotate
+    from engine.rules import replay
+    from ingest.rows import game_rows
+
+    replayed = replay(data.game)  # stored games were validated when stored: the replay is enough
+    rows = annotate(game_rows(data.game, replayed, data.header.get("source_file")), data.game, replayed, deep=True)
+    certain = {row["seat"]: row.get("first_certain_seq") for row in rows.tables.get("players", [])}
+    return replace(
+        data,
+        header={**data.header, "analysis_version": rows.tables["games"][0].get("analysis_version")},
+        players=[{**row, "first_certain_seq": certain.get(row["seat"])} for row in data.players],
+        suggestions=rows.tables.get("suggestions", []), accusations=rows.tables.get("accusations", []),
+        information=sorted(rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")),
+        computed=True,
+    )
+
+
+def entropy_frame(data: ReportData) -> pl.DataFrame:
+    if data.entropy is not None:
+        return data.entropy
+    from analysis import timeline
+
+    return timeline.entropy_frame(data.game)
+
+
+# --- sections ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    seat: int
+    name: str
+    character: str | None  # display name
+    hand_size: int
+    hand_known: bool
+    turn_order: int | None
+    won: bool
+    eliminated: bool
+
+
+@dataclass(frozen=True)
+class Brief:
+    game_id: str
+    edition: str  # display name
+    variant: str
+    played_at: str | None
+    place: str | None
+    source: str | None
+    perspective: str | None
+    winner: str | None
+    solution: tuple[str, str, str] | None  # display names
+    records: int  # records after the game line
+    suggestions: int
+    accusations: int
+    turns: int
+    players: list[PlayerLine]
+    analysed: bool  # the analysis columns were computed (games.analysis_version set)
+    computed: bool  # ... for this report only: the store does not hold them
+
+
+@dataclass(frozen=True)
+class EntropyLine:
+    """One observer's envelope entropy over the game."""
+
+    observer: str  # a player's name, or TABLE_LABEL
+    is_table: bool
+    start: float  # before anything is known (after the game line)
+    after_deal: float  # after the last deal/room_cards record: what the observer began play with
+    end: float
+    certain_seq: int | None  # first record after which the entropy is 0
+    partial_view: bool  # a player whose hand the log does not hold
+    series: list[tuple[int, float]]  # (seq, entropy after it)
+
+
+@dataclass(frozen=True)
+class SuggestionLine:
+    seq: int
+    player: str
+    cards: tuple[str, str, str]  # display names
+    shown_by: str | None
+    shown_card: str | None  # display name; None if nobody showed or the writer did not see it
+    expected_gain: float | None
+    best_gain: float | None
+    best_cards: tuple[str, str, str] | None
+    accuracy: float | None
+    label: str | None
+    giveaway: float | None
+
+
+@dataclass(frozen=True)
+class TimingLine:
+    """When a player could have accused, and when (and how) they did."""
+
+    player: str
+    certain_seq: int | None
+    certain_after: str | None  # the record that made them certain, in words
+    accused_seq: int | None
+    accused_cards: tuple[str, str, str] | None
+    correct: bool | None
+    p_correct: float | None
+    turns_waited: int | None
+    verdict: str  # a few words: "accused as soon as certain", "missed win", ...
+
+
+@dataclass(frozen=True)
+class GiveawayLine:
+    """What one refuter's choices of card gave away, summed over the suggestions they answered."""
+
+    refuter: str
+    refutations: int  # suggestions they showed a card for
+    with_choice: int | None  # of those, how many they held several named cards for (None: hand not in the log)
+    known: int  # refutations whose giveaway could be computed
+    total_bits: float
+    largest: SuggestionLine | None  # the refutation that gave the most away (if > 0)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A record that moved the players' entropies the most."""
+
+    seq: int
+    what: str  # the record in words
+    player: str | None
+    gains: dict[str, float]  # player -> gain in bits (signed)
+    table_gain: float | None
+    moved: float  # sum of |gain| over the players
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Note:
+    seq: int
+    player: str | None
+    what: str
+    text: str
+
+
+@dataclass(frozen=True)
+class PostMortem:
+    brief: Brief
+    entropy: list[EntropyLine]
+    suggestions: list[SuggestionLine]
+    best: list[SuggestionLine]
+    worst: list[SuggestionLine]
+    timing: list[TimingLine]
+    giveaways: list[GiveawayLine]
+    moments: list[Moment]
+    notes: list[Note]
+    names: list[str] = field(default_factory=list)  # players in seat order (chart colours)
+
+
+# --- words ------------------------------------------------------------------------------------------
+
+
+def fmt_bits(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def fmt_share(value: float | None) -> str:
+    """A probability as a percentage; one decimal near 0 and 1, so a long shot is not shown as 0%."""
+    if value is None:
+        return "–"
+    if 0 < value < 0.01 or 0.99 < value < 1:
+        return f"{value:.1%}"
+    return f"{value:.0%}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def card_name(game: Game, card: str | None) -> str:
+    if card is None or card == UNSEEN:
+        return "a card"
+    return game.deck.name(card)
+
+
+def triple_names(game: Game, cards: tuple[str, str, str]) -> tuple[str, str, str]:
+    return (card_name(game, cards[0]), card_name(game, cards[1]), card_name(game, cards[2]))
+
+
+def describe(game: Game, record: Event) -> str:
+    """A record in words, with the edition's card names (plain text, not escaped)."""
+    name = lambda card: card_name(game, card)  # noqa: E731
+    if isinstance(record, Suggest):
+        said = f"{record.player} suggested {', '.join(triple_names(game, record.cards))}"
+        shower = record.shower
+        if shower is None:
+            return f"{said}; nobody could show a card"
+        passed = [r.player for r in record.responses if r.passed]
+        passes = f"{', '.join(passed)} passed; " if passed else ""
+        return f"{said}; {passes}{shower.player} showed {name(shower.shows)}"
+    if isinstance(record, Accuse):
+        verdict = {True: "correctly", False: "wrongly"}.get(record.correct, "") if record.correct is not None else ""
+        return f"{record.player} accused {', '.join(triple_names(game, record.cards))}" + (f" ({verdict})" if verdict else "")
+    if isinstance(record, Reveal):
+        whose = f"{record.player}'s card" if record.player is not None else "a card in nobody's hand"
+        shown = name(record.card)
+        to = "everyone" if record.to == ALL else ", ".join(record.to)
+        return f"{whose} {shown} was revealed to {to}" + (f" ({record.cause})" if record.cause else "")
+    if isinstance(record, Peek):
+        seen = f": {name(record.card)}" if record.card not in (None, UNSEEN) else ""
+        return f"{record.player} looked at the card set on {name(record.room)}{seen}"
+    if isinstance(record, Deal):
+        return f"{record.player} was dealt {len(record.cards)} cards"
+    if isinstance(record, RoomCards):
+        return f"cards set aside on {', '.join(name(r) for r in record.rooms)}"
+    if isinstance(record, Turn):
+        return f"{record.player}'s turn"
+    if isinstance(record, Move):
+        to = name(record.to) if isinstance(record.to, str) else f"square {record.to[0]},{record.to[1]}"
+        return f"{record.player} moved to {to}"
+    if isinstance(record, ClueCard):
+        return f"{record.player} drew a clue card: {record.text}"
+    if isinstance(record, End):
+        return "the game ended" + (f"; {record.winner} won" if record.winner else " without a winner")
+    if isinstance(record, Extension):
+        return f"extension record {record.kind}"
+    return record.type
+
+
+def _record(game: Game, seq: int) -> Event | None:
+    return game.records[seq - 1] if 1 <= seq <= len(game.records) else None
+
+
+# --- the computers ------------------------------------------------------------------------------------
+
+
+def brief(data: ReportData) -> Brief:
+    game, header = data.game, data.header
+    edition = editions().get(header["edition"])
+    variant = variants().get(header["variant"])
+    solution = game.solution()
+    by_seat = {p["seat"]: p for p in data.players}
+    players = []
+    for seat, player in enumerate(game.players):
+        row = by_seat.get(seat, {})
+        character = player.character
+        if character is not None and character in game.deck.suspects:
+            character = game.deck.name(character)
+        players.append(PlayerLine(
+            seat=seat, name=player.name, character=character, hand_size=game.hand_sizes[seat],
+            hand_known=bool(row.get("hand_known", player.name in game.hands())), turn_order=row.get("turn_order"),
+            won=bool(row.get("won")), eliminated=bool(row.get("eliminated")),
+        ))
+    return Brief(
+        game_id=game.game_id, edition=edition.name if edition is not None else "custom deck",
+        variant=variant.name if variant is not None else header["variant"],
+        played_at=game.played_at, place=game.place, source=game.source, perspective=game.perspective,
+        winner=header.get("winner"), solution=triple_names(game, solution) if solution else None,
+        records=len(game.records), suggestions=sum(isinstance(r, Suggest) for r in game.records),
+        accusations=sum(isinstance(r, Accuse) for r in game.records),
+        turns=sum(isinstance(r, Turn) for r in game.records), players=players,
+        analysed=header.get("analysis_version") is not None, computed=data.computed,
+    )
+
+
+def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
+    """Each observer's entropy after every record, in seat order, then the table."""
+    game = data.game
+    setup = max((r.seq for r in game.records if isinstance(r, (Deal, RoomCards))), default=0)
+    partial = {row["observer"] for row in data.information if row.get("partial_view")}
+    hands = game.hands()
+    lines = []
+    for observer in [*game.names, None]:
+        rows = frame.filter(pl.col("observer").is_null() if observer is None else pl.col("observer") == observer)
+        series = [(int(s), float(e)) for s, e in rows.sort("seq").select("seq", "entropy").iter_rows()]
+        if not series:
+            continue
+        after_deal = next((e for s, e in reversed(series) if s <= setup), series[0][1])
+        certain = next((s for s, e in series if e <= CERTAIN_BITS), None)
+        lines.append(EntropyLine(
+            observer=observer if observer is not None else TABLE_LABEL, is_table=observer is None,
+            start=series[0][1], after_deal=after_deal, end=series[-1][1], certain_seq=certain,
+            partial_view=observer is not None and (observer in partial or observer not in hands),
+            series=series,
+        ))
+    return lines
+
+
+def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
+    game = data.game
+    lines = []
+    for row in data.suggestions:
+        best = (row.get("best_suspect"), row.get("best_weapon"), row.get("best_room"))
+        lines.append(SuggestionLine(
+            seq=row["seq"], player=row["player"],
+            cards=triple_names(game, (row["suspect"], row["weapon"], row["room"])),
+            shown_by=row.get("shown_by"),
+            shown_card=game.deck.name(row["shown_card"]) if row.get("shown_card") else None,
+            expected_gain=row.get("expected_gain_bits"), best_gain=row.get("best_gain_bits"),
+            best_cards=triple_names(game, best) if all(best) else None,  # type: ignore[arg-type]
+            accuracy=row.get("accuracy"), label=row.get("label"), giveaway=row.get("giveaway_bits"),
+        ))
+    return lines
+
+
+def best_and_worst(lines: list[SuggestionLine], n: int = TOP_SUGGESTIONS) -> tuple[list[SuggestionLine], list[SuggestionLine]]:
+    """The n most and least accurate suggestions (ties: the larger gain is better; the larger gap to
+    the best available gain is worse). Without accuracy (not analysed), nothing is ranked."""
+    rated = [s for s in lines if s.accuracy is not None]
+    best = sorted(rated, key=lambda s: (-s.accuracy, -(s.expected_gain or 0.0), s.seq))[:n]  # type: ignore[operator]
+    chosen = {s.seq for s in best}
+    gap = lambda s: (s.best_gain or 0.0) - (s.expected_gain or 0.0)  # noqa: E731
+    worst = [s for s in sorted(rated, key=lambda s: (s.accuracy, -gap(s), s.seq)) if s.seq not in chosen]
+    # a suggestion as good as possible is never "worst", even when every one was
+    worst = [s for s in worst if s.accuracy < 1.0 - 1e-9][:n]  # type: ignore[operator]
+    return best, worst
+
+
+def _had_turn_after(game: Game, player: str, seq: int) -> bool:
+    """Whether one of the player's turns was still going, or came, after record ``seq``."""
+    from analysis.accusations import own_turns
+
+    return any(end > seq for _, end in own_turns(game, player))
+
+
+def timing_lines(data: ReportData) -> list[TimingLine]:
+    game = data.game
+    certain_by_player = {p["name"]: p.get("first_certain_seq") for p in data.players}
+    accused = {a["player"]: a for a in data.accusations}
+    lines = []
+    for name in game.names:
+        certain = certain_by_player.get(name)
+        acc = accused.get(name)
+        record = _record(game, certain) if certain is not None else None
+        if acc is None:
+            if certain is None:
+                verdict = "never certain, never accused"
+            elif data.header.get("winner") == name:
+                verdict = "won without accusing"
+            elif not _had_turn_after(game, name, certain):
+                verdict = "certain, but had no turn left to accuse"
+            else:
+                verdict = "missed win: certain, never accused"
+        else:
+            waited = acc.get("turns_waited")
+            if acc.get("correct") is False:
+                verdict = "accused wrongly"
+            elif certain is None or acc["seq"] < certain:
+                p = acc.get("p_correct")
+                verdict = "accused before being certain" + (f" ({fmt_share(p)} likely)" if p is not None else "")
+            elif waited == 0:
+                verdict = "accused in the first turn they were certain"
+            elif waited is not None:
+                verdict = f"waited {plural(waited, 'own turn')} after being certain"
+            else:
+                verdict = "accused after being certain"
+        lines.append(TimingLine(
+            player=name, certain_seq=certain, certain_after=describe(game, record) if record is not None else None,
+            accused_seq=acc["seq"] if acc else None,
+            accused_cards=triple_names(game, (acc["suspect"], acc["weapon"], acc["room"])) if acc else None,
+            correct=acc.get("correct") if acc else None, p_correct=acc.get("p_correct") if acc else None,
+            turns_waited=acc.get("turns_waited") if acc else None, verdict=verdict,
+        ))
+    return lines
+
+
+def giveaway_lines(data: ReportData, suggestions: list[SuggestionLine]) -> list[GiveawayLine]:
+    """Per refuter, in seat order: refutations, how many offered a choice, the bits given away."""
+    game = data.game
+    hands = game.hands()
+    records = {r.seq: r for r in game.records if isinstance(r, Suggest)}
+    lines = []
+    for name in game.names:
+        shown = [s for s in suggestions if s.shown_by == name]
+        if not shown:
+            continue
+        hand = hands.get(name)
+        with_choice = None if hand is None else sum(len(hand & set(records[s.seq].cards)) > 1 for s in shown)
+        known = [s for s in shown if s.giveaway is not None]
+        total = sum(s.giveaway for s in known)  # type: ignore[misc]
+        largest = max(known, key=lambda s: (s.giveaway, -s.seq), default=None)
+        lines.append(GiveawayLine(
+            refuter=name, refutations=len(shown), with_choice=with_choice, known=len(known), total_bits=total,
+            largest=largest if largest is not None and largest.giveaway > 1e-12 else None,  # type: ignore[operator]
+        ))
+    return lines
+
+
+def key_moments(data: ReportData, n: int = TOP_MOMENTS) -> list[Moment]:
+    """The records with the largest total |gain| over the players (the information rows)."""
+    game = data.game
+    names = set(game.names)
+    by_seq: dict[int, dict[str | None, float]] = {}
+    for row in data.information:
+        by_seq.setdefault(row["seq"], {})[row["observer"]] = row["gain_bits"]
+    moments = []
+    for seq, gains in by_seq.items():
+        player_gains = {o: g for o, g in gains.items() if o in names}
+        moved = sum(abs(g) for g in player_gains.values())
+        if moved <= 1e-12:
+            continue
+        record = _record(game, seq)
+        moments.append(Moment(
+            seq=seq, what=describe(game, record) if record is not None else f"record {seq}",
+            player=getattr(record, "player", None),
+            gains={o: player_gains[o] for o in game.names if o in player_gains}, table_gain=gains.get(None),
+            moved=moved, note=_note(record),
+        ))
+    moments.sort(key=lambda m: (-m.moved, m.seq))
+    return moments[:n]
+
+
+def _note(record: Event | None) -> str | None:
+    if record is None:
+        return None
+    note = record.extra.get("note")
+    return str(note) if note is not None else None
+
+
+def notes(game: Game) -> list[Note]:
+    found = []
+    header_note = game.header_extra.get("note")
+    if header_note is not None:
+        found.append(Note(seq=0, player=None, what="the game", text=str(header_note)))
+    for record in game.records:
+        text = _note(record)
+        if text is not None:
+            found.append(Note(seq=record.seq, player=getattr(record, "player", None), what=describe(game, record), text=text))
+    return found
+
+
+def post_mortem(data: ReportData) -> PostMortem:
+    suggestions = suggestion_lines(data)
+    best, worst = best_and_worst(suggestions)
+    return PostMortem(
+        brief=brief(data), entropy=entropy_lines(data, entropy_frame(data)), suggestions=suggestions, best=best, worst=worst,
+        timing=timing_lines(data), giveaways=giveaway_lines(data, suggestions), moments=key_moments(data),
+        notes=notes(data.game), names=list(data.game.names),
+    )
