@@ -18,7 +18,14 @@ install: $(STAMP)
 
 demo: install
 	$(BIN)/clue-stats ingest data/samples --db $(DB) || test $$? -eq 3
+	test -d $(SIMULATED) || $(BIN)/clue-stats simulate --games 300 --players 4 --strategies notebook,random,bluffer --seed 1 --out $(SIMULATED)
+	$(BIN)/clue-stats ingest $(SIMULATED) --db $(DB) || test $$? -eq 3
 	$(BIN)/clue-stats games --db $(DB)
+	$(BIN)/clue-stats dashboard --db $(DB) --open
+
+# the dashboard on $(DB) (or: make dashboard DB=path/to/file.duckdb PORT=8502)
+dashboard: install
+	$(BIN)/clue-stats dashboard --db $(DB) --port $(or $(PORT),8501) --open
 
 test: install
 	$(BIN)/python -m pytest

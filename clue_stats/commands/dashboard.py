@@ -1,0 +1,93 @@
+"""`dashboard`: start the Streamlit dashboard on a database and say where it is."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from clue_stats.cli import DbOption, app, database, err, fail, handled, out
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+LOCAL = "127.0.0.1"
+
+
+def streamlit_command(db: Path, port: int, address: str = LOCAL) -> list[str]:
+    """The `streamlit run` command line. The flags repeat dashboard/.streamlit/config.toml on purpose:
+    whatever other Streamlit config the user has, the dashboard stays headless, local unless told
+    otherwise, and sends no usage statistics."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+        "--server.address", address,
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--", "--db", str(db),
+    ]
+
+
+def port_free(address: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((address, port))
+        except OSError:
+            return False
+    return True
+
+
+def _open_when_up(url: str, address: str, port: int, timeout: float = 30.0) -> None:
+    """Open the user's browser once the server answers (it takes a second or two to start)."""
+    deadline = time.monotonic() + timeout
+    host = LOCAL if address in ("0.0.0.0", "::") else address
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                webbrowser.open(url)
+                return
+        except OSError:
+            time.sleep(0.2)
+
+
+@app.command("dashboard")
+@handled
+def dashboard_command(
+    db: Optional[str] = DbOption,
+    port: int = typer.Option(8501, "--port", min=1, max=65535, help="The port to serve on."),
+    address: str = typer.Option(LOCAL, "--address", help="The address to listen on: 127.0.0.1 (the default) lets "
+                                "only this machine in; 0.0.0.0 lets in anyone who can reach it, and they can read every game."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the dashboard in a web browser once it is up."),
+) -> None:
+    """Start the Streamlit dashboard on the database (Ctrl+C stops it)."""
+    path = Path(database(db)).expanduser().resolve()
+    if not path.exists():
+        err.print(f"clue-stats: no database at {path} yet; the dashboard shows its games as soon as "
+                  "`clue-stats ingest` stores some", markup=False)
+    if not port_free(address, port):
+        raise fail(f"cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
+                   "(choose another with --port or --address)", 1)
+    shown = f"[{address}]" if ":" in address else address
+    url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
+    out.print(f"clue-stats dashboard on {path}: {url}  (Ctrl+C stops it)", markup=False)
+    sys.stdout.flush()
+    if open_browser:
+        threading.Thread(target=_open_when_up, args=(url, address, port), daemon=True).start()
+    child = subprocess.Popen(streamlit_command(path, port, address), stdout=subprocess.DEVNULL)
+    try:
+        code = child.wait()
+    except KeyboardInterrupt:
+        child.terminate()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        raise typer.Exit(0) from None
+    if code != 0:
+        raise fail(f"the dashboard stopped with exit code {code}", 1)

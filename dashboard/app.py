@@ -1,0 +1,109 @@
+"""The dashboard's entry point (`clue-stats dashboard`, or `streamlit run dashboard/app.py -- --db FILE`).
+
+It is the frame around every page: it finds the database, draws the filters every page honours in
+the sidebar, hands the pages their context, watches the file so that games stored by a running
+`clue-stats ingest` appear without a reload, and routes with st.navigation. The pages in app_pages/
+hold UI only; every read is in dashboard/queries.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:  # run as a script by streamlit: make the project importable
+    sys.path.insert(0, str(HERE.parent))
+
+from dashboard import queries  # noqa: E402
+from dashboard.app_pages import common  # noqa: E402
+from dashboard.app_pages.words import md  # noqa: E402
+
+log = logging.getLogger("clue_stats.dashboard")
+WATCH_SECONDS = 3  # how often an open page looks for a database changed by ingest
+
+PAGES = [
+    st.Page(HERE / "app_pages" / "overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
+    st.Page(HERE / "app_pages" / "replay.py", title="Game replay", icon=":material/replay:", url_path="replay"),
+    st.Page(HERE / "app_pages" / "suggestions.py", title="Suggestions", icon=":material/psychology:", url_path="suggestions"),
+    st.Page(HERE / "app_pages" / "accusations.py", title="Accusations", icon=":material/gavel:", url_path="accusations"),
+    st.Page(HERE / "app_pages" / "positions.py", title="Starting positions", icon=":material/casino:", url_path="positions"),
+    st.Page(HERE / "app_pages" / "players.py", title="Players", icon=":material/groups:", url_path="players"),
+    st.Page(HERE / "app_pages" / "quality.py", title="Data quality", icon=":material/rule:", url_path="quality"),
+]
+
+ANY = "any"
+
+
+def _date(text: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(text)[:10])
+    except (TypeError, ValueError):
+        return None
+
+
+def _choose(label: str, options: list[Any], key: str, fmt=str) -> Any:
+    value = st.selectbox(label, [ANY, *options], key=key, format_func=lambda v: ANY if v == ANY else fmt(v))
+    return None if value == ANY else value
+
+
+def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
+    """The filters every page honours; "any" everywhere selects every stored game."""
+    with st.sidebar:
+        st.subheader("Filters")
+        edition = _choose("Edition", choices.get("edition", []), "filter_edition")
+        variant = _choose("Variant", choices.get("variant", []), "filter_variant")
+        n_players = _choose("Players", choices.get("n_players", []), "filter_players", lambda n: f"{n} players")
+        source = _choose("Source", choices.get("source", []), "filter_source")
+        low, high = (_date(v) for v in (choices.get("played_at") or [None, None]))
+        date_from = date_to = None
+        if low is not None and high is not None:
+            # no bound by default: games without a date stay in the selection until a bound is set
+            date_from = st.date_input("Played from", value=None, min_value=low, max_value=high, key="filter_from")
+            date_to = st.date_input("Played until", value=None, min_value=low, max_value=high, key="filter_to")
+    return queries.GameFilter(
+        edition=edition, variant=variant, n_players=n_players, source=source,
+        date_from=date_from.isoformat() if date_from else None,
+        date_to=date_to.isoformat() if date_to else None,
+    )
+
+
+@st.fragment(run_every=WATCH_SECONDS)
+def watch(path: Path, seen: str) -> None:
+    """Rerun the whole app when the file changed since this run read it (a running ingest)."""
+    if queries.store_version(path) != seen:
+        st.rerun(scope="app")
+
+
+def main() -> None:
+    st.set_page_config(page_title="clue-stats", page_icon=":material/search:", layout="wide")
+    path = queries.database_path()
+    version = queries.store_version(path)
+    page = st.navigation(PAGES)
+    with st.sidebar:
+        watch(path, version)
+    if not path.exists():
+        st.session_state.pop(common.CONTEXT_KEY, None)
+        common.database_missing(path)
+        return
+    choices = common.read(queries.filter_choices, str(path), version)
+    filters = sidebar_filters(choices)
+    st.sidebar.caption(f"Database: {md(path)}")
+    st.session_state[common.CONTEXT_KEY] = common.PageContext(str(path), version, filters)
+    try:
+        page.run()
+    except Exception as exc:  # the program's own failure: a message on the page, the traceback in the log
+        if os.environ.get("CLUE_STATS_DEBUG"):
+            raise
+        log.exception("page %s failed", page.title)
+        st.error(f"This page failed: {md(type(exc).__name__)}: {md(exc)}. "
+                 "Set CLUE_STATS_DEBUG=1 to see the traceback in the terminal.")
+
+
+main()

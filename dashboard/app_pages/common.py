@@ -1,0 +1,89 @@
+"""What every page shares: the page's context (database, version, filters) and how a page says what
+it cannot show. UI only: the reads are in dashboard.queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+from urllib.parse import urlencode
+
+import polars as pl
+import streamlit as st
+
+from dashboard import queries
+from dashboard.app_pages.words import md
+
+T = TypeVar("T")
+
+CONTEXT_KEY = "clue_stats_context"
+NO_ANALYSIS = "no analysis yet: run `clue-stats analyse`"
+
+
+@dataclass(frozen=True)
+class PageContext:
+    path: str
+    version: str
+    filters: queries.GameFilter
+
+
+def page_context() -> PageContext:
+    """The context app.py set for this run; a page shown without a database stops with a message."""
+    ctx = st.session_state.get(CONTEXT_KEY)
+    if ctx is None:
+        st.info("No database is open.")
+        st.stop()
+    return ctx
+
+
+def read(fn: Callable[..., T], *args: Any) -> T:
+    """Call a query; a busy or unusable store becomes a message on the page, not a traceback."""
+    try:
+        return fn(*args)
+    except queries.StoreBusy:
+        st.warning(
+            "The database is busy: `clue-stats ingest` is writing to it. This page reads it again "
+            "as soon as you interact, or now:"
+        )
+        st.button("Try again", key=f"retry_{getattr(fn, '__name__', 'read')}")
+        st.stop()
+    except queries.StoreError as exc:
+        st.error(md(str(exc)))
+        st.stop()
+    raise AssertionError("unreachable")  # st.stop() raises
+
+
+def require_games(count: int, ctx: PageContext, what: str) -> None:
+    """Stop the page, saying why, when the selection holds no game."""
+    if count:
+        return
+    if ctx.filters == queries.GameFilter():
+        st.info(f"No games in the database yet, so there are no {what} to show. "
+                "Add some with `clue-stats ingest PATH` (this page refreshes when they arrive).")
+    else:
+        st.info(f"No game matches the filters, so there are no {what} to show. Widen the filters in the sidebar.")
+    st.stop()
+
+
+def database_missing(path: Path) -> None:
+    st.title("clue-stats")
+    st.info(
+        f"There is no database at {md(path)} yet. Store games in it with `clue-stats ingest PATH --db FILE` "
+        "(FILE being that path); this page shows them as soon as the file appears."
+    )
+
+
+# the replay page's address at one record; relative, so it works under any host and port
+LINK = st.column_config.LinkColumn("replay", display_text="open replay", help="opens the game at this record")
+
+
+def replay_url(game_id: str, seq: int | None) -> str:
+    query = {"game": game_id} if seq is None else {"game": game_id, "seq": int(seq)}
+    return "replay?" + urlencode(query)
+
+
+def replay_links(frame: pl.DataFrame, seq_column: str = "seq") -> pl.DataFrame:
+    """The frame with a first column ``replay``: the address of the replay page at that record."""
+    urls = [replay_url(g, s) for g, s in zip(frame["game_id"].to_list(), frame[seq_column].to_list())]
+    return frame.with_columns(pl.Series("replay", urls, dtype=pl.Utf8)).select("replay", pl.exclude("replay"))

@@ -1,0 +1,68 @@
+"""Overview: what the selection holds (games, players, editions, sources) and how it is made up."""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from dashboard import queries
+from dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+
+ctx = page_context()
+st.title("Overview")
+data = read(queries.overview, ctx.path, ctx.version, ctx.filters)
+totals = data["totals"]
+require_games(totals["games"], ctx, "games")
+
+row = st.columns(4)
+row[0].metric("Games", f"{totals['games']:,}", help=f"{totals['stored_total']:,} stored in all")
+row[1].metric("Players", f"{totals['players']:,}", help="distinct player names")
+row[2].metric("Editions", f"{totals['editions']:,}")
+row[3].metric("Sources", f"{totals['sources']:,}")
+row = st.columns(4)
+row[0].metric("Analysed", f"{totals['analysed']:,}", help="games whose analysis columns are filled")
+row[1].metric("Hands not all known", f"{totals['hands_unknown']:,}",
+              help="games whose log does not hold every hand: their notebooks are partial views")
+row[2].metric("With a winner", f"{totals['won']:,}")
+row[3].metric("Rejected", f"{totals['rejected']:,}", help="games set apart by ingest (see Data quality)")
+if totals["analysed"] == 0:
+    st.info(f"These games have {NO_ANALYSIS}: suggestions and accusations pages stay empty until then.")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Games by edition")
+    st.altair_chart(
+        alt.Chart(data["by_edition"]).mark_bar().encode(
+            x=alt.X("games:Q", title="games"),
+            y=alt.Y("edition:N", sort="-x", title=None),
+            color=alt.Color("variant:N", title="variant"),
+            tooltip=["edition", "variant", "games"],
+        ),
+        width="stretch",
+    )
+with right:
+    st.subheader("Games by player count")
+    st.altair_chart(
+        alt.Chart(data["by_players"]).mark_bar().encode(
+            x=alt.X("n_players:O", title="players"),
+            y=alt.Y("games:Q", title="games"),
+            tooltip=["n_players", "games"],
+        ),
+        width="stretch",
+    )
+
+st.subheader("Games played by month")
+if data["by_month"].height:
+    st.altair_chart(
+        alt.Chart(data["by_month"]).mark_bar().encode(
+            x=alt.X("month:O", title=None), y=alt.Y("games:Q", title="games"), tooltip=["month", "games"],
+        ),
+        width="stretch",
+    )
+    if totals["undated"]:
+        st.caption(f"{totals['undated']:,} games have no date and are not in this chart.")
+else:
+    st.caption("No game of the selection says when it was played.")
+
+st.subheader("Sources")
+st.dataframe(data["by_source"], hide_index=True, width="stretch")

@@ -1,0 +1,75 @@
+"""Starting positions: win rate by seat in turn order, character and start square, with 95 % Wilson
+intervals, the rate expected with no effect and the tests in words, one tab per player count."""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboard import queries
+from dashboard.app_pages.common import page_context, read, require_games
+from dashboard.app_pages.words import cells_words, md, seat_test_words
+
+DIMENSIONS = {
+    "turn_order": ("Seat in turn order", "seat", "0 is the first to play"),
+    "character": ("Character", "character", None),
+    "start_square": ("Start square", "start square", "the character's start square on the edition's board"),
+}
+WHY_EMPTY = {
+    "turn_order": "no game of this group says who played first (no turn records and no suggestions)",
+    "character": "the logs of this group name no characters",
+    "start_square": "this group's edition has no board, or its logs name no characters",
+}
+
+ctx = page_context()
+st.title("Starting positions")
+require_games(read(queries.selection_size, ctx.path, ctx.version, ctx.filters), ctx, "starting positions")
+data = read(queries.position_stats_for, ctx.path, ctx.version, ctx.filters)
+st.caption("Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
+           "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
+           "games that someone won, divided by the number of players.")
+
+
+def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerChart:
+    y = alt.Y(f"{dimension}:N", title=title, sort=None)
+    frame = frame.with_columns(pl.col(dimension).cast(pl.Utf8))
+    base = alt.Chart(frame)
+    tooltip = [f"{dimension}:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%"),
+               alt.Tooltip("ci_low:Q", format=".1%"), alt.Tooltip("ci_high:Q", format=".1%"),
+               alt.Tooltip("expected_rate:Q", format=".1%"), alt.Tooltip("p_value:Q", format=".3g")]
+    return alt.layer(
+        base.mark_rule(strokeWidth=2).encode(y=y, x=alt.X("ci_low:Q", title="win rate", axis=alt.Axis(format="%")), x2="ci_high:Q"),
+        base.mark_tick(color="#d62728", thickness=2, size=18).encode(y=y, x="expected_rate:Q"),
+        base.mark_point(filled=True, size=70).encode(y=y, x="win_rate:Q", tooltip=tooltip),
+    ).properties(height=max(60, 28 * frame.height))
+
+
+counts = sorted({int(n) for frame in (data["turn_order"], data["character"]) for n in frame["n_players"].to_list()})
+if not counts:
+    st.info("No game of the selection tells who played first or which character a player had, so there is no "
+            "starting position to compare.")
+    st.stop()
+tabs = st.tabs([f"{n} players" for n in counts])
+for n, tab in zip(counts, tabs):
+    with tab:
+        editions = sorted({e for key in DIMENSIONS for e in data[key].filter(pl.col("n_players") == n)["edition"].to_list()})
+        for edition in editions:
+            if len(editions) > 1:
+                st.subheader(f"Edition {md(edition)}")
+            test = data["seat_test"].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).to_dicts()
+            for key, (title, label, note) in DIMENSIONS.items():
+                cells = data[key].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).sort(key)
+                st.markdown(f"**{title}**" + (f" ({note})" if note else ""))
+                if cells.height == 0:
+                    st.caption(f"Nothing to show: {WHY_EMPTY[key]}.")
+                    continue
+                if key == "turn_order":
+                    t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
+                    st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
+                st.write(md(cells_words(cells.to_dicts(), key, label)))
+                st.altair_chart(effect_chart(cells, key, title), width="stretch")
+                with st.expander(f"{title}: the numbers"):
+                    st.dataframe(cells, hide_index=True, width="stretch")

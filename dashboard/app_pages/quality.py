@@ -1,0 +1,64 @@
+"""Data quality: the games ingest set apart, with every problem found in them and their original
+text, the warnings kept with stored games, and the history of ingest runs."""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from dashboard import queries
+from dashboard.app_pages.common import page_context, read
+
+RAW_SHOWN = 100_000  # characters of a rejected game's text shown on the page
+
+ctx = page_context()
+st.title("Data quality")
+data = read(queries.data_quality, ctx.path, ctx.version, ctx.filters)
+rejected = data["rejected"]
+
+row = st.columns(3)
+row[0].metric("Rejected games and files", f"{data['rejected_total']:,}")
+row[1].metric("Warnings on stored games", f"{int(data['warnings']['problems'].sum()) if data['warnings'].height else 0:,}",
+              help="of the games the filters select")
+row[2].metric("Ingest runs", f"{data['runs'].height:,}")
+
+st.subheader("Rejected games")
+if data["rejected_total"] == 0:
+    st.caption("No game has been rejected: every game read so far passed the checks.")
+else:
+    st.caption("Rejected games are listed whatever the filters: their edition and date could not be trusted. "
+               + ("The newest 500 are shown." if data["rejected_total"] > rejected.height else ""))
+    st.altair_chart(
+        alt.Chart(data["rejected_codes"]).mark_bar().encode(
+            x=alt.X("rejected:Q", title="rejected"), y=alt.Y("code:N", sort="-x", title="first error"),
+            tooltip=["code:N", "rejected:Q"],
+        ),
+        width="stretch",
+    )
+    st.dataframe(rejected.drop("raw_sha256"), hide_index=True, width="stretch")
+    rows = rejected.to_dicts()
+    pick = st.selectbox(
+        "Every problem of one rejected game", range(len(rows)), key="quality_rejected",
+        format_func=lambda i: f"{rows[i]['source_file'] or '(no file)'}, line {rows[i]['line']}: {rows[i]['code']}",
+    )
+    if pick is not None:
+        problems, raw = read(queries.rejected_problems, ctx.path, ctx.version, rows[pick]["raw_sha256"],
+                             rows[pick]["source_file"])
+        st.dataframe(problems, hide_index=True, width="stretch")
+        if raw:
+            with st.expander("The game as it was read"):
+                st.code(raw[:RAW_SHOWN], language=None)
+                if len(raw) > RAW_SHOWN:
+                    st.caption(f"The first {RAW_SHOWN:,} of {len(raw):,} characters.")
+
+st.subheader("Warnings kept with stored games")
+if data["warnings"].height:
+    st.dataframe(data["warnings"], hide_index=True, width="stretch")
+else:
+    st.caption("The selected games carry no warning.")
+
+st.subheader("Ingest history")
+if data["runs"].height:
+    st.dataframe(data["runs"], hide_index=True, width="stretch")
+else:
+    st.caption("No ingest has run on this database.")

@@ -1,0 +1,227 @@
+"""Game replay: step through one game record by record and watch what any player knew.
+
+The page can be opened at a game and record by its address (``replay?game=ID&seq=N``): the
+Suggestions and Accusations pages link here that way.
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboard import queries
+from dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from dashboard.app_pages.words import describe, md, percent
+
+TABLE_LABEL = "the table (a spectator)"
+MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy
+
+ctx = page_context()
+st.title("Game replay")
+
+games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
+ids = games["game_id"].to_list()
+labels = {
+    r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {r['edition']} · {r['n_players']} players"
+    for r in games.iter_rows(named=True)
+}
+
+# A link (replay?game=...&seq=...) is followed once; after that the widgets are the user's.
+link = (st.query_params.get("game"), st.query_params.get("seq"))
+if link[0] and st.session_state.get("replay_link") != link:
+    st.session_state["replay_link"] = link
+    st.session_state["replay_game"] = link[0]
+    if link[1] is not None and str(link[1]).isdigit():
+        st.session_state["replay_seq"] = int(link[1])
+chosen = st.session_state.get("replay_game")
+if chosen and chosen not in labels:
+    ids = [chosen, *ids]  # a linked or typed game outside the filters is still shown
+    labels[chosen] = chosen
+if not ids:
+    require_games(0, ctx, "games to replay")
+
+pick, typed = st.columns([3, 1])
+with typed:
+    wanted = st.text_input("Game id", key="replay_typed", placeholder="type an id",
+                           help=f"the list holds the newest {queries.GAME_LIST_LIMIT:,} games of the selection"
+                           if total > queries.GAME_LIST_LIMIT else "any stored game")
+    if wanted and wanted != st.session_state.get("replay_typed_done"):
+        st.session_state["replay_typed_done"] = wanted
+        if wanted not in labels:
+            ids = [wanted, *ids]
+            labels[wanted] = wanted
+        st.session_state["replay_game"] = wanted
+with pick:
+    game_id = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="replay_game")
+
+try:
+    data = read(queries.replay_game, ctx.path, ctx.version, game_id)
+except queries.GameNotFound:
+    st.warning(f"No stored game has the id {md(game_id)}.")
+    st.stop()
+game = data.game
+name = game.deck.name
+n_records = len(game.records)
+names = [p.name for p in game.players]
+hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"].to_list()))
+
+observers: list[str | None] = [*names, None]
+if st.session_state.get("replay_observer", "") not in observers:
+    st.session_state["replay_observer"] = game.perspective if game.perspective in names else names[0]
+observer = st.selectbox("Observer: whose notebook", observers, key="replay_observer",
+                        format_func=lambda o: TABLE_LABEL if o is None else o)
+
+# ---- stepping
+events = data.events
+payloads = [json.loads(p) for p in events["payload"].to_list()]
+lines = events["line"].to_list()
+suggestion_seqs = [s for s, t in zip(events["seq"].to_list(), events["type"].to_list()) if t == "suggest"]
+seq_now = st.session_state.get("replay_seq", 0)
+st.session_state["replay_seq"] = min(max(int(seq_now), 0), n_records)
+
+
+def _go(seq: int) -> None:
+    st.session_state["replay_seq"] = min(max(seq, 0), n_records)
+
+
+def _next_suggestion(forward: bool) -> None:
+    now = st.session_state["replay_seq"]
+    later = [s for s in suggestion_seqs if (s > now if forward else s < now)]
+    if later:
+        _go(later[0] if forward else later[-1])
+
+
+buttons = st.columns(6)
+buttons[0].button("Start", on_click=_go, args=(0,), key="replay_start", width="stretch")
+buttons[1].button("Previous suggestion", on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch")
+buttons[2].button("Previous record", on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch")
+buttons[3].button("Next record", on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch")
+buttons[4].button("Next suggestion", on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch")
+buttons[5].button("End", on_click=_go, args=(n_records,), key="replay_end", width="stretch")
+if n_records:
+    seq = st.slider("Record", 0, n_records, key="replay_seq")
+else:
+    seq = 0
+    st.caption("This game has no records after its header.")
+
+payload = payloads[seq]
+where = f" (line {lines[seq]})" if lines[seq] is not None else ""
+st.markdown(f"**Record {seq} of {n_records}**{where}: {md(describe(payload, name))}")
+if payload.get("note"):
+    st.caption(f"Note in the log: {md(payload['note'])}")
+
+# ---- the deduction: entropy of every observer, the notebook of the chosen one
+entropy, certain = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
+entropy = entropy.with_columns(pl.col("observer").fill_null(TABLE_LABEL))
+notebook = read(queries.notebook, ctx.path, ctx.version, game_id, observer, seq)
+
+left, right = st.columns([5, 6])
+with left:
+    st.subheader(f"Notebook of {TABLE_LABEL if observer is None else md(observer)} after record {seq}")
+    if observer is not None and not hand_known.get(observer, True):
+        st.caption(f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
+                   "shows them: a partial view, less certain than the player really was.")
+    card_order = [name(c) for c in game.deck.cards]
+    place_order = ["envelope", *names, "room cards"]
+    nb = notebook.with_columns(
+        pl.col("card").map_elements(name, return_dtype=pl.Utf8).alias("card_name"),
+        pl.col("place").replace({"room_cards": "room cards"}).alias("place"),
+        pl.when(pl.col("probability") >= 1).then(pl.lit("✔"))
+        .when(pl.col("probability") <= 0).then(pl.lit(""))
+        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8)).alias("shown"),
+    )
+    base = alt.Chart(nb).encode(
+        x=alt.X("place:N", sort=place_order, title=None, axis=alt.Axis(orient="top", labelAngle=0)),
+        y=alt.Y("card_name:N", sort=card_order, title=None),
+    )
+    heat = base.mark_rect().encode(
+        color=alt.Color("probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="P"),
+        tooltip=[alt.Tooltip("card_name:N", title="card"), "category:N", "place:N",
+                 alt.Tooltip("probability:Q", format=".1%")],
+    )
+    text = base.mark_text(fontSize=10).encode(
+        text="shown:N",
+        color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
+    )
+    st.altair_chart((heat + text).properties(height=max(240, 16 * len(card_order))), width="stretch")
+    envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
+    likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
+    st.caption("Most likely in the envelope: " + md(", ".join(likely)))
+
+with right:
+    st.subheader("Envelope entropy over the game")
+    if entropy.height > MAX_CHART_ROWS:
+        changed = pl.col("entropy") != pl.col("entropy").shift(1).over("observer")
+        entropy = entropy.sort("observer", "seq").filter(changed.fill_null(True) | (pl.col("seq") == n_records))
+    marks = pl.DataFrame({"seq": suggestion_seqs}, schema={"seq": pl.Int64})
+    lines_chart = alt.Chart(entropy).mark_line(interpolate="step-after").encode(
+        x=alt.X("seq:Q", title="record", scale=alt.Scale(domain=[0, max(n_records, 1)])),
+        y=alt.Y("entropy:Q", title="bits"),
+        color=alt.Color("observer:N", title="observer"),
+        strokeWidth=alt.condition(alt.datum.observer == (TABLE_LABEL if observer is None else observer),
+                                  alt.value(3.5), alt.value(1.2)),
+        tooltip=["observer:N", "seq:Q", alt.Tooltip("entropy:Q", format=".3f")],
+    )
+    ticks = alt.Chart(marks).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
+    now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="#d62728", size=2).encode(x="seq:Q")
+    st.altair_chart((ticks + lines_chart + now).properties(height=320), width="stretch")
+    st.caption("Dotted lines mark suggestions; the red line is the current record.")
+
+    current = [s for s in suggestion_seqs if s <= seq]
+    st.subheader("The current suggestion")
+    if not current:
+        st.caption("No suggestion yet at this record.")
+    else:
+        s = current[-1]
+        st.markdown(f"Record {s}: {md(describe(payloads[s], name))}")
+        before = entropy.filter(pl.col("seq") == s - 1).select("observer", pl.col("entropy").alias("before"))
+        after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
+        gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
+        st.altair_chart(
+            alt.Chart(gains).mark_bar().encode(
+                x=alt.X("gain_bits:Q", title="information gained (bits)"),
+                y=alt.Y("observer:N", title=None, sort=[*names, TABLE_LABEL]),
+                color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
+                tooltip=["observer:N", alt.Tooltip("before:Q", format=".3f"), alt.Tooltip("after:Q", format=".3f"),
+                         alt.Tooltip("gain_bits:Q", format=".3f")],
+            ).properties(height=30 * (len(names) + 1)),
+            width="stretch",
+        )
+        row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
+        rated = row[0] if row else {}
+        if rated.get("expected_gain_bits") is None:
+            st.info(f"Expected and best gain: {NO_ANALYSIS}.")
+        else:
+            cols = st.columns(4)
+            cols[0].metric("Expected gain", f"{rated['expected_gain_bits']:.3f} bits")
+            if rated.get("best_gain_bits") is None:
+                cols[1].metric("Best available", "n/a", help="run `clue-stats analyse --deep`")
+            else:
+                cols[1].metric("Best available", f"{rated['best_gain_bits']:.3f} bits")
+            cols[2].metric("Accuracy", percent(rated.get("accuracy")))
+            cols[3].metric("Label", rated.get("label") or "n/a")
+            if rated.get("best_suspect"):
+                st.caption("Best suggestion at that moment: " + md(
+                    f"{name(rated['best_suspect'])} with {name(rated['best_weapon'])} in {name(rated['best_room'])}"))
+
+st.subheader("When each player became certain")
+rows = []
+for player in names:
+    at = certain.get(player)
+    accused = data.accusations.filter(pl.col("player") == player).to_dicts()
+    rows.append({
+        "player": player,
+        "certain after record": at,
+        "at that record": describe(payloads[at], name) if at is not None else "never certain",
+        "accused at": accused[0]["seq"] if accused else None,
+        "p_correct": accused[0].get("p_correct") if accused else None,
+        "turns waited": accused[0].get("turns_waited") if accused else None,
+        "won": player == data.header.get("winner"),
+    })
+st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True, width="stretch")
+if data.problems.height:
+    with st.expander(f"Warnings kept with this game ({data.problems.height})"):
+        st.dataframe(data.problems, hide_index=True, width="stretch")

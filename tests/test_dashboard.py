@@ -1,0 +1,507 @@
+"""The dashboard through Streamlit's AppTest, on real DuckDB files built by the real ingest.
+
+Every page is run and what it shows is compared with what the database (or the analysis library)
+says: metric values, chart data, table rows, the replay's stepping. The corpus is small on purpose:
+the sample games, a few simulated ones (so that strategies exist), one game with HTML and Markdown
+in its names, and one rejected game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analysis import players as player_stats
+from analysis import positions as position_stats
+from analysis import store_read, timeline
+from clue_stats import pipeline
+from clue_stats.commands.analyse import analyse_store
+from dashboard import queries
+from engine.simulate import simulate
+from ingest import cluelog, store
+from tests.conftest import FIXTURES, SAMPLES, ROOT
+
+APP = ROOT / "dashboard" / "app.py"
+PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
+
+XSS_NAME = "<script>alert(1)</script>"
+LINK_NAME = "Dad [x](javascript:alert(2)) **b**"
+XSS_NOTE = "<img src=x onerror=alert(3)> :red[shout] $x^2$"
+ODD_SOURCE = "O'Brien's \"club\"; DROP TABLE games; --"
+XSS_GAME = "xss-game"
+CLUB_GAME = "classic-club-2026-11-06-1"
+DUEL_GAME = "duell-2026-11-21"
+
+
+# ---------------------------------------------------------------- building databases
+
+
+def hostile_game(folder: Path) -> Path:
+    """The family sample with a script tag and a Markdown link as player names, HTML in a note and
+    SQL in its source: it must be stored and shown as the text it is."""
+    rename = {"Mom": XSS_NAME, "Dad": LINK_NAME}
+    records = [json.loads(line) for line in (SAMPLES / "us-clue-family.jsonl").read_text().splitlines() if line.strip()]
+    for r in records:
+        if r["type"] == "game":
+            r.update(id=XSS_GAME, source=ODD_SOURCE)
+            for p in r["players"]:
+                p["name"] = rename.get(p["name"], p["name"])
+        for key in ("player", "winner"):
+            if key in r:
+                r[key] = rename.get(r[key], r[key])
+        for answer in r.get("responses", []):
+            answer["player"] = rename.get(answer["player"], answer["player"])
+    first_suggestion = next(r for r in records if r["type"] == "suggest")
+    first_suggestion["note"] = XSS_NOTE
+    path = folder / "hostile.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def simulated_games(folder: Path, games: int = 6) -> Path:
+    path = folder / "simulated.jsonl"
+    path.write_text(cluelog.write_games(simulate(games, 3, "classic", ("notebook", "random", "bluffer"), seed=3)), encoding="utf-8")
+    return path
+
+
+def build_corpus(root: Path) -> Path:
+    """The test corpus: analysed games (one with the best available gain), games stored without
+    analysis, a hostile game and a rejected one."""
+    root.mkdir(parents=True, exist_ok=True)
+    db = root / "corpus.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=True, workers=1)
+    analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
+    pipeline.ingest_paths([str(simulated_games(root)), str(hostile_game(root))], db, analyse=True, workers=1)
+    pipeline.ingest_paths([str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1)
+    return db
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_corpus(tmp_path_factory.mktemp("dashboard"))
+
+
+def sql(db: Path, query: str, params: list | None = None) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(query, params or []).fetchall()
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------- driving the app
+
+
+def open_app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str = "overview", **query: str) -> AppTest:
+    monkeypatch.setenv("CLUE_STATS_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if page != "overview":
+        at.switch_page(f"app_pages/{page}.py").run()
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def charts(at: AppTest) -> list[tuple[dict, list[pa.Table]]]:
+    """Every Altair chart on the page: its Vega-Lite spec and its datasets."""
+    out = []
+    for element in at.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        data = [pa.ipc.open_stream(d.data.data).read_all() for d in element.proto.datasets]
+        out.append((spec, data))
+    return out
+
+
+def chart_with(at: AppTest, field: str) -> tuple[dict, pa.Table]:
+    """The chart (and its dataset) whose data has a column ``field``."""
+    for spec, data in charts(at):
+        for table in data:
+            if field in table.column_names:
+                return spec, table
+    raise AssertionError(f"no chart with a column {field!r}")
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    parts += [w.value for w in at.warning] + [s.value for s in at.subheader] + [t.value for t in at.title]
+    return "\n".join(str(p) for p in parts)
+
+
+# ---------------------------------------------------------------- overview and filters
+
+
+def test_overview_counts_and_charts_match_the_database(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch)
+    assert_clean(at)
+    shown = metrics(at)
+    [(games, editions, sources, analysed, rejected)] = sql(corpus, """
+        SELECT count(*), count(DISTINCT edition), count(DISTINCT source),
+               count(*) FILTER (WHERE analysis_version IS NOT NULL), (SELECT count(*) FROM rejected) FROM games""")
+    [(names,)] = sql(corpus, "SELECT count(DISTINCT name) FROM players")
+    assert number(shown["Games"]) == games
+    assert number(shown["Editions"]) == editions
+    assert number(shown["Sources"]) == sources
+    assert number(shown["Players"]) == names
+    assert number(shown["Analysed"]) == analysed and 0 < analysed < games
+    assert number(shown["Rejected"]) == rejected == 1
+    spec, table = chart_with(at, "variant")
+    assert spec["mark"]["type"] == "bar" and spec["encoding"]["x"]["field"] == "games"
+    expected = {(e, v): n for e, v, n in sql(corpus, "SELECT edition, variant, count(*) FROM games GROUP BY ALL")}
+    assert dict(zip(zip(table["edition"].to_pylist(), table["variant"].to_pylist()), table["games"].to_pylist())) == expected
+    _, by_players = chart_with(at, "n_players")
+    assert sum(by_players["games"].to_pylist()) == games
+
+
+def test_a_filter_changes_every_page(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch)
+    at.selectbox(key="filter_edition").set_value("classic").run()
+    assert_clean(at)
+    [(classic,)] = sql(corpus, "SELECT count(*) FROM games WHERE edition = 'classic'")
+    assert number(metrics(at)["Games"]) == classic
+    at.selectbox(key="filter_players").set_value(3).run()
+    [(classic3,)] = sql(corpus, "SELECT count(*) FROM games WHERE edition = 'classic' AND n_players = 3")
+    assert number(metrics(at)["Games"]) == classic3
+    # the filter stays set on the next page, which counts within it
+    at.switch_page("app_pages/accusations.py").run()
+    assert_clean(at)
+    [(accusations,)] = sql(corpus, """SELECT count(*) FROM accusations a JOIN games g USING (game_id)
+                                      WHERE g.edition = 'classic' AND g.n_players = 3""")
+    assert number(metrics(at)["Accusations"]) == accusations
+    # a date bound leaves out the games without a date, and those outside it
+    at.switch_page("app_pages/overview.py").run()
+    at.selectbox(key="filter_edition").set_value("any").run()
+    at.selectbox(key="filter_players").set_value("any").run()
+    from datetime import date
+    at.date_input(key="filter_from").set_value(date(2026, 11, 1)).run()
+    [(dated,)] = sql(corpus, "SELECT count(*) FROM games WHERE left(played_at, 10) >= '2026-11-01'")
+    assert number(metrics(at)["Games"]) == dated
+
+
+def test_a_source_with_quotes_and_sql_in_it_is_a_value_not_sql(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch)
+    assert ODD_SOURCE in at.selectbox(key="filter_source").options
+    at.selectbox(key="filter_source").set_value(ODD_SOURCE).run()
+    assert_clean(at)
+    assert number(metrics(at)["Games"]) == 1
+    assert sql(corpus, "SELECT count(*) FROM games")[0][0] > 1  # nothing was dropped
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "replay", game=DUEL_GAME, seq="0")
+    assert_clean(at)
+    assert at.selectbox(key="replay_game").value == DUEL_GAME
+    with store_read.open_store(corpus) as con:
+        game = store_read.load_game(con, DUEL_GAME)
+    suggestions = [r.seq for r in game.records if r.type == "suggest"]
+    assert at.slider(key="replay_seq").value == 0
+    assert f"Record 0 of {len(game.records)}" in texts(at)
+
+    at.button(key="replay_next_sugg").click().run()
+    first = suggestions[0]
+    assert at.slider(key="replay_seq").value == first
+    record = game.records[first - 1]
+    assert f"Record {first} of {len(game.records)}" in texts(at)
+    assert f"{record.player} suggests {game.deck.name(record.suspect)}" in texts(at)
+
+    # the observer's notebook: one cell per card and place, each card somewhere for sure
+    observer = at.selectbox(key="replay_observer").value
+    assert observer in game.names
+    _, notebook = chart_with(at, "probability")
+    rows = notebook.to_pylist()
+    assert len(rows) == len(game.deck.cards) * (2 + len(game.names))  # envelope, players, room cards
+    per_card: dict[str, float] = {}
+    for r in rows:
+        per_card[r["card"]] = per_card.get(r["card"], 0.0) + r["probability"]
+    assert all(math.isclose(total, 1.0, abs_tol=1e-9) for total in per_card.values())
+    own = game.hands()[observer]
+    assert all(r["probability"] == 1.0 for r in rows if r["card"] in own and r["place"] == observer)
+    expected = timeline.notebook_frame(game, observer, first)
+    assert sorted((r["card"], r["place"].replace("room cards", "room_cards"), r["probability"]) for r in rows) == \
+        sorted(zip(expected["card"], expected["place"], expected["probability"]))
+
+    # the entropy of every observer, as stored by the analysis at ingest
+    _, entropy = chart_with(at, "entropy")
+    stored = {(o or "the table (a spectator)", s): h for o, s, h in sql(
+        corpus, "SELECT observer, seq, entropy_after FROM information WHERE game_id = ?", [DUEL_GAME])}
+    shown = {(o, s): h for o, s, h in zip(entropy["observer"].to_pylist(), entropy["seq"].to_pylist(), entropy["entropy"].to_pylist())}
+    assert stored and all(math.isclose(shown[key], h, abs_tol=1e-9) for key, h in stored.items())
+
+    # the current suggestion: gain per observer, expected and best gain, label
+    _, gains = chart_with(at, "gain_bits")
+    stored_gain = {o or "the table (a spectator)": g for o, g in sql(
+        corpus, "SELECT observer, gain_bits FROM information WHERE game_id = ? AND seq = ?", [DUEL_GAME, first])}
+    assert {o: g for o, g in zip(gains["observer"].to_pylist(), gains["gain_bits"].to_pylist())} == pytest.approx(stored_gain)
+    [(expected_gain, best_gain, label)] = sql(
+        corpus, "SELECT expected_gain_bits, best_gain_bits, label FROM suggestions WHERE game_id = ? AND seq = ?", [DUEL_GAME, first])
+    shown = metrics(at)
+    assert shown["Expected gain"] == f"{expected_gain:.3f} bits"
+    assert shown["Best available"] == f"{best_gain:.3f} bits"
+    assert shown["Label"] == label
+
+    # stepping: next record, previous suggestion, end, start
+    at.button(key="replay_next").click().run()
+    assert at.slider(key="replay_seq").value == first + 1
+    at.button(key="replay_prev_sugg").click().run()
+    assert at.slider(key="replay_seq").value == first
+    at.button(key="replay_end").click().run()
+    assert at.slider(key="replay_seq").value == len(game.records)
+    assert "the game ends" in texts(at)
+    at.button(key="replay_start").click().run()
+    assert at.slider(key="replay_seq").value == 0
+
+    # when each player became certain, as the analysis stored it
+    table = at.dataframe[0].value
+    certain = dict(sql(corpus, "SELECT name, first_certain_seq FROM players WHERE game_id = ?", [DUEL_GAME]))
+    assert {p: (None if s != s else s) for p, s in zip(table["player"], table["certain after record"])} == certain
+
+
+def test_replay_of_a_game_with_unknown_hands_says_the_view_is_partial(corpus, monkeypatch):
+    [(game_id, perspective)] = sql(corpus, "SELECT game_id, perspective FROM games WHERE hands_known < n_players")
+    [(other,)] = sql(corpus, "SELECT name FROM players WHERE game_id = ? AND NOT hand_known ORDER BY seat LIMIT 1", [game_id])
+    at = open_app(corpus, monkeypatch, "replay", game=game_id, seq="3")
+    assert_clean(at)
+    assert at.selectbox(key="replay_observer").value == perspective
+    assert "partial view" not in texts(at)
+    at.selectbox(key="replay_observer").set_value(other).run()
+    assert_clean(at)
+    assert "partial view" in texts(at)
+    observers = at.selectbox(key="replay_observer")
+    observers.select_index(len(observers.options) - 1).run()  # the table: a spectator
+    assert_clean(at)
+    assert "Notebook of the table (a spectator) after record 3" in texts(at)
+
+
+def test_replay_of_an_unknown_game_says_so(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "replay", game="no-such-game")
+    assert_clean(at)
+    assert "No stored game has the id no\\-such\\-game" in texts(at)
+
+
+def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
+    with store_read.open_store(corpus) as con:
+        game = store_read.load_game(con, XSS_GAME)
+    noted = next(r.seq for r in game.records if r.type == "suggest")
+    at = open_app(corpus, monkeypatch, "replay", game=XSS_GAME, seq=str(noted))
+    assert_clean(at)
+    everything = texts(at)
+    assert "\\<script\\>alert\\(1\\)\\</script\\>" in everything  # the name, escaped for Markdown
+    assert "\\<img src\\=x onerror\\=alert\\(3\\)\\>" in everything  # the note
+    assert "\\:red\\[shout\\] \\$x\\^2\\$" in everything  # no colour, no maths
+    assert "\\[x\\]\\(javascript\\:alert\\(2\\)\\) \\*\\*b\\*\\*" in everything  # no link, no bold
+    for element in [*at.markdown, *at.caption, *at.subheader]:
+        value = str(element.value)
+        assert not re.search(r"(?<!\\)<", value), value  # every "<" escaped: no tag can open
+        assert not re.search(r"(?<!\\)\]\(", value), value  # no link can form
+        assert getattr(element.proto, "allow_html", False) is False
+    assert not at.get("html")
+    # tables hold the names as data
+    at.switch_page("app_pages/players.py").run()
+    assert XSS_NAME in list(at.dataframe[0].value["name"])
+
+
+# ---------------------------------------------------------------- corpus pages
+
+
+def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "suggestions")
+    assert_clean(at)
+    [(total, with_expected, with_accuracy)] = sql(corpus, "SELECT count(*), count(expected_gain_bits), count(accuracy) FROM suggestions")
+    shown = metrics(at)
+    assert number(shown["Suggestions"]) == total
+    assert number(shown["With expected gain"]) == with_expected
+    assert number(shown["Rated for accuracy"]) == with_accuracy > 0
+    _, gains = chart_with(at, "kind")
+    expected_bins = sum(n for k, n in zip(gains["kind"].to_pylist(), gains["suggestions"].to_pylist()) if k == "expected")
+    assert expected_bins == with_expected
+    _, accuracy = chart_with(at, "strategy")
+    assert sum(accuracy["suggestions"].to_pylist()) == with_accuracy
+    best = at.dataframe[-2].value
+    [(game_id, seq)] = sql(corpus, """SELECT game_id, seq FROM suggestions WHERE expected_gain_bits IS NOT NULL
+                                      ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT 1""")
+    assert (best["game_id"][0], best["seq"][0]) == (game_id, seq)
+    assert best["replay"][0] == f"replay?game={game_id}&seq={seq}"
+    worst = at.dataframe[-1].value
+    assert len(worst) == min(10, with_expected)
+    # the link opens the replay at that suggestion
+    link = open_app(corpus, monkeypatch, "replay", game=game_id, seq=str(seq))
+    assert link.slider(key="replay_seq").value == seq and link.selectbox(key="replay_game").value == game_id
+
+
+def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "accusations")
+    assert_clean(at)
+    [(n, correct, wrong, guesses)] = sql(corpus, """SELECT count(*), count(*) FILTER (WHERE correct),
+        count(*) FILTER (WHERE NOT correct), count(*) FILTER (WHERE p_correct < 1) FROM accusations""")
+    [(missed,)] = sql(corpus, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL AND NOT won")
+    shown = metrics(at)
+    assert (number(shown["Accusations"]), number(shown["Correct"]), number(shown["Wrong"])) == (n, correct, wrong)
+    assert number(shown["Guesses (p_correct < 1)"]) == guesses
+    assert number(shown["Missed wins"]) == missed
+    _, p_correct = chart_with(at, "outcome")
+    [(rated,)] = sql(corpus, "SELECT count(p_correct) FROM accusations")
+    assert sum(p_correct["accusations"].to_pylist()) == rated
+
+
+def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "positions")
+    assert_clean(at)
+    with store_read.open_store(corpus) as con:
+        seats = position_stats.seat_effects(con)
+        test = position_stats.seat_test(con)
+    counts = sorted(set(seats["n_players"].to_list()))
+    assert [t.label for t in at.tabs] == [f"{n} players" for n in counts]
+    words = texts(at)
+    for row in test.iter_rows(named=True):
+        if row["games_won"]:
+            verdict = "the seat in turn order matters" if row["p_value"] < 0.05 else "no seat effect is found"
+            assert f"At {row['n_players']} players {verdict}" in words
+    plotted = [t for spec, data in charts(at) for t in data if "turn_order" in t.column_names]
+    rates = sorted((r["edition"], r["n_players"], str(r["turn_order"]), r["win_rate"]) for t in plotted for r in t.to_pylist())
+    assert rates == sorted((r["edition"], r["n_players"], str(r["turn_order"]), r["win_rate"]) for r in seats.iter_rows(named=True))
+
+
+def test_players_page_matches_the_player_summary(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "players")
+    assert_clean(at)
+    with store_read.open_store(corpus) as con:
+        summary = player_stats.player_summary(con, by="name")
+    table = at.dataframe[0].value
+    assert list(table["name"]) == summary["name"].to_list()
+    assert list(table["games"]) == summary["games"].to_list()
+    assert number(metrics(at)["Wins"]) == sum(summary["wins"].to_list())
+    at.segmented_control(key="players_by").set_value("strategy").run()
+    assert_clean(at)
+    assert sorted(at.dataframe[0].value["strategy"]) == ["bluffer", "notebook", "random"]
+
+
+def test_quality_page_lists_rejected_games_with_their_problems_and_the_ingest_history(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "quality")
+    assert_clean(at)
+    shown = metrics(at)
+    [(runs,)] = sql(corpus, "SELECT count(*) FROM ingest_runs")
+    assert number(shown["Rejected games and files"]) == 1
+    assert number(shown["Ingest runs"]) == runs
+    rejected = at.dataframe[0].value
+    assert list(rejected["code"]) == ["passed_holding"]
+    problems = at.dataframe[1].value
+    stored = sql(corpus, "SELECT code, line FROM problems WHERE raw_sha256 IS NOT NULL ORDER BY line")
+    assert sorted(zip(problems["code"], problems["line"])) == sorted(stored)
+    assert at.dataframe[-1].value["games_stored"].sum() == sql(corpus, "SELECT count(*) FROM games")[0][0]
+
+
+# ---------------------------------------------------------------- empty, small and missing databases
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_an_empty_database_is_explained_on_every_page(tmp_path, monkeypatch, page):
+    db = tmp_path / "empty.duckdb"
+    with store.write_connection(db):
+        pass
+    at = open_app(db, monkeypatch, page)
+    assert_clean(at)
+    if page == "quality":
+        assert "No game has been rejected" in texts(at) and "No ingest has run" in texts(at)
+    else:
+        assert "No games in the database yet" in texts(at)
+
+
+def test_a_database_of_one_game_shows_every_page(tmp_path, monkeypatch):
+    db = tmp_path / "one.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=True, workers=1)
+    at = open_app(db, monkeypatch)
+    for page in PAGES:
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert_clean(at)
+    assert at.title[0].value == "Data quality"
+    at.switch_page("app_pages/suggestions.py").run()
+    assert "analyse \\-\\-deep" not in texts(at) and "clue-stats analyse --deep" in texts(at)
+
+
+def test_games_stored_without_analysis_say_how_to_get_it(tmp_path, monkeypatch):
+    db = tmp_path / "bare.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=False, workers=1)
+    at = open_app(db, monkeypatch, "suggestions")
+    assert_clean(at)
+    assert "no analysis yet: run `clue-stats analyse`" in texts(at)
+    at.switch_page("app_pages/accusations.py").run()
+    assert "no analysis yet: run `clue-stats analyse`" in texts(at)
+    at.switch_page("app_pages/replay.py").run()  # the replay computes its deduction itself
+    assert_clean(at)
+    assert "Expected and best gain: no analysis yet" in texts(at) or at.slider(key="replay_seq").value == 0
+
+
+def test_a_missing_database_is_explained(tmp_path, monkeypatch):
+    at = open_app(tmp_path / "nothing-here.duckdb", monkeypatch)
+    assert_clean(at)
+    assert "There is no database at" in texts(at)
+
+
+# ---------------------------------------------------------------- beside a running ingest
+
+
+def test_new_games_appear_and_a_busy_database_is_waited_for(tmp_path, monkeypatch):
+    db = tmp_path / "live.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=False, workers=1)
+    at = open_app(db, monkeypatch)
+    assert number(metrics(at)["Games"]) == 1
+    pipeline.ingest_paths([str(SAMPLES / "uk-2020-pub.jsonl")], db, analyse=False, workers=1)
+    at.run()  # what the page's watcher does when the file changes
+    assert number(metrics(at)["Games"]) == 3
+
+    # another process holds the file (as ingest does while it writes a batch)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('held', flush=True); sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(queries, "WAIT_SECONDS", 0.3)
+        at.switch_page("app_pages/players.py").run()
+        assert_clean(at)
+        assert "The database is busy" in texts(at)
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=20)
+    at.run()
+    assert_clean(at)
+    assert "The database is busy" not in texts(at)
+    assert len(at.dataframe[0].value) == len(sql(db, "SELECT DISTINCT name FROM players"))
+
+
+def test_database_path_prefers_the_option_then_the_environment(tmp_path):
+    assert queries.database_path(["--db", str(tmp_path / "a.duckdb")], {"CLUE_STATS_DB": "b.duckdb"}) == tmp_path / "a.duckdb"
+    assert queries.database_path([f"--db={tmp_path / 'c.duckdb'}"], {}) == tmp_path / "c.duckdb"
+    assert queries.database_path([], {"CLUE_STATS_DB": str(tmp_path / "b.duckdb")}) == tmp_path / "b.duckdb"
+    assert queries.database_path([], {}) == Path("clue.duckdb").resolve()
+    db = tmp_path / "v.duckdb"
+    before = queries.store_version(db)
+    with store.write_connection(db):
+        pass
+    assert queries.store_version(db) != before
