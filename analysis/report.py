@@ -418,8 +418,7 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
             if acc.get("correct") is False:
                 verdict = "accused wrongly"
             elif certain is None or acc["seq"] < certain:
-                p = acc.get("p_correct")
-                verdict = "accused before being certain" + (f" ({fmt_share(p)} likely)" if p is not None else "")
+                verdict = "accused before being certain"
             elif waited == 0:
                 verdict = "accused in the first turn they were certain"
             elif waited is not None:
