@@ -52,12 +52,18 @@ def accuracy(expected_gain: float, best_gain: float) -> float:
 def score(game: Game, record: Suggest, before: Any, deep: bool) -> dict[str, Any]:
     """The analysis columns of one suggestion, given the suggester's knowledge before it; without
     ``deep`` only the expected gain (the best available gain is the costly part)."""
-    gain = deduction.expected_gain(before, record.player, record.cards)
+    # a suggester who already knows the solution can learn nothing from any suggestion: every
+    # candidate gains exactly 0, so none needs to be counted
+    certain = deduction.envelope_entropy(before) <= NOTHING_TO_LEARN and len(deduction.solution_counts(before)) == 1
+    gain = 0.0 if certain else deduction.expected_gain(before, record.player, record.cards)
     out: dict[str, Any] = {"expected_gain_bits": gain, "best_gain_bits": None, "best_suspect": None,
                            "best_weapon": None, "best_room": None, "accuracy": None, "label": None}
     if not deep:
         return out
-    best_gain, best = deduction.best_suggestion(before, record.player, candidate_rooms(game, record))
+    if certain:
+        best_gain, best = 0.0, record.cards
+    else:
+        best_gain, best = deduction.best_suggestion(before, record.player, candidate_rooms(game, record))
     if best_gain <= gain + TIE:
         # the suggestion made is itself a candidate: when it is as good as the best (up to rounding
         # between equal candidates), it is the one named best

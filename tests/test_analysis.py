@@ -156,6 +156,15 @@ def test_turns_waited(with_turns: bool) -> None:
     assert acc["p_correct"] == 1.0
 
 
+def test_a_certain_suggester_can_learn_nothing() -> None:
+    game = _waiting_game(True)
+    rows = analysed(game)
+    late = by_key(rows.tables["suggestions"], "seq")[12]  # Anna, certain since record 8
+    assert late["player"] == "Anna"
+    assert late["expected_gain_bits"] == 0.0 and late["best_gain_bits"] == 0.0
+    assert late["accuracy"] == 1.0 and late["label"] == "best"
+
+
 def test_own_turns_without_turn_records() -> None:
     game = _waiting_game(False)
     # no turn records: each suggestion starts a turn, which lasts until the next one

@@ -50,7 +50,7 @@ def test_ingest_analyses_and_analyse_deep_adds_best_gain(logs: Path, db: Path) -
     assert n_info == 4 * 3 + 3 * 4  # worked: 4 suggestions x 3 observers; giveaway: 3 records x 4
 
     report = _analyse(db, "--deep")
-    assert report["games_analysed"] == 2 and report["games_shallow"] == 2 and report["games_outdated"] == 0
+    assert report["games_analysed"] == 2 and report["games_outdated"] == 0 and report["games_without_best_gain"] == 0
     rows = _query(db, "SELECT best_gain_bits, accuracy, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4")
     assert rows[0][0] == pytest.approx(1.25) and rows[0][1] == 1.0 and rows[0][2] == "best"
     assert _query(db, "SELECT count(*) FROM information")[0][0] == n_info  # replaced, not added
@@ -66,7 +66,8 @@ def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
     assert _query(db, "SELECT count(*) FROM information") == [(0,)]
     assert _query(db, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL") == [(0,)]
 
-    assert _analyse(db)["games_analysed"] == 2
+    report = _analyse(db)
+    assert report["games_analysed"] == 2 and report["games_outdated"] == 2 and report["games_without_best_gain"] == 2
     assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
     assert _query(db, "SELECT name, first_certain_seq FROM players WHERE game_id = 'worked-example' ORDER BY seat") == [("Anna", 8), ("Ben", 10)]
     assert _query(db, "SELECT p_correct, first_certain_seq, turns_waited FROM accusations WHERE game_id = 'worked-example'") == [(1.0, 10, 0)]
@@ -86,7 +87,7 @@ def test_analyse_in_worker_processes(logs: Path, db: Path) -> None:
     pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
     result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "2"])
     assert result.exit_code == 0, result.output
-    assert "2 games analysed" in result.stdout
+    assert "2 games analysed" in result.stdout and "2 without the best available gain" in result.stdout
     assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
 
 

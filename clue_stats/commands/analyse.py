@@ -9,14 +9,16 @@ again; ``--deep`` adds it where it is missing.
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
 import typer
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from clue_stats.cli import DbOption, JsonOption, app, database, handled, out, print_json
+from clue_stats.cli import DbOption, JsonOption, app, database, err, handled, out, print_json
 from ingest import store
 
 BATCH = 200  # games read, analysed and written at a time
@@ -29,7 +31,7 @@ class AnalyseSummary:
     deep: bool
     games_analysed: int = 0
     games_outdated: int = 0  # no analysis, or an older version's
-    games_shallow: int = 0  # analysed, but without the best available gain (what --deep adds)
+    games_without_best_gain: int = 0  # afterwards: games with suggestions but no best available gain (what --deep adds)
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -49,8 +51,8 @@ def _analyse_one(item: tuple[str, list[str], list[int | None], str | None, bool]
     return annotate(game_rows(game, replayed, source_file), game, replayed, deep=deep)
 
 
-def _targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int, int]:
-    """(game_id, analyse deep?, source_file) for every game to analyse; counts of outdated and shallow games."""
+def _targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int]:
+    """(game_id, analyse deep?, source_file) for every game to analyse, and how many are outdated."""
     from analysis.pipeline import ANALYSIS_VERSION
 
     rows = con.execute(
@@ -66,9 +68,12 @@ def _targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int, 
         [ANALYSIS_VERSION],
     ).fetchall()
     outdated = sum(1 for r in rows if r[2])
-    shallow = sum(1 for r in rows if not r[2] and r[3])
     targets = [(gid, deep or had_deep, source) for gid, source, old, thin, had_deep in rows if old or (deep and thin)]
-    return targets, outdated, shallow
+    return targets, outdated
+
+
+def _without_best_gain(con) -> int:
+    return con.execute("SELECT count(DISTINCT game_id) FROM suggestions WHERE best_gain_bits IS NULL").fetchall()[0][0]
 
 
 def analyse_store(
@@ -85,7 +90,7 @@ def analyse_store(
 
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION, deep)
     with store.read_connection(db, wait_seconds) as con:
-        targets, summary.games_outdated, summary.games_shallow = _targets(con, deep)
+        targets, summary.games_outdated = _targets(con, deep)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 and len(targets) > 1 else None
     try:
@@ -103,6 +108,8 @@ def analyse_store(
     finally:
         if pool is not None:
             pool.shutdown()
+    with store.read_connection(db, wait_seconds) as con:
+        summary.games_without_best_gain = _without_best_gain(con)
     return summary
 
 
@@ -119,9 +126,17 @@ def analyse_command(
     path = database(db)
     if not Path(path).exists():
         raise store.StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
-    summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait)
+    if sys.stderr.isatty() and not json_output:
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed} games"),
+                      TimeElapsedColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("analysing", total=None)
+            summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait, progress=lambda n: bar.advance(task, n))
+    else:
+        summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait)
     if json_output:
         print_json(summary.as_dict())
         return
-    what = "with the best available gain" if deep else "without the best available gain (add --deep for it)"
-    out.print(f"{summary.games_analysed} games analysed {what}; analysis version {summary.analysis_version}  ->  {path}")
+    message = f"{summary.games_analysed} games analysed (analysis version {summary.analysis_version})"
+    if summary.games_without_best_gain:
+        message += f"; {summary.games_without_best_gain} without the best available gain (`clue-stats analyse --deep` adds it)"
+    out.print(f"{message}  ->  {path}")

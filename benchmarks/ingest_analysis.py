@@ -1,0 +1,142 @@
+"""Ingest with full analysis: how long 1,000 generated 6-player games take, on 1 and 2 workers.
+
+    .venv/bin/python benchmarks/ingest_analysis.py [--games 1000] [--players 6] [--seed 1]
+                                                   [--deep-sample 3] [--no-serial]
+
+Games come from the simulator (notebook players, classic edition), are written as clue-log/1 files
+(100 games a file) and ingested into fresh databases:
+
+1. reference: ingest without analysis (2 workers): reading, checking and storing alone;
+2. ingest with the analysis ingest runs (information for every observer, expected gain, giveaway,
+   accusation timing, certainty), on 2 workers and on 1;
+3. the second pass, `clue-stats analyse --deep` (best available gain and accuracy of every
+   suggestion), timed on a sample of games and projected to all of them;
+4. where one game's analysis time goes, in this process, over a few games (run first, so that no
+   cache of the deduction engine is warm).
+
+Figures, not pass/fail. The target of the issue: full analysis of 1,000 games under 60 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis import accusations, giveaway, information, suggestions  # noqa: E402
+from analysis.pipeline import GameAnalysis  # noqa: E402
+from clue_stats import pipeline  # noqa: E402
+from clue_stats.commands.analyse import analyse_store  # noqa: E402
+from engine.game import Suggest  # noqa: E402
+from engine.rules import validate  # noqa: E402
+from engine.simulate import simulate  # noqa: E402
+from ingest.cluelog import write_games  # noqa: E402
+
+PER_FILE = 100
+
+
+def write_corpus(folder: Path, games: list) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for start in range(0, len(games), PER_FILE):
+        (folder / f"games-{start // PER_FILE:04d}.jsonl").write_text(write_games(games[start:start + PER_FILE]), encoding="utf-8")
+
+
+def timed_ingest(paths: list[str], db: Path, analyse: bool, workers: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    summary = pipeline.ingest_paths(paths, db, analyse=analyse, workers=workers)
+    return time.perf_counter() - start, summary.games_stored
+
+
+def breakdown(games: list) -> dict[str, float]:
+    """Seconds per game of each part of the analysis, in this process."""
+    parts: dict[str, float] = {}
+
+    def clock(name: str, start: float) -> None:
+        parts[name] = parts.get(name, 0.0) + time.perf_counter() - start
+
+    for game in games:
+        t = time.perf_counter()
+        validate(game)
+        clock("validate (rules + consistency)", t)
+        ctx = GameAnalysis(game)
+        t = time.perf_counter()
+        for observer in [*game.names, None]:
+            ctx.timeline(observer)
+        clock("knowledge timelines", t)
+        t = time.perf_counter()
+        information.information_rows(game, ctx.entropies, ctx.partial())
+        clock("information (entropy table)", t)
+        t = time.perf_counter()
+        suggestions.suggestion_columns(game, ctx.before, deep=False)
+        clock("expected gain", t)
+        t = time.perf_counter()
+        giveaway.giveaway_columns(game, ctx.before)
+        clock("giveaway", t)
+        t = time.perf_counter()
+        certain = accusations.certainty(game, ctx.timeline, ctx.entropies)
+        accusations.accusation_columns(game, ctx.timeline, certain)
+        clock("certainty + accusations", t)
+    return {k: v / len(games) for k, v in parts.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deep-sample", type=int, default=3, help="games timed for the --deep pass (0: skip)")
+    parser.add_argument("--no-serial", action="store_true", help="skip the 1-worker run")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    games = list(simulate(args.games, args.players, seed=args.seed))
+    generated = time.perf_counter() - start
+    records = sum(len(g.records) for g in games)
+    n_suggestions = sum(1 for g in games for r in g.records if isinstance(r, Suggest))
+    print(f"generated {len(games)} {args.players}-player games in {generated:.1f} s "
+          f"({records / len(games):.0f} records, {n_suggestions / len(games):.1f} suggestions a game)")
+
+    # first, while this process's caches are cold (the 1-worker ingest below runs in this process);
+    # one other game first loads the compiled counting kernel, which each process does once
+    breakdown(games[:1])
+    few = games[-5:]
+    print("where one game's analysis goes (s a game, this process, 5 games):")
+    for part, seconds in breakdown(few).items():
+        print(f"  {part:32s} {seconds:7.3f}")
+    print(f"load average before the runs: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_corpus(root / "logs", games)
+        paths = [str(root / "logs")]
+
+        ref, stored = timed_ingest(paths, root / "reference.duckdb", analyse=False, workers=2)
+        print(f"ingest --no-analyse, 2 workers:  {ref:7.1f} s  ({stored} games, {stored / ref:.0f} games/s)")
+        par, stored = timed_ingest(paths, root / "parallel.duckdb", analyse=True, workers=2)
+        print(f"ingest with analysis, 2 workers: {par:7.1f} s  ({stored / par:.1f} games/s; "
+              f"{par / ref:.1f}x the reference; target 60 s for 1,000 games: "
+              f"{'met' if par * 1000 / max(stored, 1) < 60 else 'missed'}, "
+              f"{par * 1000 / max(stored, 1):.0f} s projected)")
+        if not args.no_serial:
+            ser, stored = timed_ingest(paths, root / "serial.duckdb", analyse=True, workers=1)
+            print(f"ingest with analysis, 1 worker:  {ser:7.1f} s  (2 workers are {ser / par:.2f}x faster)")
+
+        if args.deep_sample:
+            sample = games[: args.deep_sample]
+            write_corpus(root / "sample", sample)
+            pipeline.ingest_paths([str(root / "sample")], root / "deep.duckdb", analyse=True, workers=1)
+            t = time.perf_counter()
+            done = analyse_store(root / "deep.duckdb", deep=True, workers=1).games_analysed
+            deep = (time.perf_counter() - t) / max(done, 1)
+            print(f"analyse --deep (best available gain), 1 worker: {deep:.1f} s a game over {done} games; "
+                  f"projected for {len(games)} games on 2 workers: {deep * len(games) / 2 / 60:.0f} min")
+
+
+
+if __name__ == "__main__":
+    main()
