@@ -16,7 +16,7 @@ from analysis.report import fmt_bits as bits
 from analysis.report import fmt_share as share
 from analysis.report_charts import entropy_chart, suggestion_chart, to_svg
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 60rem;
