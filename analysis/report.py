@@ -271,8 +271,8 @@ def describe(game: Game, record: Event) -> str:
         passes = f"{', '.join(passed)} passed; " if passed else ""
         return f"{said}; {passes}{shower.player} showed {name(shower.shows)}"
     if isinstance(record, Accuse):
-        verdict = {True: "correctly", False: "wrongly"}.get(record.correct, "") if record.correct is not None else ""
-        return f"{record.player} accused {', '.join(triple_names(game, record.cards))}" + (f" ({verdict})" if verdict else "")
+        verdict = {True: " (correctly)", False: " (wrongly)"}.get(record.correct, "")  # type: ignore[arg-type]
+        return f"{record.player} accused {', '.join(triple_names(game, record.cards))}{verdict}"
     if isinstance(record, Reveal):
         whose = f"{record.player}'s card" if record.player is not None else "a card in nobody's hand"
         shown = name(record.card)
