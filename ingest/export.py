@@ -28,7 +28,7 @@ NAME_COLUMNS = {
     "accusations": ("player",),
 }
 # table -> free-text columns left out of a pseudonymised export
-TEXT_COLUMNS = {"problems": ("message",), "rejected": ("raw", "message"), "games": ("source_file",)}
+TEXT_COLUMNS = {"problems": ("message",), "rejected": ("raw", "message"), "games": ("source_file", "place")}
 
 
 def pseudonym(name: str | None, salt: str) -> str | None:

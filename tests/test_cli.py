@@ -22,11 +22,13 @@ def test_ingest_reports_a_summary_and_is_idempotent(samples, db):
     first = run("ingest", samples, "--db", db, "--no-analyse")
     assert first.exit_code == 0, first.output
     stored = int(re.search(r"(\d+) games stored", first.output).group(1))
+    present = int(re.search(r"(\d+) already present", first.output).group(1))
     assert stored >= 9 and "1 skipped" in first.output
+    assert present == 1  # the German game is there twice: as clue-log/1 and as notation
     second = run("ingest", samples, "--db", db, "--no-analyse", "--json")
     data = json.loads(second.stdout)
     assert second.exit_code == 0
-    assert (data["games_stored"], data["games_skipped"], data["files_skipped"]) == (0, stored, 1)
+    assert (data["games_stored"], data["games_skipped"], data["files_skipped"]) == (0, stored + present, 1)
 
 
 def test_bad_input_gives_file_line_code_message_exit_3_and_the_rest_is_stored(tmp_path, samples, db):
