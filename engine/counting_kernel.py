@@ -1,15 +1,15 @@
 """The counting dynamic program of engine.counting, compiled with numba on 64-bit integers.
 
 It follows the same plan as :func:`engine.counting.run_python` (read that first: it is the
-reference); a state is packed into one int64 key,
+reference). A state is packed into one int64 key of bit fields, so that reading and changing it
+takes shifts and masks, never a division:
 
-    key = caps + CR * (envelope + ER * met)
+    | room left in hand 0 | ... | room left in hand H-1 | envelope id per category (3) | clause slots met |
 
-with the room left per open hand and the envelope id per category in mixed radix, and the clause
-slots met as bits. States are merged in an open-addressing hash table per step. :func:`fits` says
-when every count and every key stays below 2**62, so that nothing can overflow; the caller runs the
-Python program otherwise. Without numba the same functions run as plain Python (slowly), so the
-module never fails to import.
+States are merged in an open-addressing hash table per step. :func:`fits` says when every count and
+every key stays below 2**62, so that nothing can overflow; the caller runs the Python program
+otherwise. Without numba the same functions run as plain Python (slowly), so the module always
+imports.
 """
 
 from __future__ import annotations
@@ -31,21 +31,28 @@ LIMIT = 1 << 62
 _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dtype=np.int64)
 
 
-def _radices(bases: list[int]) -> tuple[np.ndarray, int]:
-    radix = np.ones(len(bases), dtype=np.int64)
-    r = 1
-    for i, b in enumerate(bases):
-        radix[i] = r
-        r *= b
-    return radix, r
+def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int]:
+    """Bit offsets and widths of the hands' room and the envelope ids; the offset of the slots."""
+    offsets, widths = [], []
+    at = 0
+    for cap in pl.caps:
+        w = max(1, cap.bit_length())
+        offsets.append(at)
+        widths.append(w)
+        at += w
+    env_offsets, env_widths = [], []
+    for members in pl.members:
+        w = len(members).bit_length()
+        env_offsets.append(at)
+        env_widths.append(w)
+        at += w
+    return offsets, widths, env_offsets, env_widths, at, at + pl.slots
 
 
 def fits(pl) -> bool:
-    caps_range = math.prod(c + 1 for c in pl.caps)
-    env_range = math.prod(len(m) + 1 for m in pl.members)
     return (
         pl.bound < LIMIT
-        and caps_range * env_range * (1 << pl.slots) < LIMIT
+        and _layout(pl)[5] < 62
         and sum(pl.caps) < 64
         and all(st.size < 64 for st in pl.steps)
     )
@@ -53,53 +60,37 @@ def fits(pl) -> bool:
 
 def run(pl) -> dict[tuple[int, int, int], int]:
     n_hands = len(pl.caps)
-    n_steps = len(pl.steps)
-    caps0 = np.array(pl.caps, dtype=np.int64)
-    crad, cr = _radices([c + 1 for c in pl.caps])
-    erad, er = _radices([len(m) + 1 for m in pl.members])
-    width = max(n_hands, 1)
-    kind = np.empty(n_steps, np.int64)
-    size = np.empty(n_steps, np.int64)
-    cat = np.empty(n_steps, np.int64)
-    env_id = np.empty(n_steps, np.int64)
-    hands = np.empty(n_steps, np.int64)
-    closes = np.empty(n_steps, np.int64)
-    unopened = np.empty(n_steps, np.int64)
-    meets = np.zeros((n_steps, width), np.int64)
-    needs = np.zeros((n_steps, width), np.int64)
-    for i, st in enumerate(pl.steps):
-        kind[i], size[i], cat[i], env_id[i], hands[i] = st.kind, st.size, st.category, st.env_id, st.hands
-        closes[i], unopened[i] = st.closes, st.unopened
-        if st.meets:
-            meets[i, :n_hands] = st.meets
-        if st.needs:
-            needs[i, :n_hands] = st.needs
-    open_cats = np.array(pl.open_categories, dtype=np.int64)
-    key0 = int(np.dot(caps0, crad))
-    by_env = _run(key0, caps0, crad, cr, erad, er, kind, size, cat, env_id, hands, meets, closes, needs, unopened,
-                  open_cats, _BINOM)
-    out = {}
-    for e in np.flatnonzero(by_env):
-        e = int(e)
-        ids = tuple((e // int(erad[c])) % (len(pl.members[c]) + 1) for c in range(3))
-        out[ids] = int(by_env[e])
-    return out
+    offsets, widths, env_offsets, env_widths, met_offset, _ = _layout(pl)
+    rows = []
+    for st in pl.steps:
+        row = [st.kind, st.size, st.category, st.env_id, st.hands, st.closes, st.unopened]
+        row += st.meets if st.meets else [0] * n_hands
+        row += st.needs if st.needs else [0] * n_hands
+        rows.append(row)
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), 7 + 2 * n_hands)
+    layout = np.array(
+        [*offsets, *[(1 << w) - 1 for w in widths], *env_offsets, *[(1 << w) - 1 for w in env_widths],
+         met_offset, *pl.caps, *pl.open_categories],
+        dtype=np.int64,
+    )
+    envs, counts = _run(table, layout, n_hands, _BINOM)
+    masks = [(1 << w) - 1 for w in env_widths]
+    return {
+        ((e >> env_offsets[0]) & masks[0], (e >> env_offsets[1]) & masks[1], (e >> env_offsets[2]) & masks[2]): n
+        for e, n in zip(envs.tolist(), counts.tolist())
+    }
 
 
-@njit(cache=True)
-def _hash(key):
-    x = np.uint64(key)
-    x ^= x >> np.uint64(31)
-    x *= np.uint64(0x9E3779B97F4A7C15)
-    x ^= x >> np.uint64(29)
-    return np.int64(x >> np.uint64(2))
+@njit(cache=True, inline="always")
+def _slot(key, shift):
+    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift))
 
 
-@njit(cache=True)
-def _insert(tk, tv, key, val):
+@njit(cache=True, inline="always")
+def _insert(tk, tv, shift, key, val):
     """Adds val at key; returns 1 when the key is new."""
     mask = tk.shape[0] - 1
-    j = _hash(key) & mask
+    j = _slot(key, shift)
     while True:
         k = tk[j]
         if k == key:
@@ -113,76 +104,89 @@ def _insert(tk, tv, key, val):
 
 
 @njit(cache=True)
-def _grow(tk, tv):
+def _grow(tk, tv, shift):
     nk = np.full(tk.shape[0] * 2, -1, np.int64)
     nv = np.zeros(tk.shape[0] * 2, np.int64)
     for j in range(tk.shape[0]):
         if tk[j] != -1:
-            _insert(nk, nv, tk[j], tv[j])
-    return nk, nv
+            _insert(nk, nv, shift - 1, tk[j], tv[j])
+    return nk, nv, shift - 1
 
 
 @njit(cache=True)
-def _run(key0, caps0, crad, cr, erad, er, kind, size, cat, env_id, hands, meets, closes, needs, unopened,
-         open_cats, binom):
-    n_hands = caps0.shape[0]
+def _table(n):
+    size = 64
+    shift = 58
+    while size < 2 * n:
+        size *= 2
+        shift -= 1
+    return np.full(size, -1, np.int64), np.zeros(size, np.int64), shift
+
+
+@njit(cache=True)
+def _run(table, layout, n_hands, binom):
+    off = layout[0:n_hands]
+    cmask = layout[n_hands : 2 * n_hands]
+    eoff = layout[2 * n_hands : 2 * n_hands + 3]
+    emask = layout[2 * n_hands + 3 : 2 * n_hands + 6]
+    moff = layout[2 * n_hands + 6]
+    caps0 = layout[2 * n_hands + 7 : 3 * n_hands + 7]
+    open_cats = layout[3 * n_hands + 7 : 3 * n_hands + 10]
+    key0 = 0
+    for h in range(n_hands):
+        key0 |= caps0[h] << off[h]
     keys = np.empty(1, np.int64)
     vals = np.empty(1, np.int64)
     keys[0] = key0
     vals[0] = 1
     n = 1
-    digits = np.empty(max(n_hands, 1), np.int64)
-    hl = np.empty(max(n_hands, 1), np.int64)
-    xs = np.empty(max(n_hands, 1) + 1, np.int64)
-    left = np.empty(max(n_hands, 1) + 1, np.int64)
-    ways = np.empty(max(n_hands, 1) + 1, np.int64)
-    suffix = np.empty(max(n_hands, 1) + 1, np.int64)
-    for s in range(kind.shape[0]):
-        tsize = 64
-        while tsize < 2 * n:
-            tsize *= 2
-        tk = np.full(tsize, -1, np.int64)
-        tv = np.zeros(tsize, np.int64)
+    width = max(n_hands, 1) + 1
+    digits = np.empty(width, np.int64)
+    hl = np.empty(width, np.int64)
+    xs = np.empty(width, np.int64)
+    left = np.empty(width, np.int64)
+    ways = np.empty(width, np.int64)
+    suffix = np.empty(width, np.int64)
+    for s in range(table.shape[0]):
+        kind = table[s, 0]
+        c = table[s, 2]
+        eid = table[s, 3]
+        hm = table[s, 4]
+        cl = table[s, 5] << moff
+        unopened = table[s, 6]
+        env_mask = emask[c] << eoff[c]
+        env_add = eid << eoff[c]
+        tk, tv, shift = _table(n if kind != 1 else 4 * n)
         used = 0
-        c = cat[s]
-        eid = env_id[s]
-        st_kind = kind[s]
         for i in range(n):
             key = keys[i]
             val = vals[i]
-            caps = key % cr
-            rest = key // cr
-            env = rest % er
-            met = rest // er
-            env_free = (env // erad[c]) % _base(erad, er, c) == 0
-            if st_kind == 2:  # envelope choice of a universal group
-                used += _insert(tk, tv, key, val)
+            env_free = (key & env_mask) == 0
+            if kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
+                used += _insert(tk, tv, shift, key, val)
                 if env_free:
-                    used += _insert(tk, tv, caps + cr * (env + eid * erad[c] + er * met), val)
-            elif st_kind == 0:  # one clause card
-                cl = closes[s]
-                if eid != 0 and env_free and (cl & ~met) == 0:
-                    used += _insert(tk, tv, caps + cr * (env + eid * erad[c] + er * (met & ~cl)), val)
-                hm = hands[s]
+                    used += _insert(tk, tv, shift, key | env_add, val)
+            elif kind == 0:  # one clause card
+                if eid != 0 and env_free and (cl & ~key) == 0:
+                    used += _insert(tk, tv, shift, (key | env_add) & ~cl, val)
                 for h in range(n_hands):
                     if not (hm >> h) & 1:
                         continue
-                    d = (caps // crad[h]) % (caps0[h] + 1)
+                    d = (key >> off[h]) & cmask[h]
                     if d == 0:
                         continue
-                    met2 = met | meets[s, h]
-                    if cl & ~met2:
-                        continue
-                    if d == 1 and ((needs[s, h] & ~met2) != 0 or (unopened[s] >> h) & 1):
-                        continue
-                    used += _insert(tk, tv, caps - crad[h] + cr * (env + er * (met2 & ~cl)), val)
+                    key2 = (key - (1 << off[h])) | (table[s, 7 + h] << moff)
+                    if cl & ~key2:
+                        continue  # a clause closes unmet
+                    if d == 1 and ((table[s, 7 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
+                        continue  # the hand is full with a clause still to meet
+                    used += _insert(tk, tv, shift, key2 & ~cl, val)
             else:  # a group of interchangeable cards
                 nh = 0
-                hm = hands[s]
                 for h in range(n_hands):
                     if (hm >> h) & 1:
                         hl[nh] = h
-                        digits[nh] = (caps // crad[h]) % (caps0[h] + 1)
+                        digits[nh] = (key >> off[h]) & cmask[h]
                         nh += 1
                 suffix[nh] = 0
                 for j in range(nh - 1, -1, -1):
@@ -190,15 +194,15 @@ def _run(key0, caps0, crad, cr, erad, er, kind, size, cat, env_id, hands, meets,
                 for in_env in range(2):
                     if in_env == 1 and (eid == 0 or not env_free):
                         break
-                    env2 = env + eid * erad[c] * in_env
-                    total = size[s] - in_env
+                    base = key | (env_add if in_env else 0)
+                    total = table[s, 1] - in_env
                     if total > suffix[0]:
                         continue
                     if nh == 0:
                         if total == 0:
-                            used += _insert(tk, tv, caps + cr * (env2 + er * met), val)
+                            used += _insert(tk, tv, shift, base, val)
                         continue
-                    # depth-first over x_0, x_1, ... (cards per hand), largest first
+                    # depth first over the cards given to each hand, most first
                     j = 0
                     left[0] = total
                     ways[0] = 1
@@ -211,24 +215,24 @@ def _run(key0, caps0, crad, cr, erad, er, kind, size, cat, env_id, hands, meets,
                         if j == nh - 1:
                             if left[j] == xs[j]:
                                 w = ways[j] * binom[left[j], xs[j]]
-                                caps2 = caps
+                                key2 = base
                                 dead = False
                                 for q in range(nh):
                                     if xs[q]:
-                                        caps2 -= xs[q] * crad[hl[q]]
-                                        if xs[q] == digits[q] and (unopened[s] >> hl[q]) & 1:
+                                        key2 -= xs[q] << off[hl[q]]
+                                        if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
                                             dead = True
                                 if not dead:
-                                    used += _insert(tk, tv, caps2 + cr * (env2 + er * met), val * w)
+                                    used += _insert(tk, tv, shift, key2, val * w)
                                     if 2 * used > tk.shape[0]:
-                                        tk, tv = _grow(tk, tv)
+                                        tk, tv, shift = _grow(tk, tv, shift)
                             continue
                         ways[j + 1] = ways[j] * binom[left[j], xs[j]]
                         left[j + 1] = left[j] - xs[j]
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
             if 2 * used > tk.shape[0]:
-                tk, tv = _grow(tk, tv)
+                tk, tv, shift = _grow(tk, tv, shift)
         keys = np.empty(used, np.int64)
         vals = np.empty(used, np.int64)
         m = 0
@@ -240,30 +244,35 @@ def _run(key0, caps0, crad, cr, erad, er, kind, size, cat, env_id, hands, meets,
         n = used
         if n == 0:
             break
-    # the universal cards fill what room is left; every open envelope slot must be filled
-    by_env = np.zeros(er, np.int64)
+    # the universal cards fill the room left; every open envelope slot must be filled
+    env_all = 0
+    for c in range(3):
+        env_all |= emask[c] << eoff[c]
+    tk, tv, shift = _table(n)
+    used = 0
     for i in range(n):
         key = keys[i]
-        caps = key % cr
-        env = (key // cr) % er
         ok = True
         for c in range(3):
-            if open_cats[c] and (env // erad[c]) % _base(erad, er, c) == 0:
+            if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
                 ok = False
         if not ok:
             continue
-        fill = 1
         room = 0
         for h in range(n_hands):
-            room += (caps // crad[h]) % (caps0[h] + 1)
+            room += (key >> off[h]) & cmask[h]
+        fill = 1
         for h in range(n_hands):
-            d = (caps // crad[h]) % (caps0[h] + 1)
+            d = (key >> off[h]) & cmask[h]
             fill *= binom[room, d]
             room -= d
-        by_env[env] += vals[i] * fill
-    return by_env
-
-
-@njit(cache=True)
-def _base(erad, er, c):
-    return (erad[c + 1] // erad[c]) if c < 2 else er // erad[c]
+        used += _insert(tk, tv, shift, key & env_all, vals[i] * fill)
+    envs = np.empty(used, np.int64)
+    counts = np.empty(used, np.int64)
+    m = 0
+    for j in range(tk.shape[0]):
+        if tk[j] != -1:
+            envs[m] = tk[j]
+            counts[m] = tv[j]
+            m += 1
+    return envs, counts
