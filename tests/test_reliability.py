@@ -195,3 +195,44 @@ def test_samples_with_html_in_names_are_stored_as_text(tmp_path, db):
     assert summary.games_stored == 1
     with store.read_connection(db) as con:
         assert con.execute("SELECT count(*) FROM players WHERE name = ?", ["<script>alert(1)</script>"]).fetchone()[0] == 1
+
+
+def _read_everything(fmt: str, text: str) -> None:
+    """A reader hands back games and problems for any text; checking them never raises either."""
+    from ingest import formats
+
+    result = formats.read_as(fmt, text, "fuzz")
+    for raw in result.games:
+        pipeline.check(raw)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["speedclue", "effect-clue", "cluebot", "reasoner", "notation"]), st.text(max_size=400))
+def test_every_reader_survives_random_text(fmt, text):
+    _read_everything(fmt, text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_every_reader_survives_its_own_fixtures_mutated(data):
+    from ingest import formats
+
+    fixtures = sorted(p for p in (FIXTURES / "importers").rglob("*") if p.is_file()) + sorted((FIXTURES / "notation").glob("*.clue"))
+    path = data.draw(st.sampled_from(fixtures))
+    text = path.read_text(encoding="utf-8", errors="replace")
+    fmt = "notation" if path.suffix == ".clue" else formats.detect(path, text)
+    if fmt is None:
+        return
+    lines = text.splitlines()
+    if lines:
+        i = data.draw(st.integers(0, len(lines) - 1))
+        action = data.draw(st.sampled_from(["delete", "duplicate", "truncate", "garble"]))
+        if action == "delete":
+            del lines[i]
+        elif action == "duplicate":
+            lines.insert(i, lines[i])
+        elif action == "truncate":
+            lines[i] = lines[i][: data.draw(st.integers(0, max(0, len(lines[i]) - 1)))]
+        else:
+            lines[i] = data.draw(st.text(max_size=30))
+    _read_everything(fmt, "\n".join(lines))
