@@ -1,0 +1,105 @@
+"""The commands around the engine: notebook, board, simulate and convert, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from clue_stats.cli import app
+from tests.conftest import ROOT, SAMPLES
+
+runner = CliRunner()
+SPEC = ROOT.parent / "shared" / "spec" / "board.md"
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_notebook_shows_exact_probabilities_and_json_uses_ids():
+    path = SAMPLES / "de-2023-anna-notebook.jsonl"
+    shown = run("notebook", path, "--observer", "anna", "--at", 2)
+    assert shown.exit_code == 0, shown.output
+    assert "Anna's notebook" in shown.stdout and "Musikzimmer" in shown.stdout  # German display names
+    data = json.loads(run("notebook", path, "--observer", "Anna", "--at", 2, "--json").stdout)
+    notebook = data["notebook"]
+    # Anna holds her five cards for certain and nobody else can hold them
+    for card in ("billiard_room", "lead_pipe", "library", "wrench", "mustard"):
+        assert notebook[card]["Anna"] == 1.0 and notebook[card]["envelope"] == 0.0
+    # Ben showed Anna the rope at seq 2
+    assert notebook["rope"]["Ben"] == 1.0
+    for card, places in notebook.items():
+        assert abs(sum(places.values()) - 1.0) < 1e-9, card
+    assert abs(sum(s["probability"] for s in data["most_likely"][:1]) - data["most_likely"][0]["probability"]) < 1e-12
+    table = json.loads(run("notebook", path, "--observer", "table", "--at", 0, "--json").stdout)
+    assert abs(table["entropy_bits"] - __import__("math").log2(324)) < 1e-9
+
+
+def test_notebook_usage_errors():
+    path = SAMPLES / "classic-club-night.jsonl"
+    assert run("notebook", path, "--observer", "Alice").exit_code == 2  # two games: --game needed
+    missing = run("notebook", path, "--game", "classic-club-2026-11-06-1", "--observer", "Zed")
+    assert missing.exit_code == 2 and "Alice" in missing.stderr
+    assert run("notebook", path, "--game", "classic-club-2026-11-06-1", "--observer", "Alice", "--at", 999).exit_code == 2
+
+
+def spec_table() -> dict[str, dict[str, int]]:
+    text = SPEC.read_text().splitlines()
+    start = next(i for i, l in enumerate(text) if l.startswith("| start |"))
+    lines = [l for l in text[start:] if l.startswith("| ")]
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    rows = {}
+    for line in lines[1:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] in ("scarlett", "mustard", "white", "green", "peacock", "plum"):
+            rows[cells[0]] = {room: int(v) for room, v in zip(header[1:], cells[1:])}
+    return rows
+
+
+def test_board_prints_the_shortest_path_table_of_the_spec():
+    data = json.loads(run("board", "--json").stdout)
+    if SPEC.exists():
+        assert data == spec_table()
+    assert data["peacock"]["conservatory"] == 7 and min(min(r.values()) for r in data.values()) == 7
+    text = run("board").stdout
+    assert "| peacock | 23 | 9 | 7 | 22 | 10 | 17 | 30 | 23 | 23 |" in text
+
+
+def test_simulate_is_reproducible_and_its_games_validate(tmp_path):
+    a = run("simulate", "--games", 6, "--players", 3, "--strategies", "notebook,random", "--seed", 5, "--out", tmp_path / "a", "--json")
+    b = run("simulate", "--games", 6, "--players", 3, "--strategies", "notebook,random", "--seed", 5, "--out", tmp_path / "b", "--json")
+    assert a.exit_code == 0, a.output
+    [fa] = json.loads(a.stdout)["files"]
+    [fb] = json.loads(b.stdout)["files"]
+    assert Path(fa).read_text() == Path(fb).read_text()
+    checked = run("validate", tmp_path / "a", "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["games_valid"] == 6
+    assert run("simulate", "--players", 3, "--strategies", "grandmaster", "--out", tmp_path / "c").exit_code == 2
+
+
+def test_convert_between_clue_log_and_notation_without_loss(tmp_path):
+    jsonl = SAMPLES / "de-2023-anna-notebook.jsonl"
+    to_notation = run("convert", jsonl, "--to", "notation", "--out", tmp_path / "game.clue")
+    assert to_notation.exit_code == 0, to_notation.output
+    back = run("convert", tmp_path / "game.clue")
+    assert back.exit_code == 0, back.output
+    direct = run("convert", jsonl)
+    assert back.stdout == direct.stdout
+    twin = run("convert", SAMPLES / "de-2023-anna-notebook.clue")
+    assert twin.stdout == direct.stdout
+
+
+def test_convert_reads_other_clients_and_reports_problems(tmp_path):
+    cluebot = ROOT.parent / "shared" / "external" / "cluebot" / "examples" / "simple.yml"
+    if cluebot.exists():
+        result = run("convert", cluebot)
+        assert result.exit_code in (0, 3), result.output
+        records = [json.loads(l) for l in result.stdout.splitlines()]
+        assert records and records[0]["type"] == "game" and records[0]["edition"] == "custom"
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"hello": 1}')
+    unknown = run("convert", junk)
+    assert unknown.exit_code == 2 and "--from" in unknown.stderr
