@@ -87,30 +87,29 @@ def _slot(key, shift):
 
 
 @njit(cache=True, inline="always")
-def _insert(tk, tv, shift, key, val):
-    """Adds val at key; returns 1 when the key is new."""
-    mask = tk.shape[0] - 1
+def _insert(t, shift, key, val):
+    """Adds val at key in the table t (key at 2j, value at 2j + 1); returns 1 when the key is new."""
+    mask = (t.shape[0] >> 1) - 1
     j = _slot(key, shift)
     while True:
-        k = tk[j]
+        k = t[2 * j]
         if k == key:
-            tv[j] += val
+            t[2 * j + 1] += val
             return 0
         if k == -1:
-            tk[j] = key
-            tv[j] = val
+            t[2 * j] = key
+            t[2 * j + 1] = val
             return 1
         j = (j + 1) & mask
 
 
 @njit(cache=True)
-def _grow(tk, tv, shift):
-    nk = np.full(tk.shape[0] * 2, -1, np.int64)
-    nv = np.zeros(tk.shape[0] * 2, np.int64)
-    for j in range(tk.shape[0]):
-        if tk[j] != -1:
-            _insert(nk, nv, shift - 1, tk[j], tv[j])
-    return nk, nv, shift - 1
+def _grow(t, shift):
+    nt = np.full(t.shape[0] * 2, -1, np.int64)
+    for j in range(0, t.shape[0], 2):
+        if t[j] != -1:
+            _insert(nt, shift - 1, t[j], t[j + 1])
+    return nt, shift - 1
 
 
 @njit(cache=True)
@@ -120,7 +119,7 @@ def _table(n):
     while size < 2 * n:
         size *= 2
         shift -= 1
-    return np.full(size, -1, np.int64), np.zeros(size, np.int64), shift
+    return np.full(2 * size, -1, np.int64), shift
 
 
 @njit(cache=True)
@@ -147,6 +146,7 @@ def _run(table, layout, n_hands, binom):
     left = np.empty(width, np.int64)
     ways = np.empty(width, np.int64)
     suffix = np.empty(width, np.int64)
+    growth = 2.0  # states after a step per state before, as last seen
     for s in range(table.shape[0]):
         kind = table[s, 0]
         c = table[s, 2]
@@ -156,19 +156,19 @@ def _run(table, layout, n_hands, binom):
         unopened = table[s, 6]
         env_mask = emask[c] << eoff[c]
         env_add = eid << eoff[c]
-        tk, tv, shift = _table(n if kind != 1 else 4 * n)
+        t, shift = _table(int(n * growth) + 16)
         used = 0
         for i in range(n):
             key = keys[i]
             val = vals[i]
             env_free = (key & env_mask) == 0
             if kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
-                used += _insert(tk, tv, shift, key, val)
+                used += _insert(t, shift, key, val)
                 if env_free:
-                    used += _insert(tk, tv, shift, key | env_add, val)
+                    used += _insert(t, shift, key | env_add, val)
             elif kind == 0:  # one clause card
                 if eid != 0 and env_free and (cl & ~key) == 0:
-                    used += _insert(tk, tv, shift, (key | env_add) & ~cl, val)
+                    used += _insert(t, shift, (key | env_add) & ~cl, val)
                 for h in range(n_hands):
                     if not (hm >> h) & 1:
                         continue
@@ -180,7 +180,7 @@ def _run(table, layout, n_hands, binom):
                         continue  # a clause closes unmet
                     if d == 1 and ((table[s, 7 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
                         continue  # the hand is full with a clause still to meet
-                    used += _insert(tk, tv, shift, key2 & ~cl, val)
+                    used += _insert(t, shift, key2 & ~cl, val)
             else:  # a group of interchangeable cards
                 nh = 0
                 for h in range(n_hands):
@@ -200,7 +200,7 @@ def _run(table, layout, n_hands, binom):
                         continue
                     if nh == 0:
                         if total == 0:
-                            used += _insert(tk, tv, shift, base, val)
+                            used += _insert(t, shift, base, val)
                         continue
                     # depth first over the cards given to each hand, most first
                     j = 0
@@ -223,24 +223,25 @@ def _run(table, layout, n_hands, binom):
                                         if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
                                             dead = True
                                 if not dead:
-                                    used += _insert(tk, tv, shift, key2, val * w)
-                                    if 2 * used > tk.shape[0]:
-                                        tk, tv, shift = _grow(tk, tv, shift)
+                                    used += _insert(t, shift, key2, val * w)
+                                    if 4 * used > t.shape[0]:
+                                        t, shift = _grow(t, shift)
                             continue
                         ways[j + 1] = ways[j] * binom[left[j], xs[j]]
                         left[j + 1] = left[j] - xs[j]
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
-            if 2 * used > tk.shape[0]:
-                tk, tv, shift = _grow(tk, tv, shift)
+            if 4 * used > t.shape[0]:
+                t, shift = _grow(t, shift)
         keys = np.empty(used, np.int64)
         vals = np.empty(used, np.int64)
         m = 0
-        for j in range(tk.shape[0]):
-            if tk[j] != -1:
-                keys[m] = tk[j]
-                vals[m] = tv[j]
+        for j in range(0, t.shape[0], 2):
+            if t[j] != -1:
+                keys[m] = t[j]
+                vals[m] = t[j + 1]
                 m += 1
+        growth = max(1.0, used / n)
         n = used
         if n == 0:
             break
@@ -248,7 +249,7 @@ def _run(table, layout, n_hands, binom):
     env_all = 0
     for c in range(3):
         env_all |= emask[c] << eoff[c]
-    tk, tv, shift = _table(n)
+    t, shift = _table(n)
     used = 0
     for i in range(n):
         key = keys[i]
@@ -266,13 +267,13 @@ def _run(table, layout, n_hands, binom):
             d = (key >> off[h]) & cmask[h]
             fill *= binom[room, d]
             room -= d
-        used += _insert(tk, tv, shift, key & env_all, vals[i] * fill)
+        used += _insert(t, shift, key & env_all, vals[i] * fill)
     envs = np.empty(used, np.int64)
     counts = np.empty(used, np.int64)
     m = 0
-    for j in range(tk.shape[0]):
-        if tk[j] != -1:
-            envs[m] = tk[j]
-            counts[m] = tv[j]
+    for j in range(0, t.shape[0], 2):
+        if t[j] != -1:
+            envs[m] = t[j]
+            counts[m] = t[j + 1]
             m += 1
     return envs, counts
