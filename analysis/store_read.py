@@ -108,7 +108,9 @@ def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
     rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
     if not rows:
         raise GameNotFound(f"no stored game has the id {game_id!r}")
-    return game_from_payloads([r[0] for r in rows], [r[1] for r in rows])
+    game = game_from_payloads([r[0] for r in rows], [r[1] for r in rows])
+    game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
+    return game
 
 
 def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None) -> Game:

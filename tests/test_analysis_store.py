@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from analysis.pipeline import ANALYSIS_VERSION
 from analysis.players import player_summary
 from analysis.store_read import GameFilter, GameNotFound, filter_choices, game_table, list_games, load_game, open_store
 from clue_stats import pipeline
@@ -149,3 +150,5 @@ def test_docs_sql_runs_and_columns_are_documented(logs: Path, db: Path) -> None:
             missing = [c for c in columns if f"`{c}`" not in text]
             assert not missing, f"{table}: undocumented columns {missing}"
     assert "`players.first_certain_seq`" in text and "`games.analysis_version`" in text
+    assert f"this version is **{ANALYSIS_VERSION}**" in text
+    assert f"analysis_version < {ANALYSIS_VERSION};" in text
