@@ -23,8 +23,8 @@ from ingest.store import GameRows
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
 ANALYSIS_VERSION = 1
 # Whether ingest computes the best available gain. Measured on generated 6-player classic games
-# (benchmarks/ingest_analysis.py): about 1 s of one core per game without it, 20 s and more with it
-# (36 candidates per suggestion, each with all its answers), so ingest leaves it to `analyse --deep`.
+# (benchmarks/ingest_analysis.py): about 0.4 CPU seconds a game without it, 4 to 7 with it (36
+# candidates a suggestion, each with all its answers), so ingest leaves it to `analyse --deep`.
 INGEST_DEEP = False
 
 
