@@ -26,7 +26,7 @@ from dashboard.app_pages import common  # noqa: E402
 from dashboard.app_pages.words import md  # noqa: E402
 
 log = logging.getLogger("clue_stats.dashboard")
-WATCH_SECONDS = 3  # how often an open page looks for a database changed by ingest
+WATCH_SECONDS = 5  # how often an open page looks for a database changed by ingest
 
 PAGES = [
     st.Page(HERE / "app_pages" / "overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),

@@ -80,10 +80,13 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -
     return rows[0] if rows else {}
 
 
-def _chosen(filters: GameFilter) -> tuple[str, list[Any]]:
-    """A CTE ``chosen(game_id)`` of the games under the filters, with its parameters."""
+def _in_selection(filters: GameFilter, alias: str) -> tuple[str, list[Any]]:
+    """A condition that ``alias.game_id`` is a game the filters select, and its parameters; plain TRUE
+    without filters, so that an unfiltered page does not pay for a join with every game."""
+    if filters == GameFilter():
+        return "TRUE", []
     where, params = filters.where("g")
-    return f"chosen AS (SELECT g.game_id FROM games g WHERE {where})", params
+    return f"{alias}.game_id IN (SELECT g.game_id FROM games g WHERE {where})", params
 
 
 # ---------------------------------------------------------------- filters and overview
@@ -107,11 +110,10 @@ def selection_size(path: str, version: str, filters: GameFilter) -> int:
 @st.cache_data(**CACHE)
 def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Counts of the selection and its games by edition, player count, source and month."""
-    chosen, params = _chosen(filters)
     where, where_params = filters.where("g")
+    in_p, in_params = _in_selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         totals = _one(con, f"""
-            WITH {chosen}
             SELECT count(*)::BIGINT AS games,
                    count(DISTINCT g.edition)::BIGINT AS editions,
                    count(DISTINCT g.source)::BIGINT AS sources,
@@ -119,10 +121,8 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
                    count(*) FILTER (WHERE g.hands_known < g.n_players)::BIGINT AS hands_unknown,
                    count(*) FILTER (WHERE g.winner IS NOT NULL)::BIGINT AS won,
                    count(*) FILTER (WHERE g.played_at IS NULL)::BIGINT AS undated
-            FROM games g JOIN chosen USING (game_id)""", params)
-        totals["players"] = _one(con, f"""
-            WITH {chosen}
-            SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p JOIN chosen USING (game_id)""", params)["n"]
+            FROM games g WHERE {where}""", where_params)
+        totals["players"] = _one(con, f"SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p WHERE {in_p}", in_params)["n"]
         totals["stored_total"] = _one(con, "SELECT count(*)::BIGINT AS n FROM games")["n"]
         totals["rejected"] = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
         by_edition = _frame(con, f"""
@@ -210,64 +210,84 @@ def notebook(path: str, version: str, game_id: str, observer: str | None, seq: i
 
 def _bins(column: str, width: float) -> str:
     """The left edge of a histogram bin, computed in SQL (accuracy 1 falls in the last bin)."""
-    if column == "accuracy":
-        return f"least(floor({column} / {width}), {round(1 / width) - 1}) * {width}"
+    if column.endswith("accuracy"):
+        # least() skips NULLs in DuckDB, so an unrated suggestion must be kept out explicitly
+        return f"CASE WHEN {column} IS NOT NULL THEN least(floor({column} / {width}), {round(1 / width) - 1}) * {width} END"
     return f"floor({column} / {width}) * {width}"
 
 
 @st.cache_data(**CACHE)
 def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Gains and accuracy of the selection's suggestions: totals, histograms, per strategy and per
-    player, label counts, and the best and worst suggestions."""
-    chosen, params = _chosen(filters)
-    base = f"""
-        WITH {chosen},
-        s AS (
-            SELECT s.*, coalesce(p.strategy, '(not given)') AS strategy, i.gain_bits AS realised_gain,
-                   g.edition, g.played_at
-            FROM suggestions s JOIN chosen USING (game_id) JOIN games g USING (game_id)
-            LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-            LEFT JOIN information i ON i.game_id = s.game_id AND i.seq = s.seq AND i.observer = s.player
-        )"""
-    summary = """count(*)::BIGINT AS suggestions,
-                 avg(expected_gain_bits) AS mean_expected_gain, avg(realised_gain) AS mean_realised_gain,
-                 avg(accuracy) AS mean_accuracy, quantile_cont(accuracy, 0.25) AS accuracy_q1,
-                 median(accuracy) AS median_accuracy, quantile_cont(accuracy, 0.75) AS accuracy_q3"""
+    player, label counts, and the best and worst suggestions.
+
+    One pass joins the suggestions to their suggesters' strategies and counts them at the finest
+    grain any figure needs (strategy, player, label, accuracy bin, gain bin); every figure is then a
+    sum over that small table. At 100,000 games the join is the costly part, so it is done once per
+    page rather than once per figure."""
+    where, params = filters.where("g")
+    in_s, selected = _in_selection(filters, "s")
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        totals = _one(con, f"""{base}
-            SELECT (SELECT count(*) FROM chosen)::BIGINT AS games,
-                   count(*)::BIGINT AS suggestions, count(expected_gain_bits)::BIGINT AS with_expected,
-                   count(accuracy)::BIGINT AS with_accuracy, count(realised_gain)::BIGINT AS with_realised,
-                   avg(accuracy) AS mean_accuracy, avg(expected_gain_bits) AS mean_expected_gain
-            FROM s""", params)
-        gains = _frame(con, f"""{base}
-            SELECT 'expected' AS kind, {_bins('expected_gain_bits', 0.25)} AS bin_start, count(*)::BIGINT AS suggestions
-            FROM s WHERE expected_gain_bits IS NOT NULL GROUP BY ALL
-            UNION ALL
-            SELECT 'realised' AS kind, {_bins('realised_gain', 0.25)} AS bin_start, count(*)::BIGINT AS suggestions
-            FROM s WHERE realised_gain IS NOT NULL GROUP BY ALL
-            ORDER BY kind, bin_start""", params)
-        accuracy = _frame(con, f"""{base}
-            SELECT strategy, {_bins('accuracy', 0.05)} AS bin_start, count(*)::BIGINT AS suggestions
-            FROM s WHERE accuracy IS NOT NULL GROUP BY ALL ORDER BY strategy, bin_start""", params)
-        by_strategy = _frame(con, f"""{base}
-            SELECT strategy, {summary} FROM s GROUP BY strategy ORDER BY suggestions DESC, strategy""", params)
-        by_player = _frame(con, f"""{base}
-            SELECT player, {summary} FROM s GROUP BY player ORDER BY suggestions DESC, player LIMIT 50""", params)
-        labels = _frame(con, f"""{base}
-            SELECT strategy, label, count(*)::BIGINT AS suggestions FROM s WHERE label IS NOT NULL
-            GROUP BY ALL ORDER BY strategy, label""", params)
-        columns = """game_id, seq, player, strategy, suspect, weapon, room, shown_by, expected_gain_bits,
-                     best_gain_bits, best_suspect, best_weapon, best_room, accuracy, label, edition, played_at"""
+        games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
+        grain = _frame(con, f"""
+            SELECT coalesce(p.strategy, '(not given)') AS strategy, s.player, s.label,
+                   {_bins('s.accuracy', 0.05)} AS accuracy_bin, {_bins('s.expected_gain_bits', 0.25)} AS gain_bin,
+                   count(*)::BIGINT AS n, count(s.expected_gain_bits)::BIGINT AS n_expected,
+                   count(s.accuracy)::BIGINT AS n_accuracy,
+                   sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy
+            FROM suggestions s LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
+            WHERE {in_s} GROUP BY ALL""", selected)
+        ranked = {}
         # best: the most accurate, and among equally accurate the most informative; worst: the reverse
-        best = _frame(con, f"""{base}
-            SELECT {columns} FROM s WHERE expected_gain_bits IS NOT NULL
-            ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT {TOP}""", params)
-        worst = _frame(con, f"""{base}
-            SELECT {columns} FROM s WHERE expected_gain_bits IS NOT NULL
-            ORDER BY accuracy ASC NULLS LAST, expected_gain_bits ASC, game_id, seq LIMIT {TOP}""", params)
-    return {"totals": totals, "gains": gains, "accuracy": accuracy, "by_strategy": by_strategy,
-            "by_player": by_player, "labels": labels, "best": best, "worst": worst}
+        for key, order in (("best", "{t}.accuracy DESC NULLS LAST, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
+                           ("worst", "{t}.accuracy ASC NULLS LAST, {t}.expected_gain_bits ASC, {t}.game_id, {t}.seq")):
+            ranked[key] = _frame(con, f"""
+                WITH t AS (SELECT s.* FROM suggestions s WHERE s.expected_gain_bits IS NOT NULL AND {in_s}
+                           ORDER BY {order.format(t="s")} LIMIT {TOP})
+                SELECT t.game_id, t.seq, t.player, coalesce(p.strategy, '(not given)') AS strategy,
+                       t.suspect, t.weapon, t.room, t.shown_by, t.expected_gain_bits, t.best_gain_bits,
+                       t.best_suspect, t.best_weapon, t.best_room, t.accuracy, t.label, g.edition, g.played_at
+                FROM t JOIN games g USING (game_id)
+                LEFT JOIN players p ON p.game_id = t.game_id AND p.name = t.player
+                ORDER BY {order.format(t="t")}""", selected)
+    return {"totals": _suggestion_totals(grain, games), **_suggestion_figures(grain), **ranked}
+
+
+def _summary(grain: pl.DataFrame, by: str) -> pl.DataFrame:
+    return grain.group_by(by).agg(
+        pl.col("n").sum().alias("suggestions"),
+        (pl.col("sum_expected").sum() / pl.col("n_expected").sum()).alias("mean_expected_gain"),
+        (pl.col("sum_accuracy").sum() / pl.col("n_accuracy").sum()).alias("mean_accuracy"),
+        pl.col("n_accuracy").sum().alias("rated"),
+    ).with_columns(
+        pl.when(pl.col("rated") > 0).then(pl.col("mean_accuracy")).otherwise(None).alias("mean_accuracy"),
+    ).sort(["suggestions", by], descending=[True, False])
+
+
+def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
+    n_expected = int(grain["n_expected"].sum()) if grain.height else 0
+    n_accuracy = int(grain["n_accuracy"].sum()) if grain.height else 0
+    return {
+        "games": games,
+        "suggestions": int(grain["n"].sum()) if grain.height else 0,
+        "with_expected": n_expected,
+        "with_accuracy": n_accuracy,
+        "mean_expected_gain": grain["sum_expected"].sum() / n_expected if n_expected else None,
+        "mean_accuracy": grain["sum_accuracy"].sum() / n_accuracy if n_accuracy else None,
+    }
+
+
+def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    return {
+        "gains": grain.filter(pl.col("gain_bin").is_not_null()).group_by("gain_bin")
+        .agg(pl.col("n").sum().alias("suggestions")).rename({"gain_bin": "bin_start"}).sort("bin_start"),
+        "accuracy": grain.filter(pl.col("accuracy_bin").is_not_null()).group_by("strategy", "accuracy_bin")
+        .agg(pl.col("n").sum().alias("suggestions")).rename({"accuracy_bin": "bin_start"}).sort("strategy", "bin_start"),
+        "by_strategy": _summary(grain, "strategy"),
+        "by_player": _summary(grain, "player").head(50),
+        "labels": grain.filter(pl.col("label").is_not_null()).group_by("strategy", "label")
+        .agg(pl.col("n").sum().alias("suggestions")).sort("strategy", "label"),
+    }
 
 
 # ---------------------------------------------------------------- accusations
@@ -276,61 +296,64 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
 @st.cache_data(**CACHE)
 def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """p_correct and turns waited of the selection's accusations, missed wins, lucky and unlucky guesses."""
-    chosen, params = _chosen(filters)
-    base = f"""
-        WITH {chosen},
-        a AS (
-            SELECT a.*, CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END AS outcome,
-                   g.winner, g.played_at, g.edition
-            FROM accusations a JOIN chosen USING (game_id) JOIN games g USING (game_id)
-        )"""
-    columns = "game_id, seq, player, suspect, weapon, room, outcome, p_correct, first_certain_seq, turns_waited, winner"
+    where, params = filters.where("g")
+    in_a, selected = _in_selection(filters, "a")
+    in_p, _ = _in_selection(filters, "p")
+    outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
+    columns = """a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
+                 a.first_certain_seq, a.turns_waited, g.winner""".format(outcome=outcome)
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        totals = _one(con, f"""{base}
-            SELECT (SELECT count(*) FROM chosen)::BIGINT AS games,
-                   count(*)::BIGINT AS accusations,
-                   count(*) FILTER (WHERE correct)::BIGINT AS correct,
-                   count(*) FILTER (WHERE NOT correct)::BIGINT AS wrong,
-                   count(p_correct)::BIGINT AS with_p_correct,
-                   count(*) FILTER (WHERE p_correct >= 1)::BIGINT AS certain,
-                   count(*) FILTER (WHERE p_correct < 1)::BIGINT AS guesses,
-                   count(*) FILTER (WHERE p_correct < 1 AND correct)::BIGINT AS guesses_won,
-                   count(*) FILTER (WHERE p_correct < 1 AND NOT correct)::BIGINT AS guesses_lost,
-                   avg(turns_waited) AS mean_turns_waited
-            FROM a""", params)
-        p_correct = _frame(con, f"""{base}
-            SELECT outcome, least(floor(p_correct * 10), 9) / 10 AS bin_start, count(*)::BIGINT AS accusations
-            FROM a WHERE p_correct IS NOT NULL GROUP BY ALL ORDER BY outcome, bin_start""", params)
-        waited = _frame(con, f"""{base}
-            SELECT least(turns_waited, 10)::INTEGER AS turns_waited, outcome, count(*)::BIGINT AS accusations
-            FROM a WHERE turns_waited IS NOT NULL GROUP BY ALL ORDER BY turns_waited, outcome""", params)
-        lucky = _frame(con, f"""{base}
-            SELECT {columns} FROM a WHERE p_correct < 1 AND correct
-            ORDER BY p_correct, game_id, seq LIMIT {TOP}""", params)
-        unlucky = _frame(con, f"""{base}
-            SELECT {columns} FROM a WHERE p_correct < 1 AND NOT correct
-            ORDER BY p_correct DESC, game_id, seq LIMIT {TOP}""", params)
+        games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
+        # every accusation of the selection, counted by outcome, p_correct bin and turns waited
+        grain = _frame(con, f"""
+            SELECT {outcome} AS outcome,
+                   CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
+                   a.p_correct >= 1 AS certain, least(a.turns_waited, 10)::INTEGER AS turns_waited,
+                   count(*)::BIGINT AS accusations, sum(a.turns_waited) AS sum_waited
+            FROM accusations a WHERE {in_a} GROUP BY ALL""", selected)
+        lucky = _frame(con, f"""
+            SELECT {columns} FROM accusations a JOIN games g USING (game_id)
+            WHERE a.p_correct < 1 AND a.correct AND {in_a}
+            ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""", selected)
+        unlucky = _frame(con, f"""
+            SELECT {columns} FROM accusations a JOIN games g USING (game_id)
+            WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
+            ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""", selected)
         # a missed win: the player was certain of the solution at some record, and did not win
-        missed_base = f"""
-            WITH {chosen},
-            m AS (
-                SELECT p.game_id, p.name AS player, p.first_certain_seq, g.winner, g.played_at,
-                       a.seq AS accused_at, a.correct AS accused_correct
-                FROM players p JOIN chosen USING (game_id) JOIN games g USING (game_id)
-                LEFT JOIN accusations a ON a.game_id = p.game_id AND a.player = p.name
-                WHERE p.first_certain_seq IS NOT NULL AND NOT p.won
-            )"""
-        missed_total = _one(con, f"{missed_base} SELECT count(*)::BIGINT AS n FROM m", params)["n"]
-        missed = _frame(con, f"""{missed_base}
-            SELECT game_id, player, first_certain_seq, accused_at, accused_correct, winner, played_at FROM m
-            ORDER BY played_at DESC NULLS LAST, game_id, first_certain_seq LIMIT 200""", params)
-        certain_players = _one(con, f"""
-            WITH {chosen}
-            SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS n,
-                   count(*)::BIGINT AS seats
-            FROM players p JOIN chosen USING (game_id)""", params)
-    totals["missed_wins"] = missed_total
-    totals["certain_players"] = certain_players.get("n", 0)
+        seats = _one(con, f"""
+            SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS certain_players,
+                   count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL AND NOT p.won)::BIGINT AS missed_wins
+            FROM players p WHERE {in_p}""", selected)
+        missed = _frame(con, f"""
+            WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p
+                       WHERE p.first_certain_seq IS NOT NULL AND NOT p.won AND {in_p})
+            SELECT m.game_id, m.name AS player, m.first_certain_seq, a.seq AS accused_at,
+                   a.correct AS accused_correct, g.winner, g.played_at
+            FROM m JOIN games g USING (game_id)
+            LEFT JOIN accusations a ON a.game_id = m.game_id AND a.player = m.name
+            ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT 200""", selected)
+
+    def total(condition: pl.Expr | None = None) -> int:
+        rows = grain if condition is None else grain.filter(condition)
+        return int(rows["accusations"].sum()) if rows.height else 0
+
+    timed = grain.filter(pl.col("turns_waited").is_not_null())
+    totals = {
+        "games": games,
+        "accusations": total(),
+        "correct": total(pl.col("outcome") == "won"),
+        "wrong": total(pl.col("outcome") == "lost"),
+        "with_p_correct": total(pl.col("bin_start").is_not_null()),
+        "certain": total(pl.col("certain").fill_null(False)),
+        "guesses": total(pl.col("certain") == False),  # noqa: E712 (a polars comparison; NULL stays out)
+        "guesses_won": total((pl.col("certain") == False) & (pl.col("outcome") == "won")),  # noqa: E712
+        "guesses_lost": total((pl.col("certain") == False) & (pl.col("outcome") == "lost")),  # noqa: E712
+        "mean_turns_waited": timed["sum_waited"].sum() / timed["accusations"].sum() if timed.height else None,
+        **seats,
+    }
+    p_correct = (grain.filter(pl.col("bin_start").is_not_null()).group_by("outcome", "bin_start")
+                 .agg(pl.col("accusations").sum()).sort("outcome", "bin_start"))
+    waited = timed.group_by("turns_waited", "outcome").agg(pl.col("accusations").sum()).sort("turns_waited", "outcome")
     return {"totals": totals, "p_correct": p_correct, "waited": waited, "lucky": lucky,
             "unlucky": unlucky, "missed": missed}
 
@@ -365,7 +388,7 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
 def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Rejected games (all of them: a rejected game has no trusted edition or date to filter on),
     the warnings kept with the selection's stored games, and the ingest history."""
-    chosen, params = _chosen(filters)
+    in_p, params = _in_selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         rejected_total = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
         rejected = _frame(con, """
@@ -376,9 +399,8 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
         rejected_codes = _frame(con, """
             SELECT code, count(*)::BIGINT AS rejected FROM rejected GROUP BY code ORDER BY rejected DESC, code""")
         warnings = _frame(con, f"""
-            WITH {chosen}
             SELECT p.code, p.severity, count(*)::BIGINT AS problems, count(DISTINCT p.game_id)::BIGINT AS games
-            FROM problems p JOIN chosen USING (game_id) WHERE p.raw_sha256 IS NULL
+            FROM problems p WHERE p.raw_sha256 IS NULL AND p.game_id IS NOT NULL AND {in_p}
             GROUP BY ALL ORDER BY problems DESC, p.code""", params)
         runs = _frame(con, """
             SELECT started_at, finished_at, paths, files_read, files_skipped, games_stored, games_skipped,

@@ -136,13 +136,13 @@ def charts(at: AppTest) -> list[tuple[dict, list[pa.Table]]]:
     return out
 
 
-def chart_with(at: AppTest, field: str) -> tuple[dict, pa.Table]:
-    """The chart (and its dataset) whose data has a column ``field``."""
+def chart_with(at: AppTest, *fields: str) -> tuple[dict, pa.Table]:
+    """The first chart (and its dataset) whose data has every one of these columns."""
     for spec, data in charts(at):
         for table in data:
-            if field in table.column_names:
+            if all(f in table.column_names for f in fields):
                 return spec, table
-    raise AssertionError(f"no chart with a column {field!r}")
+    raise AssertionError(f"no chart with the columns {fields}")
 
 
 def texts(at: AppTest) -> str:
@@ -337,11 +337,15 @@ def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monk
     assert number(shown["Suggestions"]) == total
     assert number(shown["With expected gain"]) == with_expected
     assert number(shown["Rated for accuracy"]) == with_accuracy > 0
-    _, gains = chart_with(at, "kind")
-    expected_bins = sum(n for k, n in zip(gains["kind"].to_pylist(), gains["suggestions"].to_pylist()) if k == "expected")
-    assert expected_bins == with_expected
-    _, accuracy = chart_with(at, "strategy")
+    spec, gains = chart_with(at, "bin_end")
+    assert spec["encoding"]["x"]["field"] == "bin_start" and sum(gains["suggestions"].to_pylist()) == with_expected
+    spec, accuracy = chart_with(at, "strategy", "bin_start")
+    assert spec["encoding"]["color"]["field"] == "strategy"
     assert sum(accuracy["suggestions"].to_pylist()) == with_accuracy
+    _, means = chart_with(at, "mean_accuracy")
+    [(strategy, mean)] = sql(corpus, """SELECT p.strategy, avg(s.accuracy) FROM suggestions s JOIN players p
+        ON p.game_id = s.game_id AND p.name = s.player WHERE s.accuracy IS NOT NULL GROUP BY ALL""")
+    assert dict(zip(means["strategy"].to_pylist(), means["mean_accuracy"].to_pylist())) == {strategy or "(not given)": pytest.approx(mean)}
     best = at.dataframe[-2].value
     [(game_id, seq)] = sql(corpus, """SELECT game_id, seq FROM suggestions WHERE expected_gain_bits IS NOT NULL
                                       ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT 1""")
@@ -376,15 +380,20 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
         seats = position_stats.seat_effects(con)
         test = position_stats.seat_test(con)
     counts = sorted(set(seats["n_players"].to_list()))
-    assert [t.label for t in at.tabs] == [f"{n} players" for n in counts]
-    words = texts(at)
-    for row in test.iter_rows(named=True):
-        if row["games_won"]:
-            verdict = "the seat in turn order matters" if row["p_value"] < 0.05 else "no seat effect is found"
-            assert f"At {row['n_players']} players {verdict}" in words
-    plotted = [t for spec, data in charts(at) for t in data if "turn_order" in t.column_names]
-    rates = sorted((r["edition"], r["n_players"], str(r["turn_order"]), r["win_rate"]) for t in plotted for r in t.to_pylist())
-    assert rates == sorted((r["edition"], r["n_players"], str(r["turn_order"]), r["win_rate"]) for r in seats.iter_rows(named=True))
+    chooser = at.segmented_control(key="positions_players")
+    assert list(chooser.options) == [f"{n} players" for n in counts] and chooser.value == counts[-1]
+    for n in counts:
+        at.segmented_control(key="positions_players").set_value(n).run()
+        assert_clean(at)
+        words = texts(at)
+        for row in test.filter(test["n_players"] == n).iter_rows(named=True):
+            if row["games_won"]:
+                verdict = "the seat in turn order matters" if row["p_value"] < 0.05 else "no seat effect is found"
+                assert f"At {n} players {verdict}" in words
+        plotted = [t for spec, data in charts(at) for t in data if "turn_order" in t.column_names]
+        shown = sorted((r["edition"], str(r["turn_order"]), r["win_rate"], r["ci_low"], r["ci_high"]) for t in plotted for r in t.to_pylist())
+        expected = seats.filter(seats["n_players"] == n)
+        assert shown == sorted((r["edition"], str(r["turn_order"]), r["win_rate"], r["ci_low"], r["ci_high"]) for r in expected.iter_rows(named=True))
 
 
 def test_players_page_matches_the_player_summary(corpus, monkeypatch):

@@ -44,7 +44,7 @@ with right:
     st.subheader("Games by player count")
     st.altair_chart(
         alt.Chart(data["by_players"]).mark_bar().encode(
-            x=alt.X("n_players:O", title="players"),
+            x=alt.X("n_players:O", title="players", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("games:Q", title="games"),
             tooltip=["n_players", "games"],
         ),

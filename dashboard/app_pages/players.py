@@ -44,7 +44,7 @@ st.altair_chart(
         tooltip=[f"{by}:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%"),
                  alt.Tooltip("mean_accuracy:Q", format=".3f"), alt.Tooltip("mean_turns_waited:Q", format=".2f"),
                  "missed_wins:Q"],
-    ).properties(height=max(120, 22 * top.height)),
+    ).properties(height=60 + 22 * top.height),
     width="stretch",
 )
 st.subheader("Every player" if by == "name" else "Every strategy")

@@ -1,5 +1,5 @@
 """Starting positions: win rate by seat in turn order, character and start square, with 95 % Wilson
-intervals, the rate expected with no effect and the tests in words, one tab per player count."""
+intervals, the rate expected with no effect and the tests in words, for one player count at a time."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerCh
         base.mark_rule(strokeWidth=2).encode(y=y, x=alt.X("ci_low:Q", title="win rate", axis=alt.Axis(format="%")), x2="ci_high:Q"),
         base.mark_tick(color="#d62728", thickness=2, size=18).encode(y=y, x="expected_rate:Q"),
         base.mark_point(filled=True, size=70).encode(y=y, x="win_rate:Q", tooltip=tooltip),
-    ).properties(height=max(60, 28 * frame.height))
+    ).properties(height=60 + 30 * frame.height)  # autosize "fit": the height holds the axis too
 
 
 counts = sorted({int(n) for frame in (data["turn_order"], data["character"]) for n in frame["n_players"].to_list()})
@@ -52,24 +52,26 @@ if not counts:
     st.info("No game of the selection tells who played first or which character a player had, so there is no "
             "starting position to compare.")
     st.stop()
-tabs = st.tabs([f"{n} players" for n in counts])
-for n, tab in zip(counts, tabs):
-    with tab:
-        editions = sorted({e for key in DIMENSIONS for e in data[key].filter(pl.col("n_players") == n)["edition"].to_list()})
-        for edition in editions:
-            if len(editions) > 1:
-                st.subheader(f"Edition {md(edition)}")
-            test = data["seat_test"].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).to_dicts()
-            for key, (title, label, note) in DIMENSIONS.items():
-                cells = data[key].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).sort(key)
-                st.markdown(f"**{title}**" + (f" ({note})" if note else ""))
-                if cells.height == 0:
-                    st.caption(f"Nothing to show: {WHY_EMPTY[key]}.")
-                    continue
-                if key == "turn_order":
-                    t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
-                    st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
-                st.write(md(cells_words(cells.to_dicts(), key, label)))
-                st.altair_chart(effect_chart(cells, key, title), width="stretch")
-                with st.expander(f"{title}: the numbers"):
-                    st.dataframe(cells, hide_index=True, width="stretch")
+# one player count at a time: a seat means something else at 3 players than at 6
+n = st.segmented_control("Players", counts, default=counts[-1] if ctx.filters.n_players is None else ctx.filters.n_players,
+                         format_func=lambda c: f"{c} players", key="positions_players") or counts[-1]
+if n not in counts:
+    n = counts[-1]
+editions = sorted({e for key in DIMENSIONS for e in data[key].filter(pl.col("n_players") == n)["edition"].to_list()})
+for edition in editions:
+    if len(editions) > 1:
+        st.subheader(f"Edition {md(edition)}")
+    test = data["seat_test"].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).to_dicts()
+    for key, (title, label, note) in DIMENSIONS.items():
+        cells = data[key].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).sort(key)
+        st.markdown(f"**{title}**" + (f" ({note})" if note else ""))
+        if cells.height == 0:
+            st.caption(f"Nothing to show: {WHY_EMPTY[key]}.")
+            continue
+        if key == "turn_order":
+            t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
+            st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
+        st.write(md(cells_words(cells.to_dicts(), key, label)))
+        st.altair_chart(effect_chart(cells, key, title), width="stretch")
+        with st.expander(f"{title}: the numbers"):
+            st.dataframe(cells, hide_index=True, width="stretch")

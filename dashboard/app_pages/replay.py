@@ -134,7 +134,8 @@ with left:
         .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8)).alias("shown"),
     )
     base = alt.Chart(nb).encode(
-        x=alt.X("place:N", sort=place_order, title=None, axis=alt.Axis(orient="top", labelAngle=0)),
+        x=alt.X("place:N", sort=place_order, title=None,
+                axis=alt.Axis(orient="top", labelAngle=0 if max(map(len, names)) <= 8 else -30, labelLimit=110)),
         y=alt.Y("card_name:N", sort=card_order, title=None),
     )
     heat = base.mark_rect().encode(
@@ -146,7 +147,7 @@ with left:
         text="shown:N",
         color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
     )
-    st.altair_chart((heat + text).properties(height=max(240, 16 * len(card_order))), width="stretch")
+    st.altair_chart((heat + text).properties(height=40 + 21 * len(card_order)), width="stretch")
     envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
     likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
     st.caption("Most likely in the envelope: " + md(", ".join(likely)))
@@ -166,9 +167,9 @@ with right:
         tooltip=["observer:N", "seq:Q", alt.Tooltip("entropy:Q", format=".3f")],
     )
     ticks = alt.Chart(marks).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
-    now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="#d62728", size=2).encode(x="seq:Q")
+    now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="black", size=2).encode(x="seq:Q")
     st.altair_chart((ticks + lines_chart + now).properties(height=320), width="stretch")
-    st.caption("Dotted lines mark suggestions; the red line is the current record.")
+    st.caption("Dotted lines mark suggestions; the black line is the current record.")
 
     current = [s for s in suggestion_seqs if s <= seq]
     st.subheader("The current suggestion")
@@ -187,7 +188,7 @@ with right:
                 color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
                 tooltip=["observer:N", alt.Tooltip("before:Q", format=".3f"), alt.Tooltip("after:Q", format=".3f"),
                          alt.Tooltip("gain_bits:Q", format=".3f")],
-            ).properties(height=30 * (len(names) + 1)),
+            ).properties(height=60 + 28 * (len(names) + 1)),
             width="stretch",
         )
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()

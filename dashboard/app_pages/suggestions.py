@@ -31,21 +31,19 @@ row[1].metric("With expected gain", f"{totals['with_expected']:,}")
 row[2].metric("Rated for accuracy", f"{totals['with_accuracy']:,}")
 row[3].metric("Mean accuracy", percent(totals["mean_accuracy"], 1))
 
-st.subheader("Information gained by the suggester")
+st.subheader("Expected gain of the suggestions")
 gains = data["gains"].with_columns((pl.col("bin_start") + 0.25).alias("bin_end"))
 st.altair_chart(
-    alt.Chart(gains).mark_bar(opacity=0.75).encode(
-        x=alt.X("bin_start:Q", title="bits", bin="binned"),
+    alt.Chart(gains).mark_bar().encode(
+        x=alt.X("bin_start:Q", title="expected gain (bits)", bin="binned"),
         x2="bin_end:Q",
-        y=alt.Y("suggestions:Q", title="suggestions", stack=None),
-        color=alt.Color("kind:N", title=None,
-                        legend=alt.Legend(labelExpr="datum.label == 'expected' ? 'expected gain' : 'gain realised'")),
-        tooltip=["kind:N", alt.Tooltip("bin_start:Q", title="from (bits)"), alt.Tooltip("bin_end:Q", title="to (bits)"), "suggestions:Q"],
-    ),
+        y=alt.Y("suggestions:Q", title="suggestions"),
+        tooltip=[alt.Tooltip("bin_start:Q", title="from (bits)"), alt.Tooltip("bin_end:Q", title="to (bits)"), "suggestions:Q"],
+    ).properties(height=260),
     width="stretch",
 )
-st.caption("Expected gain: the entropy the suggester could expect to lose, before the answers; realised: what "
-           "they lost once answered (negative when an answer left a flatter distribution).")
+st.caption(f"The entropy the suggester could expect to lose, before the answers; {totals['mean_expected_gain']:.3f} "
+           "bits on average. What each player really learned from each suggestion is on the replay page.")
 
 st.subheader("Accuracy by strategy")
 if totals["with_accuracy"] == 0:
@@ -60,21 +58,18 @@ else:
             y=alt.Y("suggestions:Q", title="suggestions"),
             color=alt.Color("strategy:N", title="strategy"),
             tooltip=["strategy:N", alt.Tooltip("bin_start:Q", format=".2f", title="from"), "suggestions:Q"],
-        ),
+        ).properties(height=260),
         width="stretch",
     )
     st.altair_chart(
-        alt.layer(
-            alt.Chart(by_strategy).mark_rule().encode(
-                y=alt.Y("strategy:N", title=None, sort="-x"), x=alt.X("accuracy_q1:Q", title="accuracy"), x2="accuracy_q3:Q"),
-            alt.Chart(by_strategy).mark_point(filled=True, size=80).encode(
-                y=alt.Y("strategy:N", sort="-x"), x="mean_accuracy:Q",
-                tooltip=["strategy:N", "suggestions:Q", alt.Tooltip("mean_accuracy:Q", format=".3f"),
-                         alt.Tooltip("median_accuracy:Q", format=".3f")]),
-        ),
+        alt.Chart(by_strategy.filter(pl.col("mean_accuracy").is_not_null())).mark_bar().encode(
+            x=alt.X("mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("strategy:N", title=None, sort="-x"),
+            tooltip=["strategy:N", "suggestions:Q", "rated:Q", alt.Tooltip("mean_accuracy:Q", format=".3f"),
+                     alt.Tooltip("mean_expected_gain:Q", format=".3f")],
+        ).properties(height=60 + 26 * by_strategy.height),
         width="stretch",
     )
-    st.caption("Points: mean accuracy; lines: from the first to the third quartile.")
 if data["labels"].height:
     st.altair_chart(
         alt.Chart(data["labels"]).mark_bar().encode(

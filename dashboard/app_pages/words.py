@@ -92,6 +92,10 @@ def describe(payload: dict[str, Any], name: Callable[[str], str]) -> str:
     return f"{kind} record"
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def percent(value: float | None, digits: int = 0) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
@@ -108,7 +112,7 @@ def seat_test_words(games_won: int, n_players: int, chi2: float | None, df: int,
     """The chi-square test of "no seat effect" in a sentence a player can read."""
     if not games_won or p is None or math.isnan(p):
         return f"No test at {n_players} players: no game with a winner and a known turn order."
-    stats = f"chi-square {chi2:.2f} with {df} degrees of freedom, {p_text(p)}, over {games_won} games won"
+    stats = f"chi-square {chi2:.2f} with {plural(df, 'degree')} of freedom, {p_text(p)}, over {plural(games_won, 'game')} won"
     if p < ALPHA:
         return (f"At {n_players} players the seat in turn order matters: wins are spread over the seats "
                 f"more unevenly than chance explains ({stats}).")
@@ -125,7 +129,7 @@ def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> st
     level = ALPHA / len(tested)
     low = min(tested, key=lambda e: e["p_value"])
     which = f"{label} {low[dimension]}"
-    rate = f"wins {percent(low['win_rate'])} of {low['games']} games against {percent(low['expected_rate'])} expected"
+    rate = f"wins {percent(low['win_rate'])} of {plural(int(low['games']), 'game')} against {percent(low['expected_rate'])} expected"
     if low["p_value"] < level:
         return (f"{which.capitalize()} differs from the rate expected with no effect: it {rate} "
                 f"({p_text(low['p_value'])}, below {level:.4f}, the 5 % level shared over {len(tested)} cells).")

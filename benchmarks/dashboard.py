@@ -1,0 +1,157 @@
+"""Benchmark: the dashboard on 100,000 games. Prints figures; asserts nothing.
+
+1. A base corpus is ingested for real: the sample games and simulated games at 3 to 6 players
+   (analysed; the 3-player ones also with the best available gain, so accuracy exists).
+2. It is replicated with SQL to the wanted number of games: every row of every per-game table is
+   copied under a new game id, with dates spread over three years, so the tables have the size and
+   shape of a client maker's corpus (about 100 rows of events and 150 of information per game).
+3. Each page is rendered through Streamlit's AppTest with every cache cleared ("first render"),
+   then the player-count filter is changed ("filter change"). The same is done on the base corpus
+   first, in the same process, as the reference the 100,000-game figures are compared with.
+
+    .venv/bin/python benchmarks/dashboard.py [--games 100000] [--db build/bench-dashboard.duckdb]
+
+An existing database with the wanted number of games is reused (building one takes a few minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import duckdb  # noqa: E402
+import streamlit as st  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from clue_stats import pipeline  # noqa: E402
+from clue_stats.commands.analyse import analyse_store  # noqa: E402
+from engine.simulate import simulate  # noqa: E402
+from ingest import cluelog  # noqa: E402
+
+APP = ROOT / "dashboard" / "app.py"
+PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
+GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+STRATEGIES = ("notebook", "random", "bluffer")
+TARGET_SECONDS = 1.0
+
+
+def build_base(db: Path, work: Path, deep_games: int, games_per_count: int) -> None:
+    """Real ingest of the samples and of simulated games (analysed; the 3-player ones deep too)."""
+    t = time.perf_counter()
+    deep_file = work / "sim-3p.jsonl"
+    deep_file.write_text(cluelog.write_games(simulate(deep_games, 3, "classic", STRATEGIES, seed=11)), encoding="utf-8")
+    pipeline.ingest_paths([str(deep_file)], db, analyse=True, workers=2)
+    analyse_store(db, deep=True, workers=2)
+    files = []
+    for players in (4, 5, 6):
+        path = work / f"sim-{players}p.jsonl"
+        path.write_text(cluelog.write_games(simulate(games_per_count, players, "classic", STRATEGIES, seed=players)), encoding="utf-8")
+        files.append(str(path))
+    pipeline.ingest_paths([*files, str(ROOT / "data" / "samples")], db, analyse=True, workers=2)
+    print(f"base corpus ingested and analysed in {time.perf_counter() - t:.1f} s")
+
+
+def replicate(db: Path, target: int) -> None:
+    """Copy every game's rows under new ids until the database holds ``target`` games."""
+    t = time.perf_counter()
+    con = duckdb.connect(str(db))
+    try:
+        base = con.execute("SELECT count(*) FROM games").fetchone()[0]
+        copies = -(-(target - base) // base)
+        con.execute("""
+            CREATE TEMP TABLE copies AS
+            SELECT game_id AS orig, game_id || '~' || i AS new_id, i FROM games, range(1, ? + 1) r(i)
+            ORDER BY i, game_id LIMIT ?""", [copies, target - base])
+        con.execute("BEGIN TRANSACTION")
+        for table in GAME_TABLES:
+            replace = "m.new_id AS game_id"
+            if table == "games":
+                # dates over three years, so that date filters select real slices
+                replace += (", strftime(DATE '2023-01-01' + (hash(m.new_id) % 1095)::INTEGER, '%Y-%m-%d') AS played_at"
+                            ", m.new_id AS content_sha256")
+            con.execute(f"INSERT INTO {table} SELECT t.* REPLACE ({replace}) FROM {table} t JOIN copies m ON t.game_id = m.orig")
+        con.execute("COMMIT")
+        con.execute("CHECKPOINT")
+        sizes = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in GAME_TABLES}
+    finally:
+        con.close()
+    print(f"replicated to {sizes['games']:,} games in {time.perf_counter() - t:.1f} s: "
+          + ", ".join(f"{t} {n:,}" for t, n in sizes.items()))
+
+
+def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:
+    """page -> (first render, filter change) in seconds, every cache cleared before a first render."""
+    os.environ["CLUE_STATS_DB"] = str(db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        count = con.execute("SELECT n_players FROM games GROUP BY ALL ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    results = {}
+    for page in PAGES:
+        at = AppTest.from_file(str(APP), default_timeout=600)
+        if page != "overview":
+            at.switch_page(f"app_pages/{page}.py")  # a visitor landing on this page
+        st.cache_data.clear()
+        start = time.perf_counter()
+        at.run()
+        first = time.perf_counter() - start
+        assert at.title and at.title[0].value, page
+        problems = [e.value for e in at.exception] + [e.value for e in at.error]
+        start = time.perf_counter()
+        at.selectbox(key="filter_players").set_value(count).run()
+        change = time.perf_counter() - start
+        problems += [e.value for e in at.exception] + [e.value for e in at.error]
+        if problems:
+            print(f"  {page}: PROBLEM {problems}")
+        results[page] = (first, change)
+    print(f"\n{label}")
+    print(f"  {'page':<12} {'first render':>13} {'filter change':>14}")
+    for page, (first, change) in results.items():
+        print(f"  {page:<12} {first:>12.3f}s {change:>13.3f}s")
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--db", type=Path, default=ROOT / "build" / "bench-dashboard.duckdb")
+    parser.add_argument("--deep-games", type=int, default=16, help="simulated 3-player games analysed with the best gain")
+    parser.add_argument("--games-per-count", type=int, default=8, help="simulated games at each of 4, 5 and 6 players")
+    args = parser.parse_args()
+
+    args.db.parent.mkdir(parents=True, exist_ok=True)
+    base_db = args.db.with_name(args.db.stem + "-base.duckdb")
+    with tempfile.TemporaryDirectory() as work:
+        if not base_db.exists():
+            build_base(base_db, Path(work), args.deep_games, args.games_per_count)
+    existing = 0
+    if args.db.exists():
+        with duckdb.connect(str(args.db), read_only=True) as con:
+            existing = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    if existing != args.games:
+        args.db.unlink(missing_ok=True)
+        Path(f"{args.db}.wal").unlink(missing_ok=True)
+        args.db.write_bytes(base_db.read_bytes())
+        replicate(args.db, args.games)
+    size_mb = args.db.stat().st_size / 1e6
+
+    # the first AppTest run of a process pays for imports; keep that out of both measurements
+    AppTest.from_file(str(APP), default_timeout=600).run()
+    with duckdb.connect(str(base_db), read_only=True) as con:
+        base_games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    reference = time_pages(base_db, f"reference: the base corpus ({base_games} games)")
+    big = time_pages(args.db, f"{args.games:,} games ({size_mb:,.0f} MB)")
+    print(f"\n  {'page':<12} {'ratio first':>12} {'ratio change':>13}   target {TARGET_SECONDS:g} s each")
+    for page in PAGES:
+        (f0, c0), (f1, c1) = reference[page], big[page]
+        verdict = "ok" if max(f1, c1) < TARGET_SECONDS else "SLOW"
+        print(f"  {page:<12} {f1 / f0:>11.1f}x {c1 / c0:>12.1f}x   {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""The dashboard in a real browser: `clue-stats dashboard` serves it on localhost, headless Chromium
+(Debian's package, driven by Playwright) opens every page, finds no error, sees the charts drawn,
+steps the replay, and saves a screenshot of each page.
+
+What AppTest cannot see is checked here: that Vega really draws the charts, that names holding HTML
+reach the screen as text (no script runs, no dialog opens), and that the server listens on
+127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.test_dashboard import DUEL_GAME, XSS_GAME, XSS_NAME, XSS_NOTE, build_corpus
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PAGES = {  # url path -> (title, charts it draws on the test corpus)
+    "overview": ("Overview", 3),
+    "replay": ("Game replay", 3),
+    "suggestions": ("Suggestions", 3),
+    "accusations": ("Accusations", 2),
+    "positions": ("Starting positions", 1),
+    "players": ("Players", 1),
+    "quality": ("Data quality", 1),
+}
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The local addresses a TCP socket listens on for this port (Linux: /proc/net/tcp[6])."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    db = build_corpus(tmp_path_factory.mktemp("browser"))
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        cwd=tmp_path_factory.mktemp("elsewhere"),  # the command works from any directory
+    )
+    try:
+        banner = proc.stdout.readline()
+        url = f"http://127.0.0.1:{port}"
+        assert url in banner and str(db) in banner, banner
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}")
+                time.sleep(0.2)
+        yield url, port
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def settle(page, title: str, charts: int) -> None:
+    """Wait until the page's script has run and Vega has drawn its charts."""
+    page.wait_for_selector(f"h1:has-text('{title}')", timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')", timeout=30_000)
+    if charts:
+        page.wait_for_function(
+            """n => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                   .filter(c => { const d = c.querySelector('canvas, svg.marks');
+                                  return d && d.getBoundingClientRect().width > 50 && d.getBoundingClientRect().height > 50; })
+                   .length >= n""",
+            arg=charts, timeout=30_000,
+        )
+
+
+def test_every_page_renders_in_chromium(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    url, port = server
+    assert listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
+    shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            dialogs: list[str] = []
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            for path, (title, charts) in PAGES.items():
+                query = f"?game={DUEL_GAME}&seq=5" if path == "replay" else ""
+                page.goto(f"{url}/{'' if path == 'overview' else path}{query}")  # the default page is the root
+                settle(page, title, charts)
+                assert page.locator('[data-testid="stException"]').count() == 0, path
+                assert page.locator('[data-testid="stAlertContentError"]').count() == 0, path
+                assert page.get_by_text("Page not found").count() == 0, path
+                drawn = page.locator('[data-testid="stVegaLiteChart"]').count()
+                assert drawn >= charts, (path, drawn)
+                page.screenshot(path=str(shots / f"{path}.png"), full_page=True)
+
+            # the replay steps in the browser too
+            page.goto(f"{url}/replay?game={DUEL_GAME}&seq=0")
+            settle(page, "Game replay", 2)  # no suggestion yet: no gain chart
+            page.get_by_role("button", name="Next suggestion").click()
+            page.wait_for_function("() => !document.body.innerText.includes('Record 0 of')", timeout=30_000)
+            assert "suggests" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[0] or \
+                "suggests" in page.inner_text("body")
+
+            # hostile names and notes reach the screen as text
+            page.goto(f"{url}/replay?game={XSS_GAME}&seq=4")
+            settle(page, "Game replay", 3)
+            body = page.inner_text("body")
+            assert XSS_NAME in body and XSS_NOTE.split(" :")[0] in body
+            injected = page.evaluate(
+                """() => [...document.querySelectorAll('script')].some(s => s.textContent.includes('alert('))
+                         || document.querySelectorAll('img[src="x"]').length > 0
+                         || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))""")
+            assert not injected
+            page.screenshot(path=str(shots / "replay-hostile.png"), full_page=True)
+            assert dialogs == []
+        finally:
+            browser.close()
