@@ -1,0 +1,127 @@
+"""The partitioned analysis: Parquet exports of the events analysed on a local Dask cluster give the
+same rows as the analysis run in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from analysis.partitioned import (
+    OUTPUT_TABLES, analyse_events, output_schema, partition_events, read_partition, run_partitioned,
+)
+from analysis.pipeline import annotate
+from benchmarks.random_games import random_game
+from clue_stats import pipeline
+from engine.rules import validate
+from ingest import cluelog, formats
+from ingest.export import export
+from ingest.rows import game_rows
+
+pytest.importorskip("distributed")
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The sample games and 8 generated ones (3 and 4 players, one wrong accusation each), stored
+    without analysis and exported: (log folder, export folder)."""
+    root = tmp_path_factory.mktemp("partitioned")
+    logs = root / "logs"
+    logs.mkdir()
+    for f in SAMPLES.iterdir():
+        (logs / f.name).write_bytes(f.read_bytes())
+    generated = [random_game(seed, n_players=3 + seed % 2, n_suggestions=12, wrong_accusations=1) for seed in range(8)]
+    (logs / "generated.jsonl").write_text(cluelog.write_games(generated), encoding="utf-8")
+    db = root / "corpus.duckdb"
+    pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
+    export(db, root / "export")
+    return logs, root / "export"
+
+
+def in_process_rows(logs: Path) -> dict[str, list[tuple]]:
+    """Every table's analysis rows, each game read from its file and analysed here by annotate."""
+    rows: dict[str, list[dict]] = {t: [] for t in OUTPUT_TABLES}
+    seen: set[str] = set()
+    for path in sorted(logs.iterdir()):
+        for raw in formats.iter_file(path) or []:
+            game, _ = cluelog.build_game(raw)
+            if game is None or game.game_id in seen:  # the .clue twin of a .jsonl sample is stored once
+                continue
+            seen.add(game.game_id)
+            replay = validate(game)
+            done = annotate(game_rows(game, replay, None), game, replay, deep=False)
+            for table in OUTPUT_TABLES:
+                rows[table].extend(done.tables.get(table, []))
+    return {t: _sorted(t, rows[t]) for t in OUTPUT_TABLES}
+
+
+def _sorted(table: str, rows: list[dict]) -> list[tuple]:
+    names = output_schema(table).names
+    key = lambda row: tuple((v is None, v if v is not None else 0) for v in row)  # noqa: E731 (NULL observers sort last)
+    return sorted((tuple(r.get(c) for c in names) for r in rows), key=key)
+
+
+def parquet_rows(out: Path) -> dict[str, list[tuple]]:
+    return {t: _sorted(t, pa.concat_tables([pq.read_table(f) for f in sorted((out / t).glob("*.parquet"))]).to_pylist())
+            for t in OUTPUT_TABLES}
+
+
+def test_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, tmp_path):
+    logs, exported = corpus
+    out = tmp_path / "analysis"
+    summary = run_partitioned(exported, out, partitions=3, workers=2)
+    expected = in_process_rows(logs)
+    assert summary.failed == []
+    assert summary.partitions == 3 and summary.games == 17
+    assert summary.rows == {t: len(expected[t]) for t in OUTPUT_TABLES}
+    got = parquet_rows(out)
+    for table in OUTPUT_TABLES:
+        assert got[table] == expected[table], table
+    # the analysis columns are filled in (not merely copied from a store without analysis)
+    assert all(r[output_schema("suggestions").names.index("expected_gain_bits")] is not None for r in got["suggestions"])
+    assert any(r[output_schema("players").names.index("first_certain_seq")] is not None for r in got["players"])
+
+
+def test_partitions_hold_whole_games_and_every_game_once(corpus, tmp_path):
+    _, exported = corpus
+    events = pq.read_table(exported / "events.parquet")
+    folders = partition_events(exported, tmp_path / "parts", partitions=4)
+    owner: dict[str, int] = {}
+    total = 0
+    for i, folder in enumerate(folders):
+        part = read_partition(folder)
+        total += part.num_rows
+        for game_id in set(part.column("game_id").to_pylist()):
+            assert game_id not in owner, f"{game_id} in partitions {owner[game_id]} and {i}"
+            owner[game_id] = i
+    assert total == events.num_rows
+    assert len(owner) == len(set(events.column("game_id").to_pylist()))
+
+
+def test_a_game_cut_in_two_or_unreadable_is_reported_and_the_others_analysed(corpus):
+    _, exported = corpus
+    events = pq.read_table(exported / "events.parquet").select(["game_id", "seq", "line", "payload"])
+    generated = sorted(i for i in set(events.column("game_id").to_pylist()) if len(i) == 16 and all(c in "0123456789abcdef" for c in i))
+    # three generated classic games (they declare no id, so theirs is their content hash)
+    cut, broken, whole = generated[:3]
+    ids = {cut, broken, whole}
+    rows = [r for r in events.to_pylist() if r["game_id"] in ids]
+    # one game loses its third record (as if it landed in another partition); another's header
+    # names an edition that does not exist
+    rows = [r for r in rows if not (r["game_id"] == cut and r["seq"] == 2)]
+    for r in rows:
+        if r["game_id"] == broken and r["seq"] == 0:
+            r["payload"] = r["payload"].replace('"edition"', '"edition": "no-such-edition", "x-was"', 1)
+    assert sum(1 for r in rows if r["game_id"] == broken and "no-such-edition" in r["payload"]) == 1
+    result = analyse_events(pa.Table.from_pylist(rows, schema=events.schema))
+    failed = dict(result.failed)
+    assert set(failed) == {cut, broken}
+    assert "seq" in failed[cut]
+    assert "cannot rebuild" in failed[broken]
+    assert result.games == 1
+    assert set(result.tables["players"].column("game_id").to_pylist()) == {whole}
+    assert result.tables["information"].num_rows > 0
