@@ -1,10 +1,12 @@
 """The starting-position study behind docs/findings.md: simulate, then win rates with Wilson intervals.
 
-    .venv/bin/python benchmarks/study_positions.py [--games 20000] [--mixed 8000] [--seed 2026] [--json out.json]
+    .venv/bin/python benchmarks/study_positions.py [--games 20000] [--mixed 8000] [--entropy 400]
+        [--seed 2026] [--json out.json]
 
 Runs (classic edition, every game seeded): equal notebook players at 3, 4 and 6 players
-(``--games`` each), and one mixed four-player run (notebook, bluffer, entropy, random; ``--mixed``
-games) to set strategy strength beside seat. Counts come straight from the simulated games (the
+(``--games`` each), a mixed four-player run (notebook, bluffer, random, notebook:0.5; ``--mixed``
+games) to set strategy strength beside seat, and a smaller one with the entropy player (it asks the
+exact deduction engine, which costs about a second a game; ``--entropy`` games). Counts come straight from the simulated games (the
 analysis store is not needed): per turn-order seat, per character, per strategy, how often each won,
 how often a character entered a room on its first turn, and how long games took. Intervals are 95 %
 Wilson score intervals; the rate expected with no effect is the share of games someone won divided
@@ -134,7 +136,7 @@ def run(label: str, n_games: int, players: int, strategies: list[str], seed: int
     t0 = time.perf_counter()
     for i, game in enumerate(simulate(n_games, players, "classic", strategies, seed=seed)):
         tally.add(game)
-        if (i + 1) % 2000 == 0:
+        if (i + 1) % 1000 == 0:
             print(f"  {label}: {i + 1}/{n_games} ({(i + 1) / (time.perf_counter() - t0):.0f} games/s)", file=sys.stderr)
     took = time.perf_counter() - t0
     exp = tally.expected(players)
@@ -189,6 +191,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--mixed", type=int, default=8000)
+    parser.add_argument("--entropy", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=str, default=None)
     args = parser.parse_args()
@@ -197,7 +200,10 @@ def main() -> None:
         results.append(run(f"equal-{players}", args.games, players, ["notebook"], args.seed))
         print_run(results[-1])
     if args.mixed:
-        results.append(run("mixed-4", args.mixed, 4, ["notebook", "bluffer", "entropy", "random"], args.seed))
+        results.append(run("mixed-4", args.mixed, 4, ["notebook", "bluffer", "random", "notebook:0.5"], args.seed))
+        print_run(results[-1])
+    if args.entropy:
+        results.append(run("entropy-4", args.entropy, 4, ["entropy", "notebook", "bluffer", "random"], args.seed))
         print_run(results[-1])
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1, default=str))

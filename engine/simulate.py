@@ -247,7 +247,7 @@ def _choose_move(
     board, game, strategy = table.board, table.game, table.strategy[name]
     rooms = game.deck.rooms
     # A player sure of the answer only needs to stand in some room to accuse: every room is as good.
-    values = {r: 1.0 if accusing else strategy.room_value(game, r) for r in rooms}
+    values = {r: 1.0 if accusing else strategy.value(game, r) for r in rooms}
     occupied = table.occupied(suspect)
     distance = board.room_distances(here, occupied)
 

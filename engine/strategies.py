@@ -77,8 +77,13 @@ class Notebook:
 
     def showed_someone(self, player: str, cards: Sequence[str]) -> None:
         """``player`` showed one of ``cards`` to someone else: they hold at least one."""
-        self.clauses.append((player, frozenset(cards)))
+        self._clause(player, cards)
         self._close()
+
+    def _clause(self, player: str, cards: Sequence[str]) -> None:
+        clause = (player, frozenset(cards))
+        if clause not in self.clauses:  # a repeated answer teaches nothing new
+            self.clauses.append(clause)
 
     def wrong_accusation(self, triple: Triple) -> None:
         self.not_solution.add(triple)
@@ -92,7 +97,7 @@ class Notebook:
             elif self.me in (record.player, response.player) and response.shows not in (None, "?"):
                 self._hold(response.shows, response.player)  # type: ignore[arg-type]
             else:
-                self.clauses.append((response.player, frozenset(record.cards)))
+                self._clause(response.player, record.cards)
         self._close()
 
     def _close(self) -> None:
@@ -141,6 +146,13 @@ class Notebook:
                         changed |= self._hold(card, able[0])
 
     # ---- questions -----------------------------------------------------------------------------
+
+    def progress(self) -> tuple:
+        """A fingerprint of everything known: unchanged after a suggestion means it taught nothing."""
+        return (
+            len(self.holder), sum(len(v) for v in self.lacks.values()), len(self.clauses),
+            len(self.envelope), len(self.not_envelope),
+        )
 
     def candidates(self, category: str) -> list[str]:
         """The cards of a category that may be in the envelope."""
@@ -193,6 +205,8 @@ class Strategy:
         self.hand = frozenset(seat.hand)
         self.notebook = Notebook(seat.me, seat.names, seat.deck, seat.hand, seat.hand_sizes)
         self.shown_to: dict[str, set[str]] = {}  # suggester -> cards I have shown them
+        self.asked: set[Triple] = set()
+        self.stale: dict[str, tuple] = {}  # room -> what I knew when a suggestion there taught me nothing
 
     @property
     def spec(self) -> str:
@@ -201,28 +215,47 @@ class Strategy:
     # ---- seeing --------------------------------------------------------------------------------
 
     def observe(self, game: Game, record: Suggest) -> None:
+        before = self.notebook.progress()
         self.notebook.observe(record)
+        if record.player == self.seat.me:
+            self.asked.add(record.cards)
+            if self.notebook.progress() == before:
+                self.stale[record.room] = before
 
     def observe_wrong_accusation(self, game: Game, triple: Triple) -> None:
         self.notebook.wrong_accusation(triple)
 
     # ---- deciding ------------------------------------------------------------------------------
 
+    def value(self, game: Game, room: str) -> float:
+        """What the mover uses: :meth:`room_value`, but nothing for a room where my last suggestion
+        taught me nothing and nothing has been learnt since (a holder of the room card can show it
+        every time, and a player who stayed there would learn nothing forever)."""
+        if self.stale.get(room) == self.notebook.progress():
+            return 0.0
+        return self.room_value(game, room)
+
     def room_value(self, game: Game, room: str) -> float:
         """How much this player wants to suggest in ``room`` (0 to 1): the mover weighs it by distance.
 
-        A room that may be the answer is worth most; another room is still worth something while the
-        suspect or the weapon is open (it can be asked about there), and nothing once they are known.
+        A room that may be the answer is worth most. While the suspect or the weapon is open, a room
+        nobody else can show (my own card, or the known answer) is still good for asking about them,
+        and a room another player holds a little (they may show the room card every time); once both
+        are known, only the room is left to find.
         """
         nb = self.notebook
         if nb.unknown(room):
             return 1.0
-        return 0.3 if ("suspects" not in nb.envelope or "weapons" not in nb.envelope) else 0.0
+        if "suspects" in nb.envelope and "weapons" in nb.envelope:
+            return 0.0
+        return 0.3 if room in self.hand or nb.envelope.get("rooms") == room else 0.1
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        """The suspect and weapon to name in ``room``."""
+        """The suspect and weapon to name in ``room``: open cards, not a suggestion made before."""
         nb = self.notebook
-        return self.rng.choice(nb.candidates("suspects")), self.rng.choice(nb.candidates("weapons"))
+        pairs = [(s, w) for s in nb.candidates("suspects") for w in nb.candidates("weapons")]
+        fresh = [p for p in pairs if (p[0], p[1], room) not in self.asked]
+        return self.rng.choice(fresh or pairs)
 
     def show(self, suggester: str, cards: Sequence[str]) -> str:
         """Which of my cards to show: one this suggester has already seen, else the most shown."""
@@ -300,11 +333,15 @@ class BlufferStrategy(Strategy):
 
 
 class EntropyStrategy(Strategy):
-    """Picks the room to head for and the suggestion with the best expected gain in bits.
+    """Names the suspect and weapon with the best expected gain in bits where it stands.
 
-    With the deduction engine (``engine.deduction``) the gain is the exact expected drop of the
-    envelope's entropy for this player's knowledge; without it, a notebook estimate: each candidate
-    card is equally likely to be the answer, and a named card tells more the less is known of it.
+    The gain is the deduction engine's (``engine.deduction.expected_gain``): the exact expected drop
+    of the envelope's entropy for this player's knowledge, over the suspects and weapons its notebook
+    has not ruled out (the first in deck order among equals). Scoring all
+    nine rooms that way every turn would cost seconds a turn, so rooms are valued by a notebook
+    estimate of the same quantity: each open card of a category is equally likely to be the answer,
+    and naming one of n open cards is worth log2 n - ((n - 1) / n) log2 (n - 1) bits. Without the
+    deduction engine, the estimate also picks the suspect and weapon.
     """
 
     name = "entropy"
@@ -312,20 +349,6 @@ class EntropyStrategy(Strategy):
     def __init__(self, seat: Seat, rng: random.Random, threshold: Fraction | None = None):
         super().__init__(seat, rng, threshold)
         self._engine = _deduction_engine()
-        self._gain_cache: dict[tuple[int, str], tuple[float, tuple[str, str]]] = {}
-
-    def _knowledge(self, game: Game):  # pragma: no cover - depends on the deduction engine
-        return self._engine.knowledge_at(game, self.seat.me, len(game.records))
-
-    def _best(self, game: Game | None, room: str) -> tuple[float, tuple[str, str]]:
-        if self._engine is not None and game is not None:
-            key = (len(game.records), room)
-            if key not in self._gain_cache:
-                k = self._knowledge(game)
-                gain, triple = self._engine.best_suggestion(k, self.seat.me, [room])
-                self._gain_cache[key] = (float(gain), (triple[0], triple[1]))
-            return self._gain_cache[key]
-        return self._estimate(room)
 
     def _estimate(self, room: str) -> tuple[float, tuple[str, str]]:
         nb = self.notebook
@@ -334,23 +357,26 @@ class EntropyStrategy(Strategy):
             if not nb.unknown(card):
                 return 0.0
             n = len(nb.candidates(nb.category[card]))
-            # Whether one of n equally likely candidates is the answer: log2(n) - (n-1)/n log2(n-1) bits.
             return math.log2(n) - ((n - 1) / n) * (math.log2(n - 1) if n > 1 else 0.0)
 
-        suspects = nb.candidates("suspects")
-        weapons = nb.candidates("weapons")
-        best = max(
-            ((worth(s) + worth(w) + worth(room), (s, w)) for s in suspects for w in weapons),
-            key=lambda x: x[0],
-        )
-        return best
+        pairs = [(s, w) for s in nb.candidates("suspects") for w in nb.candidates("weapons")]
+        fresh = [p for p in pairs if (p[0], p[1], room) not in self.asked] or pairs
+        return max(((worth(s) + worth(w) + worth(room), (s, w)) for s, w in fresh), key=lambda x: x[0])
 
     def room_value(self, game: Game, room: str) -> float:
-        gain, _ = self._best(game, room)
-        return min(1.0, gain / 2.0)
+        return min(1.0, self._estimate(room)[0] / 2.0)
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        return self._best(game, room)[1]
+        if self._engine is None:
+            return self._estimate(room)[1]
+        k = self._engine.knowledge_at(game, self.seat.me, len(game.records))
+        nb = self.notebook
+        # Only cards the notebook has not ruled out: exact counting costs tenths of a second per
+        # triple early in a game, and steering with known cards is the bluffer's way, not this one's.
+        pairs = [(s, w) for s in nb.candidates("suspects") for w in nb.candidates("weapons")]
+        gains = [(self._engine.expected_gain(k, self.seat.me, (s, w, room)), (s, w)) for s, w in pairs]
+        best = max(g for g, _ in gains)
+        return next(pair for g, pair in gains if g >= best - 1e-12)
 
 
 def _deduction_engine():
@@ -359,7 +385,7 @@ def _deduction_engine():
         from engine import deduction  # type: ignore[attr-defined]
     except ImportError:
         return None
-    needed = ("knowledge_at", "best_suggestion")
+    needed = ("knowledge_at", "expected_gain")
     return deduction if all(hasattr(deduction, n) for n in needed) else None
 
 

@@ -26,7 +26,7 @@ def errors(game) -> list[str]:
     "players, ed, strategies",
     [
         (3, "classic", ["notebook"]),
-        (4, "us-classic", ["random", "notebook", "bluffer", "entropy"]),
+        (4, "us-classic", ["random", "notebook", "bluffer", "notebook:0.4"]),
         (6, "uk-2020", ["notebook:0.5", "bluffer"]),
         (5, "de-2023", ["bluffer", "random"]),
         (2, "classic", ["random", "notebook"]),
@@ -42,6 +42,16 @@ def test_simulated_games_are_complete_and_valid(players: int, ed: str, strategie
         assert isinstance(end, End) and end.solution is not None
         assert any(isinstance(r, Move) and r.path for r in game.records)
         assert all(isinstance(r, Turn) for r in game.records[players : players + 1])
+
+
+def test_entropy_players_ask_the_deduction_engine_and_play_valid_games() -> None:
+    from engine.strategies import EntropyStrategy, _deduction_engine
+
+    assert _deduction_engine() is not None
+    for game in simulate(2, 3, "classic", ["entropy", "notebook", "random"], seed=13):
+        assert errors(game) == []
+        assert any(isinstance(r, Suggest) and r.player.startswith("entropy") for r in game.records)
+    assert EntropyStrategy.name == "entropy"
 
 
 def test_written_and_read_back_games_validate() -> None:
@@ -225,3 +235,20 @@ def test_a_tampered_roll_in_a_simulated_game_is_caught() -> None:
     turn_index = max(j for j in range(i) if isinstance(game.records[j], Turn))
     game.records[turn_index] = replace(game.records[turn_index], roll=(1, 1))
     assert [(p.code, p.seq) for p in check_movement(game)] == [("bad_move", game.records[i].seq)]
+
+
+def test_a_room_where_a_suggestion_taught_nothing_loses_its_value() -> None:
+    import random
+
+    from engine.strategies import Seat, make_strategy
+
+    deck = edition("classic").deck
+    hand = ("scarlett", "mustard", "candlestick", "dagger", "kitchen", "ballroom")
+    player = make_strategy("notebook", Seat("A", ("A", "B", "C"), deck, hand, (6, 6, 6), "scarlett"), random.Random(1))
+    first = _suggest("A", ("plum", "rope", "hall"), [("B", "hall")])
+    player.observe(None, first)  # type: ignore[arg-type]
+    assert player.value(None, "hall") > 0  # type: ignore[arg-type]  (held by B: still good to ask about suspects)
+    player.observe(None, _suggest("A", ("plum", "wrench", "hall"), [("B", "hall")]))  # type: ignore[arg-type]
+    assert player.notebook.clauses == [] and player.value(None, "hall") == 0.0  # type: ignore[arg-type]
+    player.observe(None, _suggest("B", ("plum", "wrench", "study"), [("C", None), ("A", None)]))  # type: ignore[arg-type]
+    assert player.value(None, "hall") > 0  # type: ignore[arg-type]  (something new was learnt since)
