@@ -2,8 +2,7 @@
 labels moves (analysis.md, "Expected gain of a suggestion").
 
 All from the suggester's knowledge just before the suggestion (after seq - 1). The expected gain is
-the mutual information between the solution and the answer, so it is never negative and never more
-than the best available gain (the suggestion made is one of the candidates).
+never more than the best available gain: the suggestion made is one of the candidates.
 
 Candidates: where the suggestion's room is where the suggester stands (board editions, flag
 ``suggest_room = "current"``), every suspect and weapon in that room; where the room is chosen
