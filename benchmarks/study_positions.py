@@ -56,6 +56,7 @@ class Tally:
         self.character = defaultdict(lambda: [0, 0])
         self.strategy = defaultdict(lambda: [0, 0])
         self.strategy_seat = defaultdict(lambda: [0, 0])
+        self.character_seat = defaultdict(lambda: [0, 0])
         self.first_turn_room = defaultdict(lambda: [0, 0])  # character -> [first turns, walked into a room]
         self.first_roll_reach = defaultdict(lambda: [0, 0])  # character -> [first turns, roll >= nearest room]
         self.first_suggestion = defaultdict(list)  # character -> own turns until the first suggestion
@@ -76,6 +77,7 @@ class Tally:
                 (self.character, p.character),
                 (self.strategy, p.strategy),
                 (self.strategy_seat, (p.strategy, order[p.name])),
+                (self.character_seat, (p.character, order[p.name])),
             ):
                 table[key][0] += 1
                 table[key][1] += won
@@ -152,6 +154,8 @@ def run(label: str, n_games: int, players: int, strategies: list[str], seed: int
         "strategy": tally.rows(tally.strategy, exp),
         "strategy_test": tally.uniformity(tally.strategy, players) if len(tally.strategy) > 1 else None,
         "strategy_seat": tally.rows(tally.strategy_seat, exp),
+        "character_seat": tally.rows(tally.character_seat, exp),
+        "character_seat_adjusted": seat_adjusted(tally),
         "first_turn_room": {c: {"turns": v[0], "entered": v[1], "rate": v[1] / v[0], "ci": wilson(v[1], v[0]),
                                 "could": tally.first_roll_reach[c][1] / tally.first_roll_reach[c][0]}
                             for c, v in sorted(tally.first_turn_room.items())},
@@ -159,6 +163,28 @@ def run(label: str, n_games: int, players: int, strategies: list[str], seed: int
         "hand_size": {seat: dict(sizes) for seat, sizes in sorted(tally.hand_size.items())},
     }
     return result
+
+
+def seat_adjusted(tally: Tally) -> list[dict]:
+    """Each character's wins against what its seats alone predict (the seat's win rate in the run).
+
+    With 3 or 4 players a character's seat depends on who else plays (Scarlett, when playing, always
+    moves first), so a raw character win rate mixes the start square with the seat; this compares a
+    character with the other characters in the same seats.
+    """
+    seat_rate = {seat: wins / games for seat, (games, wins) in tally.seat.items()}
+    out = []
+    for character in sorted({c for c, _ in tally.character_seat}):
+        cells = [(seat, g, w) for (c, seat), (g, w) in tally.character_seat.items() if c == character]
+        games = sum(g for _, g, _ in cells)
+        wins = sum(w for _, _, w in cells)
+        expected = sum(g * seat_rate[seat] for seat, g, _ in cells)
+        variance = sum(g * seat_rate[seat] * (1 - seat_rate[seat]) for seat, g, _ in cells)
+        z = (wins - expected) / math.sqrt(variance) if variance else 0.0
+        out.append({"key": character, "games": games, "wins": wins, "expected_wins": expected,
+                    "ratio": wins / expected if expected else float("nan"), "z": z,
+                    "p_value": 2 * stats.norm.sf(abs(z))})
+    return out
 
 
 def pct(x: float) -> str:
@@ -180,6 +206,11 @@ def print_run(r: dict) -> None:
             print(f"| {key} | {row['games']} | {row['wins']} | {pct(row['rate'])} | {pct(row['low'])}-{pct(row['high'])} "
                   f"| {pct(row['expected'])} | {row['p_value']:.3g} |")
         print(f"\nchi-square {test['chi2']:.1f} on {test['dof']} df, p = {test['p_value']:.3g}")
+    print("\n| character | games | wins | wins its seats predict | ratio | z | p |")
+    print("|---|---|---|---|---|---|---|")
+    for row in r["character_seat_adjusted"]:
+        print(f"| {row['key']} | {row['games']} | {row['wins']} | {row['expected_wins']:.0f} | {row['ratio']:.3f} "
+              f"| {row['z']:.2f} | {row['p_value']:.3g} |")
     print("\n| character | first turns from the start square | roll reaches a room % | walked into a room % | 95 % CI | mean own turn of first suggestion |")
     print("|---|---|---|---|---|---|")
     for c, v in r["first_turn_room"].items():
