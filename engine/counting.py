@@ -117,13 +117,21 @@ class Plan:
     bound: int  # bound on every count the program forms (product of possible places per card)
 
 
+_CATEGORY_OF: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _category_of(k: Knowledge) -> list[int]:
+    sizes = (len(k.deck.suspects), len(k.deck.weapons), len(k.deck.rooms))
+    cat_of = _CATEGORY_OF.get(sizes)
+    if cat_of is None:
+        cat_of = _CATEGORY_OF[sizes] = [0] * sizes[0] + [1] * sizes[1] + [2] * sizes[2]
+    return cat_of
+
+
 def plan(k: Knowledge) -> Plan:
-    ranges = k.category_indices()
-    cat_of = [0] * len(k.allowed)
-    for cat, rng in enumerate(ranges):
-        for c in rng:
-            cat_of[c] = cat
-    known_count = [0] * len(k.places)
+    cat_of = _category_of(k)
+    n_places = len(k.places)
+    known_count = [0] * n_places
     env_known = [-1, -1, -1]
     unknown = []
     bound = 1
@@ -136,38 +144,45 @@ def plan(k: Knowledge) -> Plan:
         else:
             unknown.append(card)
             bound *= mask.bit_count()
-    open_hands = [p for p in range(1, len(k.places)) if k.sizes[p] > known_count[p]]
+    sizes = k.sizes
+    open_hands = [p for p in range(1, n_places) if sizes[p] > known_count[p]]
     n_hands = len(open_hands)
     all_hands = (1 << n_hands) - 1
-    local_of_place = {p: i for i, p in enumerate(open_hands)}
+    local_bit = [0] * n_places  # place -> its bit among the open hands
+    for i, p in enumerate(open_hands):
+        local_bit[p] = 1 << i
+    hands_cache: dict[int, int] = {}
 
     def hands_of(mask: int) -> int:
-        out = 0
-        for p in _bits(mask >> 1):
-            out |= 1 << local_of_place[p + 1]
+        out = hands_cache.get(mask)
+        if out is None:
+            out = 0
+            for p in _bits(mask >> 1):
+                out |= local_bit[p + 1]
+            hands_cache[mask] = out
         return out
 
-    clauses = sorted((local_of_place[p], m) for p, m in k.clauses)
+    clauses = sorted(((local_bit[p].bit_length() - 1, m) for p, m in k.clauses))
     clause_cards = 0
     for _, m in clauses:
         clause_cards |= m
-    members: tuple[list[list[int]], ...] = ([], [], [])
+    members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
     # free cards, by (possible hands, category where the envelope is possible)
-    groups: dict[tuple[int, int, int], list[int]] = {}
+    groups: dict[tuple[int, int], list[int]] = {}
     for c in unknown:
         if clause_cards >> c & 1:
             continue
         mask = k.allowed[c]
-        key = (hands_of(mask), cat_of[c] if mask & 1 else -1, 1 if mask & 1 else 0)
+        key = (hands_of(mask), cat_of[c] if mask & 1 else -1)
         groups.setdefault(key, []).append(c)
     # clause cards first (from one state, while the hands are still full, states are fewest), then
     # the restricted groups, then the envelope choices of the universal groups, which touch no hand
     steps = _clause_steps(k, clauses, cat_of, hands_of, members, n_hands)
     choices: list[Step] = []
     empty = (0,) * n_hands
-    for (hands, cat, in_env), cards in sorted(groups.items()):
+    for (hands, cat), cards in sorted(groups.items()):
         env_id = 0
-        if in_env:
+        if cat >= 0:
             members[cat].append(cards)
             env_id = len(members[cat])
         if hands == all_hands:
@@ -176,14 +191,12 @@ def plan(k: Knowledge) -> Plan:
         else:
             steps.append(Step(GROUP, len(cards), max(cat, 0), env_id, hands, needs=empty))
     steps.extend(choices)
-    open_categories = tuple(e == -1 for e in env_known)
-    slots = max((step.closes.bit_length() for step in steps), default=0)
+    slots = 0
     for step in steps:
-        for m in step.meets:
-            slots = max(slots, m.bit_length())
+        slots = max(slots, step.closes.bit_length(), *(m.bit_length() for m in step.meets))
     return Plan(
-        caps=tuple(k.sizes[p] - known_count[p] for p in open_hands),
-        open_categories=open_categories,
+        caps=tuple(sizes[p] - known_count[p] for p in open_hands),
+        open_categories=(env_known[0] == -1, env_known[1] == -1, env_known[2] == -1),
         env_known=tuple(env_known),
         members=members,
         steps=steps,
@@ -197,35 +210,48 @@ def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
     if not order:
         return []
     position = {c: i for i, c in enumerate(order)}
-    first = [min(position[c] for c in _bits(m)) for _, m in clauses]
-    last = [max(position[c] for c in _bits(m)) for _, m in clauses]
+    containing: dict[int, list[int]] = {c: [] for c in order}  # card -> clauses naming it
+    first, last = [], []
+    for i, (_, m) in enumerate(clauses):
+        at = [position[c] for c in _bits(m)]
+        first.append(min(at))
+        last.append(max(at))
+        for c in _bits(m):
+            containing[c].append(i)
+    opening: dict[int, list[int]] = {}
+    closing: dict[int, list[int]] = {}
+    for i in range(len(clauses)):
+        opening.setdefault(first[i], []).append(i)
+        closing.setdefault(last[i], []).append(i)
     # give each clause a bit while it is in progress; bits are reused once a clause closes
     slot_of = [0] * len(clauses)
     free_slots: list[int] = []
     next_slot = 0
-    by_first: dict[int, list[int]] = {}
-    for i, f in enumerate(first):
-        by_first.setdefault(f, []).append(i)
+    in_progress: set[int] = set()
+    unopened_by_hand = [0] * n_hands  # clauses not opened yet, per hand
+    for h, _ in clauses:
+        unopened_by_hand[h] += 1
     steps = []
     for pos, c in enumerate(order):
-        for i in by_first.get(pos, ()):
-            if free_slots:
-                slot_of[i] = free_slots.pop()
-            else:
-                slot_of[i] = next_slot
+        for i in opening.get(pos, ()):
+            slot_of[i] = free_slots.pop() if free_slots else next_slot
+            if slot_of[i] == next_slot:
                 next_slot += 1
+            in_progress.add(i)
+            unopened_by_hand[clauses[i][0]] -= 1
         meets = [0] * n_hands
+        for i in containing[c]:
+            meets[clauses[i][0]] |= 1 << slot_of[i]
         closes = 0
+        for i in closing.get(pos, ()):
+            closes |= 1 << slot_of[i]
+            in_progress.discard(i)
         needs = [0] * n_hands
+        for i in in_progress:
+            needs[clauses[i][0]] |= 1 << slot_of[i]
         unopened = 0
-        for i, (h, m) in enumerate(clauses):
-            if m >> c & 1:
-                meets[h] |= 1 << slot_of[i]
-            if last[i] == pos:
-                closes |= 1 << slot_of[i]
-            elif first[i] <= pos < last[i]:
-                needs[h] |= 1 << slot_of[i]
-            elif first[i] > pos:
+        for h in range(n_hands):
+            if unopened_by_hand[h]:
                 unopened |= 1 << h
         mask = k.allowed[c]
         env_id = 0
@@ -233,37 +259,40 @@ def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
             members[cat_of[c]].append([c])
             env_id = len(members[cat_of[c]])
         steps.append(Step(CARD, 1, cat_of[c], env_id, hands_of(mask), tuple(meets), closes, tuple(needs), unopened))
-        for i, (h, m) in enumerate(clauses):
-            if last[i] == pos:
-                free_slots.append(slot_of[i])
+        for i in closing.get(pos, ()):
+            free_slots.append(slot_of[i])
     return steps
 
 
 def clause_card_order(clauses) -> list[int]:
     """Clause cards in an order that keeps few clauses in progress at a time (greedy: close what
     can be closed, else open as little as possible)."""
-    remaining = 0
-    for _, m in clauses:
-        remaining |= m
+    masks = [m for _, m in clauses]
+    containing: dict[int, list[int]] = {}
+    for i, m in enumerate(masks):
+        for c in _bits(m):
+            containing.setdefault(c, []).append(i)
+    left = list(masks)  # per clause: its cards not placed yet
+    started = [False] * len(masks)
+    remaining = sorted(containing)
     order: list[int] = []
-    done = 0
     while remaining:
         best, best_key = -1, None
-        for card in _bits(remaining):
-            bit = 1 << card
+        for card in remaining:
             closes = opens = 0
-            for _, m in clauses:
-                if m & bit:
-                    if not m & ~done & ~bit:
-                        closes += 1
-                    elif not m & done:
-                        opens += 1
-            key = (-closes, opens, card)
+            for i in containing[card]:
+                if left[i] & (left[i] - 1) == 0:
+                    closes += 1
+                elif not started[i]:
+                    opens += 1
+            key = (-closes, opens)
             if best_key is None or key < best_key:
                 best, best_key = card, key
         order.append(best)
-        done |= 1 << best
-        remaining &= ~(1 << best)
+        remaining.remove(best)
+        for i in containing[best]:
+            left[i] &= ~(1 << best)
+            started[i] = True
     return order
 
 

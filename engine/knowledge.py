@@ -46,6 +46,10 @@ def _bits(mask: int) -> Iterable[int]:
         mask ^= low
 
 
+# the places in a place mask, by mask (places are few: a lookup beats a loop)
+PLACES_IN = [tuple(p for p in range(8) if mask >> p & 1) for mask in range(256)]
+
+
 @dataclass(frozen=True)
 class Knowledge:
     """An observer's knowledge, closed under the rules above; immutable and hashable."""
@@ -209,11 +213,12 @@ def _close(
         # place with exactly as many possible cards as its size holds them all
         known = [0] * n_places
         possible = [0] * n_places
+        places_in = PLACES_IN if n_places <= 8 else None
         for card, mask in enumerate(allowed):
             bit = 1 << card
             if mask & (mask - 1) == 0:
                 known[mask.bit_length() - 1] |= bit
-            for p in _bits(mask):
+            for p in places_in[mask] if places_in else _bits(mask):
                 possible[p] |= bit
         for p in range(1, n_places):
             n_known, n_possible = known[p].bit_count(), possible[p].bit_count()
