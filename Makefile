@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test bench fuzz dashboard clean
+.PHONY: install demo test bench bench-scale fuzz dashboard clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,18 @@ dashboard: install
 test: install
 	$(BIN)/python -m pytest
 
+# the benchmarks, one after another (figures, not pass/fail; see docs/performance.md)
 bench: install
 	$(BIN)/python benchmarks/ingest.py
+	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/deduction.py
+	$(BIN)/python benchmarks/notation.py
+	$(BIN)/python benchmarks/ingest_analysis.py
+	$(BIN)/python benchmarks/dashboard.py
+
+# the long one: 100,000 generated games (about an hour on 2 cores)
+bench-scale: install
+	$(BIN)/python benchmarks/scale.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
