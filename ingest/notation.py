@@ -106,15 +106,13 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
         else:
             record_lines.append(line)  # a header line among the records is reported by read_record
     first = next((x for x in lines if isinstance(x, Line) and not x.blank), None)
-    header = read_header(game_line, header_lines, first)  # type: ignore[arg-type]
+    header = read_header(game_line, header_lines, first)
     for line, e in header.errors:
         raw = line.raw if line is not None else None
         problems.append(_problem(e.code, e.what, raw, e.start, e.end, line.number if line else None, 0, source_file))
     raw_game.records.append(header.record)
     raw_game.lines.append(header.line.number if header.line is not None else None)
-    if header.context is None:
-        if record_lines and not header.errors:  # pragma: no cover - a header without context always says why
-            problems.append(Problem("bad_notation", "the game's header cannot be read", line=record_lines[0].number, source_file=source_file))
+    if header.context is None:  # the header's problems say why; its records cannot be read without it
         return raw_game
     parsed = []
     seq_of: dict[int, int] = {}

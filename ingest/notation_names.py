@@ -185,14 +185,10 @@ class CardNames:
             other = KIND_OF_CATEGORY[self.deck.category(card)]
             return NotationError.at("unknown_card", f"'{tokens[i].text}' is a {other} ({self.deck.name(card)}), not a {kind}{hint}", tokens[i])
         # the best did-you-mean over runs of one to three words, here or extending the name before
-        options: list[tuple[float, int, int, str | None]] = []
-        run_end = self._run_end(tokens, i, end)
-        for j in range(i + 1, min(run_end, i + 3) + 1):
-            options.append((*self._suggest(tokens, i, j, category), i, j, category))  # type: ignore[arg-type]
-        if previous is not None:
-            start, prev_category = previous
-            if all(not t.quoted for t in tokens[start : i + 1]):
-                options.append((*self._suggest(tokens, start, i + 1, prev_category), start, i + 1, prev_category))  # type: ignore[arg-type]
+        runs = [(i, j, category) for j in range(i + 1, min(self._run_end(tokens, i, end), i + 3) + 1)]
+        if previous is not None and all(not t.quoted for t in tokens[previous[0] : i + 1]):
+            runs.append((previous[0], i + 1, previous[1]))
+        options = [(*self._suggest(tokens, a, b, c), a, b, c) for a, b, c in runs]
         # the closest suggestion wins; on a tie, the shorter run of words
         score, names, start, stop, cat = max(options, key=lambda o: (o[0], o[2] - o[3]))
         text = " ".join(t.text for t in tokens[start:stop])

@@ -154,6 +154,7 @@ class _HeaderReader:
         self.variant(out)
         self.rules(out)
         players = self.players(deck)
+        self.not_a_player(players)
         context = None
         if deck is not None and players:
             out["players"] = players
@@ -269,6 +270,19 @@ class _HeaderReader:
         if not players:
             self.fail(line, NotationError.at("bad_players", "no players named", line.tokens[0]))
         return players
+
+    def not_a_player(self, players: list[dict[str, Any]]) -> None:
+        """``Place: Grün Seil Salon / Anna -`` by a player called Place reads as a header line: say so."""
+        names = {slug(p["name"]) for p in players}
+        for key, line in self.seen.items():
+            first = line.tokens[0].text
+            word = first.split(":", 1)[0]
+            if ":" in first and slug(word) in names and key != "players":
+                self.fail(line, NotationError.at(
+                    "bad_notation",
+                    f"'{word}:' is a header line here; for a record of the player {word}, write the name in quotes: \"{word}\":",
+                    line.tokens[0],
+                ))
 
     def pairs(self, key: str, context: Context, players: list[dict[str, Any]], field_name: str) -> None:
         line = self.seen.get(key)

@@ -251,6 +251,7 @@ def test_an_empty_file_and_a_file_of_comments_hold_no_games() -> None:
         ("edition classic\nplayers A, B\nA: Plum Rope Hall / / B -\n", "bad_notation", 3, "answer is missing"),
         ("edition classic\nplayers A, B\nA turn 3 x\n", "bad_notation", 3, "a die shows"),
         ("edition classic\nplayers A, B\nA reveals Rope\n", "bad_notation", 3, "to whom"),
+        ("edition classic\nplayers A, Place\nPlace: Plum Rope Hall / A -\n", "bad_notation", 3, 'write the name in quotes: "Place":'),
     ],
 )
 def test_header_and_line_mistakes(text: str, code: str, line: int, fragment: str) -> None:

@@ -132,3 +132,34 @@ def test_the_german_sample_and_its_twin_are_stored_once(tmp_path: Path) -> None:
         shutil.copy(SAMPLES / name, tmp_path / name)
     summary = ingest_paths([str(tmp_path / "de-2023-anna-notebook.jsonl"), str(tmp_path / "de-2023-anna-notebook.clue")], tmp_path / "clue.duckdb", analyse=False, workers=1)
     assert (summary.games_stored, summary.games_skipped, summary.games_rejected) == (1, 1, 0)
+
+
+# ---------------------------------------------------------------- through the real command
+
+
+def test_convert_turns_the_notation_into_clue_log_and_back(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    runner = CliRunner()
+    twin, jsonl = SAMPLES / "de-2023-anna-notebook.clue", SAMPLES / "de-2023-anna-notebook.jsonl"
+    expected = cluelog.write_game(cluelog.build_game(cluelog.read_path(jsonl).games[0])[0])  # type: ignore[arg-type]
+    as_log = runner.invoke(app, ["convert", str(twin)])
+    assert as_log.exit_code == 0, as_log.output
+    assert as_log.stdout == expected
+    as_notation = runner.invoke(app, ["convert", str(jsonl), "--to", "notation", "--out", str(tmp_path / "again.clue")])
+    assert as_notation.exit_code == 0, as_notation.output
+    back = runner.invoke(app, ["convert", str(tmp_path / "again.clue")])
+    assert back.exit_code == 0 and back.stdout == expected
+
+
+def test_convert_shows_the_mistake_with_its_caret_and_exits_3() -> None:
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    result = CliRunner().invoke(app, ["convert", str(FIXTURES / "misspelt-card.clue")])
+    assert result.exit_code == 3
+    assert "misspelt-card.clue:14: unknown_card: column 14: unknown weapon 'Pisotle' (did you mean 'Pistole'?)" in result.stderr
+    assert "    Cleo: Gloria Pisotle Bibliothek / Anna Pistole\n                 ^^^^^^^" in result.stderr
