@@ -59,6 +59,13 @@ def fits(pl) -> bool:
 
 
 def run(pl) -> dict[tuple[int, int, int], int]:
+    """Envelope ids (per category) -> deals, like engine.counting.run_python."""
+    ids, counts = run_arrays(pl)
+    return {(a, b, c): n for (a, b, c), n in zip(ids.tolist(), counts.tolist())}
+
+
+def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
+    """The same as arrays: envelope ids, one row per envelope, and their counts."""
     n_hands = len(pl.caps)
     offsets, widths, env_offsets, env_widths, met_offset, _ = _layout(pl)
     rows = []
@@ -74,11 +81,10 @@ def run(pl) -> dict[tuple[int, int, int], int]:
         dtype=np.int64,
     )
     envs, counts = _run(table, layout, n_hands, _BINOM)
-    masks = [(1 << w) - 1 for w in env_widths]
-    return {
-        ((e >> env_offsets[0]) & masks[0], (e >> env_offsets[1]) & masks[1], (e >> env_offsets[2]) & masks[2]): n
-        for e, n in zip(envs.tolist(), counts.tolist())
-    }
+    ids = np.empty((len(envs), 3), dtype=np.int64)
+    for c in range(3):
+        ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
+    return ids, counts
 
 
 @njit(cache=True, inline="always")
