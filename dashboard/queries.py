@@ -80,13 +80,14 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -
     return rows[0] if rows else {}
 
 
-def _in_selection(filters: GameFilter, alias: str) -> tuple[str, list[Any]]:
-    """A condition that ``alias.game_id`` is a game the filters select, and its parameters; plain TRUE
-    without filters, so that an unfiltered page does not pay for a join with every game."""
+def _selection(filters: GameFilter, alias: str) -> tuple[str, str, list[Any]]:
+    """(join, condition, parameters) that keep the rows of ``alias`` whose game the filters select.
+    Nothing at all without filters, so that an unfiltered page pays for no join; with filters an
+    explicit join, which DuckDB runs faster than ``game_id IN (subquery)`` on millions of rows."""
     if filters == GameFilter():
-        return "TRUE", []
-    where, params = filters.where("g")
-    return f"{alias}.game_id IN (SELECT g.game_id FROM games g WHERE {where})", params
+        return "", "TRUE", []
+    where, params = filters.where("sel_g")
+    return f"JOIN games sel_g ON sel_g.game_id = {alias}.game_id", where, params
 
 
 # ---------------------------------------------------------------- filters and overview
@@ -111,7 +112,7 @@ def selection_size(path: str, version: str, filters: GameFilter) -> int:
 def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Counts of the selection and its games by edition, player count, source and month."""
     where, where_params = filters.where("g")
-    in_p, in_params = _in_selection(filters, "p")
+    join_p, in_p, in_params = _selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         totals = _one(con, f"""
             SELECT count(*)::BIGINT AS games,
@@ -122,7 +123,7 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
                    count(*) FILTER (WHERE g.winner IS NOT NULL)::BIGINT AS won,
                    count(*) FILTER (WHERE g.played_at IS NULL)::BIGINT AS undated
             FROM games g WHERE {where}""", where_params)
-        totals["players"] = _one(con, f"SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p WHERE {in_p}", in_params)["n"]
+        totals["players"] = _one(con, f"SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p {join_p} WHERE {in_p}", in_params)["n"]
         totals["stored_total"] = _one(con, "SELECT count(*)::BIGINT AS n FROM games")["n"]
         totals["rejected"] = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
         by_edition = _frame(con, f"""
@@ -226,7 +227,7 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
     sum over that small table. At 100,000 games the join is the costly part, so it is done once per
     page rather than once per figure."""
     where, params = filters.where("g")
-    in_s, selected = _in_selection(filters, "s")
+    join_s, in_s, selected = _selection(filters, "s")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
         grain = _frame(con, f"""
@@ -235,14 +236,14 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
                    count(*)::BIGINT AS n, count(s.expected_gain_bits)::BIGINT AS n_expected,
                    count(s.accuracy)::BIGINT AS n_accuracy,
                    sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy
-            FROM suggestions s LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
+            FROM suggestions s {join_s} LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
             WHERE {in_s} GROUP BY ALL""", selected)
         ranked = {}
         # best: the most accurate, and among equally accurate the most informative; worst: the reverse
         for key, order in (("best", "{t}.accuracy DESC NULLS LAST, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
                            ("worst", "{t}.accuracy ASC NULLS LAST, {t}.expected_gain_bits ASC, {t}.game_id, {t}.seq")):
             ranked[key] = _frame(con, f"""
-                WITH t AS (SELECT s.* FROM suggestions s WHERE s.expected_gain_bits IS NOT NULL AND {in_s}
+                WITH t AS (SELECT s.* FROM suggestions s {join_s} WHERE s.expected_gain_bits IS NOT NULL AND {in_s}
                            ORDER BY {order.format(t="s")} LIMIT {TOP})
                 SELECT t.game_id, t.seq, t.player, coalesce(p.strategy, '(not given)') AS strategy,
                        t.suspect, t.weapon, t.room, t.shown_by, t.expected_gain_bits, t.best_gain_bits,
@@ -297,8 +298,8 @@ def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
 def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """p_correct and turns waited of the selection's accusations, missed wins, lucky and unlucky guesses."""
     where, params = filters.where("g")
-    in_a, selected = _in_selection(filters, "a")
-    in_p, _ = _in_selection(filters, "p")
+    join_a, in_a, selected = _selection(filters, "a")
+    join_p, in_p, _ = _selection(filters, "p")
     outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
     columns = """a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
                  a.first_certain_seq, a.turns_waited, g.winner""".format(outcome=outcome)
@@ -308,24 +309,25 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
         grain = _frame(con, f"""
             SELECT {outcome} AS outcome,
                    CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
-                   a.p_correct >= 1 AS certain, least(a.turns_waited, 10)::INTEGER AS turns_waited,
+                   a.p_correct >= 1 AS certain,
+                   CASE WHEN a.turns_waited IS NOT NULL THEN least(a.turns_waited, 10) END::INTEGER AS turns_waited,
                    count(*)::BIGINT AS accusations, sum(a.turns_waited) AS sum_waited
-            FROM accusations a WHERE {in_a} GROUP BY ALL""", selected)
+            FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""", selected)
         lucky = _frame(con, f"""
-            SELECT {columns} FROM accusations a JOIN games g USING (game_id)
+            SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
             WHERE a.p_correct < 1 AND a.correct AND {in_a}
             ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""", selected)
         unlucky = _frame(con, f"""
-            SELECT {columns} FROM accusations a JOIN games g USING (game_id)
+            SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
             WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
             ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""", selected)
         # a missed win: the player was certain of the solution at some record, and did not win
         seats = _one(con, f"""
             SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS certain_players,
                    count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL AND NOT p.won)::BIGINT AS missed_wins
-            FROM players p WHERE {in_p}""", selected)
+            FROM players p {join_p} WHERE {in_p}""", selected)
         missed = _frame(con, f"""
-            WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p
+            WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p {join_p}
                        WHERE p.first_certain_seq IS NOT NULL AND NOT p.won AND {in_p})
             SELECT m.game_id, m.name AS player, m.first_certain_seq, a.seq AS accused_at,
                    a.correct AS accused_correct, g.winner, g.played_at
@@ -388,7 +390,7 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
 def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Rejected games (all of them: a rejected game has no trusted edition or date to filter on),
     the warnings kept with the selection's stored games, and the ingest history."""
-    in_p, params = _in_selection(filters, "p")
+    join_p, in_p, params = _selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         rejected_total = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
         rejected = _frame(con, """
@@ -400,7 +402,7 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
             SELECT code, count(*)::BIGINT AS rejected FROM rejected GROUP BY code ORDER BY rejected DESC, code""")
         warnings = _frame(con, f"""
             SELECT p.code, p.severity, count(*)::BIGINT AS problems, count(DISTINCT p.game_id)::BIGINT AS games
-            FROM problems p WHERE p.raw_sha256 IS NULL AND p.game_id IS NOT NULL AND {in_p}
+            FROM problems p {join_p} WHERE p.raw_sha256 IS NULL AND p.game_id IS NOT NULL AND {in_p}
             GROUP BY ALL ORDER BY problems DESC, p.code""", params)
         runs = _frame(con, """
             SELECT started_at, finished_at, paths, files_read, files_skipped, games_stored, games_skipped,

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from clue_stats import pipeline
+from tests.conftest import SAMPLES
 from tests.test_dashboard import DUEL_GAME, XSS_GAME, XSS_NAME, XSS_NOTE, build_corpus
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -29,7 +31,7 @@ PAGES = {  # url path -> (title, charts it draws on the test corpus)
     "overview": ("Overview", 3),
     "replay": ("Game replay", 3),
     "suggestions": ("Suggestions", 3),
-    "accusations": ("Accusations", 2),
+    "accusations": ("Accusations", 1),
     "positions": ("Starting positions", 1),
     "players": ("Players", 1),
     "quality": ("Data quality", 1),
@@ -62,7 +64,7 @@ def listening_addresses(port: int) -> set[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    db = build_corpus(tmp_path_factory.mktemp("browser"))
+    db = build_corpus(tmp_path_factory.mktemp("browser"), simulated=0)
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
@@ -83,7 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}")
                 time.sleep(0.2)
-        yield url, port
+        yield url, port, db
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
         try:
@@ -91,6 +93,11 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def games_shown(page) -> int:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Games").first
+    return int(metric.locator('[data-testid="stMetricValue"]').inner_text().replace(",", ""))
 
 
 def settle(page, title: str, charts: int) -> None:
@@ -110,7 +117,7 @@ def settle(page, title: str, charts: int) -> None:
 def test_every_page_renders_in_chromium(server, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    url, port = server
+    url, port, db = server
     assert listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
     shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
@@ -151,5 +158,20 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             assert not injected
             page.screenshot(path=str(shots / "replay-hostile.png"), full_page=True)
             assert dialogs == []
+
+            # `clue-stats ingest` while the page is open: the new game appears without a reload
+            page.goto(url)
+            settle(page, "Overview", 3)
+            before = games_shown(page)
+            fresh = db.parent / "fresh.jsonl"
+            fresh.write_text((SAMPLES / "us-clue-family.jsonl").read_text().replace('"us-family-2026-10-31"', '"fresh-game"'))
+            # what `clue-stats ingest` runs (in this process, a different one from the server's)
+            assert pipeline.ingest_paths([str(fresh)], db, analyse=False, workers=1).games_stored == 1
+            page.wait_for_function(
+                """n => { const m = [...document.querySelectorAll('[data-testid="stMetric"]')]
+                                  .find(e => e.innerText.startsWith('Games'));
+                          return m && m.innerText.includes(String(n)); }""",
+                arg=before + 1, timeout=30_000,
+            )
         finally:
             browser.close()

@@ -74,14 +74,15 @@ def simulated_games(folder: Path, games: int = 6) -> Path:
     return path
 
 
-def build_corpus(root: Path) -> Path:
-    """The test corpus: analysed games (one with the best available gain), games stored without
-    analysis, a hostile game and a rejected one."""
+def build_corpus(root: Path, simulated: int = 6) -> Path:
+    """The test corpus: analysed games (one with the best available gain), ``simulated`` games
+    between strategies, games stored without analysis, a hostile game and a rejected one."""
     root.mkdir(parents=True, exist_ok=True)
     db = root / "corpus.duckdb"
     pipeline.ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=True, workers=1)
     analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
-    pipeline.ingest_paths([str(simulated_games(root)), str(hostile_game(root))], db, analyse=True, workers=1)
+    analysed = [str(hostile_game(root))] + ([str(simulated_games(root, simulated))] if simulated else [])
+    pipeline.ingest_paths(analysed, db, analyse=True, workers=1)
     pipeline.ingest_paths([str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1)
     return db
 
@@ -368,9 +369,16 @@ def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
     assert (number(shown["Accusations"]), number(shown["Correct"]), number(shown["Wrong"])) == (n, correct, wrong)
     assert number(shown["Guesses (p_correct < 1)"]) == guesses
     assert number(shown["Missed wins"]) == missed
-    _, p_correct = chart_with(at, "outcome")
+    _, p_correct = chart_with(at, "outcome", "bin_start")
     [(rated,)] = sql(corpus, "SELECT count(p_correct) FROM accusations")
     assert sum(p_correct["accusations"].to_pylist()) == rated
+    _, waited = chart_with(at, "outcome", "turns_waited")
+    expected = sql(corpus, """SELECT least(turns_waited, 10), count(*) FROM accusations
+                              WHERE turns_waited IS NOT NULL GROUP BY ALL""")
+    shown: dict[int, int] = {}
+    for turns, n in zip(waited["turns_waited"].to_pylist(), waited["accusations"].to_pylist()):
+        shown[turns] = shown.get(turns, 0) + n
+    assert shown == dict(expected) and expected
 
 
 def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus, monkeypatch):

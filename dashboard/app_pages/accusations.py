@@ -51,7 +51,7 @@ with right:
     if data["waited"].height:
         st.altair_chart(
             alt.Chart(data["waited"]).mark_bar().encode(
-                x=alt.X("turns_waited:O", title="own turns waited (10 = 10 or more)"),
+                x=alt.X("turns_waited:O", title="own turns waited (10 = 10 or more)", axis=alt.Axis(labelAngle=0)),
                 y=alt.Y("accusations:Q", title="accusations"),
                 color=alt.Color("outcome:N", scale=alt.Scale(domain=["won", "lost", "unknown"],
                                                              range=["#2ca02c", "#d62728", "#999999"])),
@@ -75,8 +75,14 @@ left, right = st.columns(2)
 with left:
     st.subheader("Guesses that won")
     st.caption("Correct accusations made without certainty, least likely first.")
-    st.dataframe(replay_links(data["lucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
+    if data["lucky"].height:
+        st.dataframe(replay_links(data["lucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
+    else:
+        st.caption("None in the selection.")
 with right:
     st.subheader("Guesses that lost")
     st.caption("Wrong accusations, the most likely (the unluckiest) first.")
-    st.dataframe(replay_links(data["unlucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
+    if data["unlucky"].height:
+        st.dataframe(replay_links(data["unlucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
+    else:
+        st.caption("None in the selection.")

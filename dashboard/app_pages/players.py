@@ -40,7 +40,6 @@ st.altair_chart(
     alt.Chart(top).mark_bar().encode(
         x=alt.X("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
         y=alt.Y(f"{by}:N", sort="-x", title=None),
-        color=alt.Color("mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1], scheme="viridis")),
         tooltip=[f"{by}:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%"),
                  alt.Tooltip("mean_accuracy:Q", format=".3f"), alt.Tooltip("mean_turns_waited:Q", format=".2f"),
                  "missed_wins:Q"],
