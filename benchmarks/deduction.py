@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
 
     per_game, per_record, tables = [], [], []
     for game in games:
-        deduction._ENTROPY_CACHE.clear()
+        deduction.clear_caches()
         start = time.process_time()
         table = entropy_table(game)
         elapsed = time.process_time() - start

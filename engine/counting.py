@@ -24,6 +24,7 @@ follow the same plan and are tested against each other and against enumeration o
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -408,7 +409,42 @@ def _expand(k: Knowledge, pl: Plan, by_env: dict[tuple[int, int, int], int]) -> 
     return out
 
 
+_MEMOS: list[dict] = []
+
+
+def _memo(limit: int):
+    """Remember a function of knowledge (immutable, hashable) for the last `limit` or so inputs:
+    answers, expected gains and entropy tables count the same knowledge again and again."""
+
+    def wrap(f):
+        cache: dict = {}
+        _MEMOS.append(cache)
+
+        @functools.wraps(f)
+        def memoised(k: Knowledge):
+            value = cache.get(k, _MISSING)
+            if value is _MISSING:
+                if len(cache) >= limit:
+                    cache.clear()
+                value = cache[k] = f(k)
+            return value
+
+        return memoised
+
+    return wrap
+
+
+_MISSING = object()
+
+
+def clear_caches() -> None:
+    for cache in _MEMOS:
+        cache.clear()
+
+
+@_memo(2_000)
 def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
+    """(suspect, weapon, room) deck indices -> deals; the caller must not change the dict."""
     if not k.consistent:
         return {}
     pl = plan(k)
@@ -421,10 +457,12 @@ def solution_counts(k: Knowledge) -> dict[Triple, int]:
     return {(cards[s], cards[w], cards[r]): n for (s, w, r), n in solution_counts_by_index(k).items()}
 
 
+@_memo(50_000)
 def total_count(k: Knowledge) -> int:
     return sum(solution_counts_by_index(k).values())
 
 
+@_memo(50_000)
 def envelope_entropy(k: Knowledge) -> float:
     """Entropy in bits of the observer's distribution over solutions (nan if nothing is consistent)."""
     if not k.consistent:

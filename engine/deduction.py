@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from engine.answers import Answer, answers, best_suggestion, expected_gain
 from engine.consistency import first_inconsistent
-from engine.counting import Counts, count, entropy_of, solution_counts, total_count
-from engine.counting import envelope_entropy as _envelope_entropy
+from engine.counting import Counts, clear_caches, count, entropy_of, envelope_entropy, solution_counts, total_count
 from engine.game import Game
 from engine.knowledge import (
     ENVELOPE,
@@ -39,6 +38,7 @@ __all__ = [
     "Counts",
     "Knowledge",
     "answers",
+    "clear_caches",
     "best_suggestion",
     "count",
     "entropy_of",
@@ -53,21 +53,6 @@ __all__ = [
     "solution_counts",
     "total_count",
 ]
-
-_ENTROPY_CACHE: dict[Knowledge, float] = {}
-_CACHE_LIMIT = 50_000
-
-
-def envelope_entropy(k: Knowledge) -> float:
-    """Entropy in bits of the observer's distribution over solutions (nan if no deal is consistent)."""
-    h = _ENTROPY_CACHE.get(k)
-    if h is None:
-        h = _envelope_entropy(k)
-        if len(_ENTROPY_CACHE) >= _CACHE_LIMIT:
-            _ENTROPY_CACHE.clear()
-        _ENTROPY_CACHE[k] = h
-    return h
-
 
 def entropy_table(game: Game) -> dict[str | None, list[float]]:
     """Observer -> envelope entropy after each record (index = seq, 0 the game record).

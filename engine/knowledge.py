@@ -388,4 +388,12 @@ def knowledge_timeline(game: Game, observer: str | None) -> list[Knowledge]:
 
 
 def knowledge_at(game: Game, observer: str | None, seq: int) -> Knowledge:
-    return knowledge_timeline(game, observer)[seq]
+    """The observer's knowledge after the record with seq `seq` (records past it are not read)."""
+    if not 0 <= seq <= len(game.records):
+        raise IndexError(f"seq {seq} is not in the game (0 to {len(game.records)})")
+    k = initial_knowledge(game)
+    for record in game.records[:seq]:
+        update = record_update(game, k, record, observer)
+        if update:
+            k = k.updated(**update)
+    return k
