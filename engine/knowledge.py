@@ -286,17 +286,33 @@ def _close(
         }
         if changed:
             continue
-        # one free slot: it must meet every open clause of that player at once
-        by_player: dict[int, int] = {}
+        # as many pairwise disjoint open clauses as free slots: each slot holds a card of its own
+        # clause, so the player holds nothing outside them (one free slot: the clauses' common cards)
+        by_player: dict[int, list[int]] = {}
         for p, m in clauses:
-            by_player[p] = by_player.get(p, -1) & m
-        for p, common in by_player.items():
-            if sizes[p] - known[p].bit_count() == 1:
-                stray = possible[p] & ~known[p] & ~common
-                if stray:
-                    for card in _bits(stray):
-                        allowed[card] &= ~(1 << p)
-                    changed = True
+            by_player.setdefault(p, []).append(m)
+        for p, masks in by_player.items():
+            free = sizes[p] - known[p].bit_count()
+            if free == 1:
+                inside = -1
+                for m in masks:
+                    inside &= m
+            else:
+                inside = 0
+                picked = 0
+                for m in sorted(masks, key=lambda m: (m.bit_count(), m)):
+                    if not m & inside:
+                        inside |= m
+                        picked += 1
+                if picked > free:
+                    raise Contradiction
+                if picked < free:
+                    continue
+            stray = possible[p] & ~known[p] & ~inside
+            if stray:
+                for card in _bits(stray):
+                    allowed[card] &= ~(1 << p)
+                changed = True
     return allowed, clauses, excluded
 
 
