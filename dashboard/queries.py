@@ -29,8 +29,8 @@ from analysis.store_read import GameFilter, GameNotFound, StoreBusy, StoreError
 
 __all__ = [
     "GameFilter", "GameNotFound", "StoreBusy", "StoreError", "WAIT_SECONDS", "DEFAULT_DB",
-    "database_path", "store_version", "filter_choices", "selection_size", "overview", "game_choices", "replay_game",
-    "replay_timeline", "notebook", "suggestion_stats", "accusation_stats", "position_stats_for",
+    "database_path", "store_version", "filter_choices", "selection_size", "games_by_players", "overview", "game_choices", "replay_game",
+    "replay_timeline", "notebook", "suggestion_stats", "accusation_stats", "position_effects",
     "player_summary", "data_quality", "rejected_problems",
 ]
 
@@ -106,6 +106,15 @@ def selection_size(path: str, version: str, filters: GameFilter) -> int:
     where, params = filters.where("g")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         return int(_one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"])
+
+
+@st.cache_data(**CACHE)
+def games_by_players(path: str, version: str, filters: GameFilter) -> dict[int, int]:
+    """How many games of the selection were played by each number of players."""
+    where, params = filters.where("g")
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        rows = _frame(con, f"SELECT g.n_players, count(*)::BIGINT AS games FROM games g WHERE {where} GROUP BY ALL", params)
+    return {int(n): int(g) for n, g in rows.iter_rows()}
 
 
 @st.cache_data(**CACHE)
@@ -364,16 +373,14 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
 
 
 @st.cache_data(**CACHE)
-def position_stats_for(path: str, version: str, filters: GameFilter) -> dict[str, pl.DataFrame]:
-    """Starting-position effects (analysis.positions) by turn order, character and start square,
-    and the chi-square test over seats."""
+def position_effects(path: str, version: str, filters: GameFilter, dimension: str) -> dict[str, pl.DataFrame]:
+    """Starting-position effects (analysis.positions) for one dimension: "turn_order" (with the
+    chi-square test over seats), "character" or "start_square". One dimension at a time, because
+    each is a scan of every seat of the selection and a page shows one."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        return {
-            "turn_order": position_stats.seat_effects(con, filters),
-            "character": position_stats.character_effects(con, filters),
-            "start_square": position_stats.start_square_effects(con, filters),
-            "seat_test": position_stats.seat_test(con, filters),
-        }
+        effects = position_stats.position_effects(con, dimension, filters)
+        test = position_stats.seat_test(con, filters) if dimension == "turn_order" else None
+    return {"effects": effects, **({"seat_test": test} if test is not None else {})}
 
 
 @st.cache_data(**CACHE)

@@ -385,23 +385,34 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
     at = open_app(corpus, monkeypatch, "positions")
     assert_clean(at)
     with store_read.open_store(corpus) as con:
-        seats = position_stats.seat_effects(con)
+        effects = {d: position_stats.position_effects(con, d) for d in ("turn_order", "character", "start_square")}
         test = position_stats.seat_test(con)
-    counts = sorted(set(seats["n_players"].to_list()))
+    counts = sorted(n for (n,) in sql(corpus, "SELECT DISTINCT n_players FROM games"))
     chooser = at.segmented_control(key="positions_players")
     assert list(chooser.options) == [f"{n} players" for n in counts] and chooser.value == counts[-1]
+
+    def plotted(dimension: str) -> list[tuple]:
+        tables = [t for spec, data in charts(at) for t in data if dimension in t.column_names]
+        return sorted((r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
+                      for t in tables for r in t.to_pylist())
+
+    def expected(dimension: str, n: int) -> list[tuple]:
+        frame = effects[dimension].filter(effects[dimension]["n_players"] == n)
+        return sorted((r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
+                      for r in frame.iter_rows(named=True))
+
     for n in counts:
         at.segmented_control(key="positions_players").set_value(n).run()
         assert_clean(at)
-        words = texts(at)
+        assert plotted("turn_order") == expected("turn_order", n)
         for row in test.filter(test["n_players"] == n).iter_rows(named=True):
             if row["games_won"]:
                 verdict = "the seat in turn order matters" if row["p_value"] < 0.05 else "no seat effect is found"
-                assert f"At {n} players {verdict}" in words
-        plotted = [t for spec, data in charts(at) for t in data if "turn_order" in t.column_names]
-        shown = sorted((r["edition"], str(r["turn_order"]), r["win_rate"], r["ci_low"], r["ci_high"]) for t in plotted for r in t.to_pylist())
-        expected = seats.filter(seats["n_players"] == n)
-        assert shown == sorted((r["edition"], str(r["turn_order"]), r["win_rate"], r["ci_low"], r["ci_high"]) for r in expected.iter_rows(named=True))
+                assert f"At {n} players {verdict}" in texts(at)
+    for dimension in ("character", "start_square"):
+        at.segmented_control(key="positions_dimension").set_value(dimension).run()
+        assert_clean(at)
+        assert plotted(dimension) == expected(dimension, counts[-1]) != []
 
 
 def test_players_page_matches_the_player_summary(corpus, monkeypatch):

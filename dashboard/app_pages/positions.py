@@ -1,9 +1,11 @@
 """Starting positions: win rate by seat in turn order, character and start square, with 95 % Wilson
-intervals, the rate expected with no effect and the tests in words, for one player count at a time."""
+intervals, the rate expected with no effect and the tests in words; one player count and one of the
+three at a time."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import altair as alt
 import polars as pl
@@ -26,8 +28,8 @@ WHY_EMPTY = {
 
 ctx = page_context()
 st.title("Starting positions")
-require_games(read(queries.selection_size, ctx.path, ctx.version, ctx.filters), ctx, "starting positions")
-data = read(queries.position_stats_for, ctx.path, ctx.version, ctx.filters)
+sizes = read(queries.games_by_players, ctx.path, ctx.version, ctx.filters)
+require_games(sum(sizes.values()), ctx, "starting positions")
 st.caption("Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
            "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
            "games that someone won, divided by the number of players.")
@@ -47,31 +49,34 @@ def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerCh
     ).properties(height=60 + 30 * frame.height)  # autosize "fit": the height holds the axis too
 
 
-counts = sorted({int(n) for frame in (data["turn_order"], data["character"]) for n in frame["n_players"].to_list()})
-if not counts:
-    st.info("No game of the selection tells who played first or which character a player had, so there is no "
-            "starting position to compare.")
-    st.stop()
-# one player count at a time: a seat means something else at 3 players than at 6
-n = st.segmented_control("Players", counts, default=counts[-1] if ctx.filters.n_players is None else ctx.filters.n_players,
-                         format_func=lambda c: f"{c} players", key="positions_players") or counts[-1]
+counts = sorted(sizes)
+left, right = st.columns([3, 2])
+with left:
+    # one player count at a time: a seat means something else at 3 players than at 6
+    n = st.segmented_control("Players", counts, default=counts[-1], format_func=lambda c: f"{c} players",
+                             key="positions_players") or counts[-1]
+with right:
+    key = st.segmented_control("Compare", list(DIMENSIONS), default="turn_order", key="positions_dimension",
+                               format_func=lambda d: DIMENSIONS[d][0]) or "turn_order"
 if n not in counts:
     n = counts[-1]
-editions = sorted({e for key in DIMENSIONS for e in data[key].filter(pl.col("n_players") == n)["edition"].to_list()})
+title, label, note = DIMENSIONS[key]
+data = read(queries.position_effects, ctx.path, ctx.version, replace(ctx.filters, n_players=n), key)
+effects = data["effects"]
+st.markdown(f"**{title} at {n} players**" + (f" ({note})" if note else "") + f": {sizes[n]:,} games")
+if effects.height == 0:
+    st.info(f"Nothing to show: {WHY_EMPTY[key]}.")
+    st.stop()
+editions = sorted(set(effects["edition"].to_list()))
 for edition in editions:
     if len(editions) > 1:
         st.subheader(f"Edition {md(edition)}")
-    test = data["seat_test"].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).to_dicts()
-    for key, (title, label, note) in DIMENSIONS.items():
-        cells = data[key].filter((pl.col("n_players") == n) & (pl.col("edition") == edition)).sort(key)
-        st.markdown(f"**{title}**" + (f" ({note})" if note else ""))
-        if cells.height == 0:
-            st.caption(f"Nothing to show: {WHY_EMPTY[key]}.")
-            continue
-        if key == "turn_order":
-            t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
-            st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
-        st.write(md(cells_words(cells.to_dicts(), key, label)))
-        st.altair_chart(effect_chart(cells, key, title), width="stretch")
-        with st.expander(f"{title}: the numbers"):
-            st.dataframe(cells, hide_index=True, width="stretch")
+    cells = effects.filter(pl.col("edition") == edition).sort(key)
+    if key == "turn_order":
+        test = data["seat_test"].filter(pl.col("edition") == edition).to_dicts()
+        t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
+        st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
+    st.write(md(cells_words(cells.to_dicts(), key, label)))
+    st.altair_chart(effect_chart(cells, key, title), width="stretch")
+    with st.expander(f"{title}: the numbers"):
+        st.dataframe(cells, hide_index=True, width="stretch")
