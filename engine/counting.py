@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine import counting_kernel
 from engine.knowledge import Knowledge, _bits
 
 Triple = tuple[str, str, str]
@@ -381,8 +382,6 @@ def _spread(total: int, limits: list[int]):
 
 
 def _run(pl: Plan) -> dict[tuple[int, int, int], int]:
-    from engine import counting_kernel
-
     if counting_kernel.fits(pl):
         return counting_kernel.run(pl)
     return run_python(pl)
@@ -468,8 +467,6 @@ def envelope_entropy(k: Knowledge) -> float:
     if not k.consistent:
         return math.nan
     pl = plan(k)
-    from engine import counting_kernel
-
     if not k.excluded and counting_kernel.fits(pl):
         # every member of an envelope id has the same count: weigh instead of expanding
         ids, n = counting_kernel.run_arrays(pl)
@@ -504,14 +501,28 @@ def envelope_entropy(k: Knowledge) -> float:
 
 
 def count(k: Knowledge) -> Counts:
-    """Everything: the total, the solutions, and each card's count per place (the notebook)."""
+    """Everything: the total, the solutions, and each card's count per place (the notebook).
+
+    A card's count in a hand is the total of the knowledge with that fact added. Two cards in no
+    clause, of one category and with the same possible places are interchangeable (swapping them
+    maps consistent deals onto consistent deals) unless a ruled-out solution names one of them, so
+    one of them is counted for both."""
     solutions = solution_counts(k)
     total = sum(solutions.values())
     card_places: dict[str, dict[str, int]] = {}
     cards = k.deck.cards
-    cache: dict[Knowledge, int] = {}
+    in_clause = 0
+    for _, m in k.clauses:
+        in_clause |= m
+    cat_of = _category_of(k)
+    twins: dict[tuple[int, int], dict[str, int]] = {}
     for c, mask in enumerate(k.allowed):
         per_place: dict[str, int] = {}
+        key = (mask, cat_of[c])
+        symmetric = not k.excluded and not in_clause >> c & 1
+        if symmetric and key in twins:
+            card_places[cards[c]] = dict(twins[key])
+            continue
         if total:
             places = list(_bits(mask))
             if len(places) == 1:
@@ -522,11 +533,10 @@ def count(k: Knowledge) -> Counts:
                     if p == 0:
                         n = sum(v for t, v in solutions.items() if cards[c] in t)
                     else:
-                        kc = k.updated(holds=[(p, c)])
-                        if kc not in cache:
-                            cache[kc] = total_count(kc)
-                        n = cache[kc]
+                        n = total_count(k.updated(holds=[(p, c)]))
                     if n:
                         per_place[k.places[p]] = n
+        if symmetric:
+            twins[key] = per_place
         card_places[cards[c]] = per_place
     return Counts(total=total, solutions=solutions, card_places=card_places)
