@@ -135,7 +135,8 @@ with left:
     )
     base = alt.Chart(nb).encode(
         x=alt.X("place:N", sort=place_order, title=None,
-                axis=alt.Axis(orient="top", labelAngle=0 if max(map(len, names)) <= 8 else -30, labelLimit=110)),
+                # slanted, so that every player's name fits above its narrow column
+                axis=alt.Axis(orient="top", labelAngle=-35, labelOverlap=False, labelLimit=110)),
         y=alt.Y("card_name:N", sort=card_order, title=None),
     )
     heat = base.mark_rect().encode(
@@ -147,7 +148,8 @@ with left:
         text="shown:N",
         color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
     )
-    st.altair_chart((heat + text).properties(height=40 + 21 * len(card_order)), width="stretch")
+    # autosize "fit" counts the slanted labels in the height: room for them, then a row per card
+    st.altair_chart((heat + text).properties(height=100 + 22 * len(card_order)), width="stretch")
     envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
     likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
     st.caption("Most likely in the envelope: " + md(", ".join(likely)))
