@@ -270,7 +270,7 @@ def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
 
 def clause_card_order(clauses) -> list[int]:
     """Clause cards in an order that keeps few clauses in progress at a time (greedy: close what
-    can be closed, else open as little as possible)."""
+    can be closed, else open as little as possible, else the card in most clauses)."""
     masks = [m for _, m in clauses]
     containing: dict[int, list[int]] = {}
     for i, m in enumerate(masks):
@@ -289,7 +289,7 @@ def clause_card_order(clauses) -> list[int]:
                     closes += 1
                 elif not started[i]:
                     opens += 1
-            key = (-closes, opens)
+            key = (-closes, opens, -len(containing[card]))
             if best_key is None or key < best_key:
                 best, best_key = card, key
         order.append(best)
