@@ -109,8 +109,7 @@ def _parquet_files(source: str | Path | Iterable[str | Path]) -> list[Path]:
 
 def partition_events(source: str | Path | Iterable[str | Path], out: str | Path, partitions: int | None = None,
                      games_per_partition: int = GAMES_PER_PARTITION) -> list[Path]:
-    """Rewrite events exports into ``partitions`` folders of whole games (OUT/part=K/, game and seq
-    order); by default one partition per ``games_per_partition`` games. Returns the folders (empty
+    """Rewrite events exports into ``partitions`` folders of whole games (OUT/part=K/); by default one partition per ``games_per_partition`` games. Returns the folders (empty
     partitions have none). A game's rows all land in one folder because the folder is chosen by a
     hash of its id alone; DuckDB may write a folder as several files, so the folder is the unit."""
     files = _parquet_files(source)
@@ -126,7 +125,7 @@ def partition_events(source: str | Path | Iterable[str | Path], out: str | Path,
             partitions = max(1, math.ceil(games / games_per_partition))
         con.execute(
             f"COPY (SELECT {columns}, CAST(hash(game_id) % {int(partitions)} AS INTEGER) AS part FROM {src} "
-            f"ORDER BY part, game_id, seq) TO '{folder.as_posix()}' (FORMAT parquet, PARTITION_BY (part))"
+            f") TO '{folder.as_posix()}' (FORMAT parquet, PARTITION_BY (part))"  # no ORDER BY: each task sorts its own
         )
     return sorted((p for p in folder.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("=")[1]))
 
@@ -154,8 +153,9 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
         if end == len(ids) or ids[end] != ids[start]:
             problem = None
             if seqs[start:end] != list(range(end - start)):
-                # a game split across partitions, or rows lost: analysing part of it would mislead
-                problem = f"its records are not seq 0, 1, 2, ... without gaps (found {seqs[start:end][:5]}...)"
+                # a game split across partitions, rows lost, or one game in two exports: analysing
+                # part of it (or it twice) would mislead
+                problem = f"its records are not seq 0, 1, 2, ... once each (found seq {seqs[start:end][:6]}...)"
             yield ids[start], payloads[start:end], lines[start:end], problem
             start = end
 
@@ -216,6 +216,10 @@ def analyse_file(path: str | Path, out: str | Path, deep: bool = False, name: st
     return {"games": result.games, "rows": {t: result.tables[t].num_rows for t in OUTPUT_TABLES}, "failed": result.failed}
 
 
+def _analyse_item(item: tuple[str, str], out: str, deep: bool) -> dict[str, Any]:
+    return analyse_file(item[0], out, deep, item[1])
+
+
 def run_partitioned(
     source: str | Path | Iterable[str | Path],
     out: str | Path,
@@ -248,7 +252,7 @@ def run_partitioned(
     try:
         # one task a partition; names by position, since sources may share a file name (events.parquet)
         bag = db.from_sequence([(str(f), f"part-{i:05d}") for i, f in enumerate(files)], npartitions=len(files))
-        results = bag.map(lambda item: analyse_file(item[0], out_text, deep, item[1])).compute()
+        results = bag.map(_analyse_item, out=out_text, deep=deep).compute()
     finally:
         client.close()
         if cluster is not None:
@@ -274,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deep", action="store_true", help="also the best available gain (costly)")
     parser.add_argument("--no-repartition", action="store_true", help="each source file already holds whole games")
     args = parser.parse_args(argv)
+    # the functions Dask sends to workers must be pickled as analysis.partitioned's, not __main__'s
+    # (workers of a running cluster import the module; they have no __main__ of ours)
+    from analysis.partitioned import run_partitioned
+
     summary = run_partitioned(args.source, args.out, args.partitions, args.workers, args.scheduler, args.deep,
                               repartition=not args.no_repartition)
     print(json.dumps(summary.as_dict(), indent=2))

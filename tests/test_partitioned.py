@@ -3,6 +3,10 @@ same rows as the analysis run in this process."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -10,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis.partitioned import (
-    OUTPUT_TABLES, analyse_events, output_schema, partition_events, read_partition, run_partitioned,
+    OUTPUT_TABLES, analyse_events, output_schema, partition_events, read_partition,
 )
 from analysis.pipeline import annotate
 from benchmarks.random_games import random_game
@@ -22,7 +26,8 @@ from ingest.rows import game_rows
 
 pytest.importorskip("distributed")
 
-SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "data" / "samples"
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +45,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
     export(db, root / "export")
     return logs, root / "export"
+
+
+@pytest.fixture(scope="module")
+def expected(corpus) -> dict[str, list[tuple]]:
+    return in_process_rows(corpus[0])
 
 
 def in_process_rows(logs: Path) -> dict[str, list[tuple]]:
@@ -70,20 +80,36 @@ def parquet_rows(out: Path) -> dict[str, list[tuple]]:
             for t in OUTPUT_TABLES}
 
 
-def test_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, tmp_path):
-    logs, exported = corpus
+def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expected, tmp_path):
+    """`python -m analysis.partitioned --scheduler ADDR` on a local cluster of 2 worker processes
+    started here: the workers import the module themselves (as on a real cluster), so nothing may
+    be sent that only the command's __main__ knows."""
+    import dask
+    from distributed import LocalCluster
+
+    _, exported = corpus
     out = tmp_path / "analysis"
-    summary = run_partitioned(exported, out, partitions=3, workers=2)
-    expected = in_process_rows(logs)
-    assert summary.failed == []
-    assert summary.partitions == 3 and summary.games == 17
-    assert summary.rows == {t: len(expected[t]) for t in OUTPUT_TABLES}
+    # the machine may be busy with other work: connections get time to come up (default 30 s)
+    slow = {"distributed.comm.timeouts.connect": "180s", "distributed.comm.timeouts.tcp": "180s"}
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "180s", "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": "180s"}
+    with dask.config.set(slow), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        done = subprocess.run(
+            [sys.executable, "-m", "analysis.partitioned", str(exported), str(out), "--partitions", "3",
+             "--scheduler", cluster.scheduler_address],
+            capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
+        )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    summary = json.loads(done.stdout)
+    assert summary["failed"] == []
+    assert summary["partitions"] == 3 and summary["games"] == 17
+    assert summary["rows"] == {t: len(expected[t]) for t in OUTPUT_TABLES}
     got = parquet_rows(out)
     for table in OUTPUT_TABLES:
         assert got[table] == expected[table], table
     # the analysis columns are filled in (not merely copied from a store without analysis)
     assert all(r[output_schema("suggestions").names.index("expected_gain_bits")] is not None for r in got["suggestions"])
     assert any(r[output_schema("players").names.index("first_certain_seq")] is not None for r in got["players"])
+    assert not (out / "_partitions").exists()
 
 
 def test_partitions_hold_whole_games_and_every_game_once(corpus, tmp_path):
