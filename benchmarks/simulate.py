@@ -5,7 +5,8 @@
 Times, in one process: (1) ``simulate`` of N games with notebook players (the figure the issue
 asks for), (2) writing the same games as clue-log/1 (the reference: the simulator should cost a
 small multiple of writing its output), (3) the movement check of those games, and (4) a tenth as many
-games for each other strategy (a hundredth for entropy, which counts deals exactly). Prints games per second and the ratios to writing.
+games for each other strategy (a hundredth for entropy, which counts deals exactly). Prints games
+per second and the ratios to writing.
 """
 
 from __future__ import annotations
