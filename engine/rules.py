@@ -171,8 +171,8 @@ class _Referee:
                         self.problem("no_board", f"{r.player} rolls the dice in a variant played without a board", r)
                     elif len(r.roll) != 2 or any(d != UNSEEN and not 1 <= d <= 6 for d in r.roll):  # type: ignore[operator]
                         self.problem("bad_roll", f"{r.player}'s roll {list(r.roll)} is not two dice", r)
-                    elif UNSEEN in r.roll and not flags.get("clue_cards"):
-                        self.problem("bad_roll", f"{r.player} rolls a magnifier in a game without clue cards", r)
+                    elif UNSEEN in r.roll and not flags.get("magnifier_moves"):
+                        self.problem("bad_roll", f"{r.player} rolls a magnifier, but this edition's dice have none", r)
                 if self.out.first_player is None:
                     self.out.first_player = r.player
                 current, suggested_this_turn, previous_turn = r.player, False, r

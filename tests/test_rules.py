@@ -53,3 +53,15 @@ def test_warnings_do_not_reject(tmp_path):
     codes = {p.code for p in summary.problems}
     assert summary.games_rejected == 0 and summary.games_valid == 1
     assert {"no_end", "no_deals"} <= codes
+
+
+def test_a_magnifier_die_follows_the_editions_dice_not_its_clue_cards(tmp_path):
+    lines = (INVALID / "passed_holding.jsonl").read_text().splitlines()
+    lines[9] = lines[9].replace('"weapon": "dagger"', '"weapon": "rope"')
+    lines[4] = json.dumps({"type": "turn", "player": "Ann", "roll": [3, "?"]})
+    classic = "\n".join(lines) + "\n"
+    traditional = classic.replace('"edition": "classic"', '"edition": "de-2023", "variant": "traditional"')
+    (tmp_path / "classic.jsonl").write_text(classic)
+    (tmp_path / "traditional.jsonl").write_text(traditional)
+    found = {p.source_file.rsplit("/", 1)[-1]: p.code for p in pipeline.validate_paths([str(tmp_path)], workers=1).problems if p.is_error}
+    assert found == {"classic.jsonl": "bad_roll"}
