@@ -37,7 +37,7 @@ bench: install
 	$(BIN)/python benchmarks/deduction.py
 	$(BIN)/python benchmarks/notation.py
 	$(BIN)/python benchmarks/ingest_analysis.py
-	$(BIN)/python benchmarks/dashboard.py
+	$(BIN)/python benchmarks/dashboard_speed.py
 
 # the long one: 100,000 generated games (about an hour on 2 cores)
 bench-scale: install

@@ -23,10 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from plain_reference import OutOfTime, plain_entropy, sampled_entropy  # noqa: E402
-from random_games import random_game  # noqa: E402
+from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy  # noqa: E402
+from benchmarks.random_games import random_game  # noqa: E402
 
 import engine.deduction as deduction  # noqa: E402
 from engine.deduction import entropy_table, knowledge_timeline, observers  # noqa: E402

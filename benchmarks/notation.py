@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from random_games import random_game  # noqa: E402
+from benchmarks.random_games import random_game  # noqa: E402
 
 from ingest import cluelog, notation  # noqa: E402
 

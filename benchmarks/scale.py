@@ -14,7 +14,7 @@
 4. The partitioned path (analysis/partitioned.py) on ``--partitioned-slice`` games: the slice's
    events exported to Parquet, analysed on a local Dask cluster of ``--workers`` processes.
 
-The dashboard's page times at 100,000 games are benchmarks/dashboard.py's (run it; not repeated
+The dashboard's page times at 100,000 games are benchmarks/dashboard_speed.py's (run it; not repeated
 here). Everything is written under --work (default: a temporary folder, removed at the end); nothing
 goes into the repository. Peak memory is per process: the total is at most the ingest process's plus
 the workers' times the largest worker's.
@@ -168,7 +168,7 @@ def main() -> None:
             chunk = files[: -(-args.partitioned_slice // args.per_file)]
             measure_partitioned(work, chunk, args.workers, analysed_cpu)
         print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-        print("dashboard page times at 100,000 games: .venv/bin/python benchmarks/dashboard.py (see docs/performance.md)")
+        print("dashboard page times at 100,000 games: .venv/bin/python benchmarks/dashboard_speed.py (see docs/performance.md)")
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -7,16 +7,11 @@ observer after record i when every record up to i that informs the observer hold
 
 from __future__ import annotations
 
-import sys
 from itertools import combinations, product
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-
-from random_games import random_game, small_deck  # noqa: E402
-
-from engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant  # noqa: E402
-from engine.game import ALL, UNSEEN, Accuse, Deal, Game, Peek, Player, Reveal, Suggest  # noqa: E402
+from benchmarks.random_games import random_game, small_deck
+from engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
+from engine.game import ALL, UNSEEN, Accuse, Deal, Game, Peek, Player, Reveal, Suggest
 
 __all__ = ["random_game", "small_deck", "make_game", "all_deals", "violation_seq", "brute_counts"]
 

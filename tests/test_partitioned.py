@@ -80,10 +80,12 @@ def parquet_rows(out: Path) -> dict[str, list[tuple]]:
             for t in OUTPUT_TABLES}
 
 
-def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expected, tmp_path):
+def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expected, tmp_path, monkeypatch):
     """`python -m analysis.partitioned --scheduler ADDR` on a local cluster of 2 worker processes
     started here: the workers import the module themselves (as on a real cluster), so nothing may
     be sent that only the command's __main__ knows."""
+    import types
+
     import dask
     from distributed import LocalCluster
 
@@ -92,6 +94,9 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
     # the machine may be busy with other work: connections get time to come up (default 30 s)
     slow = {"distributed.comm.timeouts.connect": "180s", "distributed.comm.timeouts.tcp": "180s"}
     env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "180s", "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": "180s"}
+    # spawned workers re-run the parent's __main__ file; earlier tests in this process (Streamlit's
+    # AppTest runs the dashboard as __main__) may have left a script there: the workers get none
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     with dask.config.set(slow), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         done = subprocess.run(
             [sys.executable, "-m", "analysis.partitioned", str(exported), str(out), "--partitions", "3",

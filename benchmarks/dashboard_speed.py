@@ -9,7 +9,7 @@
    then the player-count filter is changed ("filter change"). The same is done on the base corpus
    first, in the same process, as the reference the 100,000-game figures are compared with.
 
-    .venv/bin/python benchmarks/dashboard.py [--games 100000] [--db build/bench-dashboard.duckdb]
+    .venv/bin/python benchmarks/dashboard_speed.py [--games 100000] [--db build/bench-dashboard.duckdb]
 
 An existing database with the wanted number of games is reused (building one takes a few minutes).
 """
