@@ -4,14 +4,23 @@ Per analysis.md: the answers are "nobody showed" and every (first refuter, card 
 an answer is the share of the suggester's consistent deals giving it, a refuter holding j of the
 named cards showing each of them with chance 1/j. After an answer the suggester knows the passes
 before the refuter and the card shown, and the counting distribution is recomputed as everywhere.
+
+How it is counted: the deals in which every player before a refuter passed split by exactly which
+named cards the refuter holds (a set S), and one run of the counting program gives that split
+(engine.counting.split_by_holder). The chance of showing card c is the sum over the S holding c of
+deals(S) / |S|; the distribution after "c shown" is the sum of their distributions; S empty is the
+refuter passing too. So each refuter costs one count, where conditioning on every card and every
+combination of the others would cost up to 21.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations
+from typing import Iterator
 
-from engine.counting import envelope_entropy, total_count
+import numpy as np
+
+from engine.counting import array_entropy, envelope_entropy, solution_array, split_by_holder
 from engine.knowledge import Knowledge
 
 Answer = tuple[str, str] | None  # None: nobody showed; else (refuter, card shown)
@@ -23,55 +32,59 @@ def _answer_order(k: Knowledge, suggester: str) -> list[str]:
     return [players[(seat + step) % len(players)] for step in range(1, len(players))]
 
 
+def _outcomes(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> Iterator[tuple[Answer, Fraction, np.ndarray, Knowledge]]:
+    """Every answer with deals: (answer, its weight in deals, the solution counts after it, the
+    knowledge before the refuter's turn: everyone before passed)."""
+    named = tuple(k.card_index[c] for c in dict.fromkeys(triple))
+    names = k.deck.cards
+    all_named = sum(1 << c for c in named)
+    passed = k
+    nobody = None
+    for refuter in _answer_order(k, suggester):
+        j = k.places.index(refuter)
+        weights = [Fraction(0)] * len(named)
+        shown: list[np.ndarray | None] = [None] * len(named)
+        nobody = None
+        for tag, counts in split_by_holder(passed, j, named).items():
+            if not tag:
+                nobody = counts
+                continue
+            held = [i for i in range(len(named)) if tag >> i & 1]
+            deals = int(counts.sum())
+            for i in held:
+                weights[i] += Fraction(deals, len(held))
+                shown[i] = counts if shown[i] is None else shown[i] + counts
+        for i, c in enumerate(named):
+            if weights[i]:
+                yield (refuter, names[c]), weights[i], shown[i], passed
+        if nobody is None:
+            return
+        passed = passed.updated(lacks=[(j, all_named)])
+    if nobody is None:  # no one to ask (not in a real game): the deals as they are
+        nobody = solution_array(passed)
+    deals = int(nobody.sum())
+    if deals:
+        yield None, Fraction(deals), nobody, passed
+
+
 def answers(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> list[tuple[Answer, Fraction, Knowledge]]:
     """Every answer with a nonzero chance, its exact chance, and the suggester's knowledge after it."""
-    total = total_count(k)
-    if not total:
-        return []
-    named = list(dict.fromkeys(triple))
-    out: list[tuple[Answer, Fraction, Knowledge]] = []
-    passed = k
-    for refuter in _answer_order(k, suggester):
-        for card in named:
-            shown = passed.with_holds(refuter, card)
-            if not shown.consistent:
-                continue
-            # split by how many of the other named cards the refuter also holds: with j in all,
-            # this card is shown with chance 1/j
-            others = [c for c in named if c != card]
-            weight = Fraction(0)
-            for extra in range(len(others) + 1):
-                for held in combinations(others, extra):
-                    kx = shown
-                    for c in held:
-                        kx = kx.with_holds(refuter, c)
-                    lacked = [c for c in others if c not in held]
-                    if lacked:
-                        kx = kx.with_lacks(refuter, lacked)
-                    n = total_count(kx)
-                    if n:
-                        weight += Fraction(n, extra + 1)
-            if weight:
-                out.append(((refuter, card), weight / total, shown))
-        passed = passed.with_lacks(refuter, named)
-        if not passed.consistent:
-            break
-    else:
-        n = total_count(passed)
-        if n:
-            out.append((None, Fraction(n, total), passed))
-    return out
+    outcomes = list(_outcomes(k, suggester, triple))
+    total = sum(weight for _, weight, _, _ in outcomes)  # every deal gives one answer
+    return [
+        (answer, weight / total, passed if answer is None else passed.with_holds(*answer))
+        for answer, weight, _, passed in outcomes
+    ]
 
 
 def expected_gain(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> float:
     """H(before) - sum over answers a of P(a) * H(after a), in bits."""
     before = envelope_entropy(k)
-    after = 0.0
-    for _, p, ka in answers(k, suggester, triple):
-        after += float(p) * envelope_entropy(ka)
-    return before - after
-
-
+    outcomes = [(weight, array_entropy(counts)) for _, weight, counts, _ in _outcomes(k, suggester, triple)]
+    total = sum(weight for weight, _ in outcomes)  # every deal gives one answer: the weights add up to all deals
+    if not total:
+        return before
+    return before - sum(float(weight / total) * h for weight, h in outcomes)
 def best_suggestion(k: Knowledge, suggester: str, rooms: list[str]) -> tuple[float, tuple[str, str, str]]:
     """The largest expected gain over every suspect x weapon x the given rooms, and its suggestion
     (the first in deck order among equals)."""

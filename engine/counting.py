@@ -108,6 +108,8 @@ class Step:
     closes: int = 0  # CARD: clause slots whose last card this is
     needs: tuple[int, ...] = ()  # per hand: slots of its clauses still open after this step
     unopened: int = 0  # hands with a clause whose cards all come later
+    tag: int = 0  # CARD: the bit it sets in the tag when placed in the tagged hand
+    card: int = -1  # CARD: the deck card
 
 
 @dataclass
@@ -119,6 +121,8 @@ class Plan:
     steps: list[Step]
     slots: int  # clause slots used at once
     bound: int  # bound on every count the program forms (product of possible places per card)
+    tag_hand: int = -1  # the open hand whose tagged cards are recorded, or -1
+    tags: int = 0  # bits of the tag (one per tagged card placed by a step)
 
 
 _CATEGORY_OF: dict[tuple[int, int, int], list[int]] = {}
@@ -132,7 +136,10 @@ def _category_of(k: Knowledge) -> list[int]:
     return cat_of
 
 
-def plan(k: Knowledge) -> Plan:
+def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> Plan:
+    """The program counting k's deals. With ``tag_place`` (a player) and ``tag_cards``, each tagged
+    card still unknown is placed as a card of its own, and the program also records which of them
+    that player receives: the count comes out split by that (see :func:`split_by_holder`)."""
     cat_of = _category_of(k)
     n_places = len(k.places)
     known_count = [0] * n_places
@@ -170,11 +177,15 @@ def plan(k: Knowledge) -> Plan:
     clause_cards = 0
     for _, m in clauses:
         clause_cards |= m
+    tag_hand = local_bit[tag_place].bit_length() - 1 if tag_place else -1
+    tag_bit = {}  # tagged cards the player may hold, but need not
+    if tag_hand >= 0:
+        tag_bit = {c: 1 << i for i, c in enumerate(tag_cards) if k.allowed[c] >> tag_place & 1 and k.allowed[c] != 1 << tag_place}
     members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
     # free cards, by (possible hands, category where the envelope is possible)
     groups: dict[tuple[int, int], list[int]] = {}
     for c in unknown:
-        if clause_cards >> c & 1:
+        if clause_cards >> c & 1 or c in tag_bit:
             continue
         mask = k.allowed[c]
         key = (hands_of(mask), cat_of[c] if mask & 1 else -1)
@@ -182,8 +193,8 @@ def plan(k: Knowledge) -> Plan:
     # clause cards first (from one state, while the hands are still full, states are fewest), then
     # the restricted groups, then the envelope choices of the universal groups, which touch no hand
     steps = _clause_steps(k, clauses, cat_of, hands_of, members, n_hands)
-    choices: list[Step] = []
     empty = (0,) * n_hands
+    choices: list[Step] = []
     for (hands, cat), cards in sorted(groups.items()):
         env_id = 0
         if cat >= 0:
@@ -194,6 +205,14 @@ def plan(k: Knowledge) -> Plan:
                 choices.append(Step(ENVELOPE_CHOICE, 0, cat, env_id, 0, needs=empty))
         else:
             steps.append(Step(GROUP, len(cards), max(cat, 0), env_id, hands, needs=empty))
+    # tagged cards in no clause: one card at a time, last of the cards placed in hands (the tag
+    # multiplies the states)
+    for c in tag_bit:
+        if not clause_cards >> c & 1:
+            steps.append(_single_card(k, c, cat_of, hands_of, members, empty))
+    for st in steps:
+        if st.card in tag_bit:
+            st.tag = tag_bit[st.card]
     steps.extend(choices)
     slots = 0
     for step in steps:
@@ -206,6 +225,8 @@ def plan(k: Knowledge) -> Plan:
         steps=steps,
         slots=slots,
         bound=bound,
+        tag_hand=tag_hand if tag_bit else -1,
+        tags=len(tag_cards) if tag_bit else 0,
     )
 
 
@@ -262,10 +283,20 @@ def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
         if mask & 1:
             members[cat_of[c]].append([c])
             env_id = len(members[cat_of[c]])
-        steps.append(Step(CARD, 1, cat_of[c], env_id, hands_of(mask), tuple(meets), closes, tuple(needs), unopened))
+        steps.append(Step(CARD, 1, cat_of[c], env_id, hands_of(mask), tuple(meets), closes, tuple(needs), unopened, card=c))
         for i in closing.get(pos, ()):
             free_slots.append(slot_of[i])
     return steps
+
+
+def _single_card(k, c, cat_of, hands_of, members, empty) -> Step:
+    """A card in no clause placed on its own, once every clause is closed."""
+    mask = k.allowed[c]
+    env_id = 0
+    if mask & 1:
+        members[cat_of[c]].append([c])
+        env_id = len(members[cat_of[c]])
+    return Step(CARD, 1, cat_of[c], env_id, hands_of(mask), meets=empty, needs=empty, card=c)
 
 
 def clause_card_order(clauses) -> list[int]:
@@ -303,26 +334,30 @@ def clause_card_order(clauses) -> list[int]:
 # -- running the plan -------------------------------------------------------------------------------
 
 
-def run_python(pl: Plan) -> dict[tuple[int, int, int], int]:
-    """The dynamic program with exact Python integers: envelope ids (per category) -> deals."""
-    states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0): 1}
+def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
+    """The dynamic program with exact Python integers: (envelope id per category, tag) -> deals.
+    The tag is the set of tagged cards the tagged hand received (0 in a plan without tags)."""
+    states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
     for st in pl.steps:
         new: dict[tuple, int] = {}
-        for (caps, env, met), n in states.items():
+        for (caps, env, met, tag), n in states.items():
             for caps2, env2, met2, ways in _successors(st, caps, env, met):
-                key = (caps2, env2, met2)
+                # a card step that takes a seat from the tagged hand put the card there
+                tag2 = tag | st.tag if st.tag and caps2 != caps and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
+                key = (caps2, env2, met2, tag2)
                 new[key] = new.get(key, 0) + n * ways
         states = new
         if not states:
             return {}
-    out: dict[tuple[int, int, int], int] = {}
-    for (caps, env, _), n in states.items():
+    out: dict[tuple[int, int, int, int], int] = {}
+    for (caps, env, _, tag), n in states.items():
         if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):
             continue
         fill = math.factorial(sum(caps))
         for c in caps:
             fill //= math.factorial(c)
-        out[env] = out.get(env, 0) + n * fill
+        key = (*env, tag)
+        out[key] = out.get(key, 0) + n * fill
     return out
 
 
@@ -448,6 +483,91 @@ def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
         return {}
     pl = plan(k)
     return _expand(k, pl, _run(pl))
+
+
+@_memo(4_000)
+def solution_array(k: Knowledge) -> np.ndarray:
+    """The deals of each solution as a dense array indexed [suspect, weapon, room] (positions within
+    each category): int64 when the count fits, Python integers (dtype object) otherwise. Cheaper
+    than :func:`solution_counts` where many distributions are added up; the caller must not
+    change it."""
+    if not k.consistent:
+        return np.zeros(_shape(k), dtype=np.int64)
+    pl = plan(k)
+    ids, n = _rows(pl)
+    return _dense(k, _card_maps(k, pl), ids, n)
+
+
+def split_by_holder(k: Knowledge, place: int, cards: tuple[int, ...]) -> dict[int, np.ndarray]:
+    """k's deals split by which of ``cards`` the player at ``place`` holds, in one program:
+    tag (bit i set: the player holds cards[i]) -> dense solution counts, as :func:`solution_array`
+    (tags with deals only)."""
+    if not k.consistent:
+        return {}
+    pl = plan(k, place, cards)
+    ids, n = _rows(pl)
+    held = sum(1 << i for i, c in enumerate(cards) if k.allowed[c] == 1 << place)  # known to be there
+    maps = _card_maps(k, pl)
+    out: dict[int, np.ndarray] = {}
+    for tag in np.unique(ids[:, 3]).tolist():
+        rows = ids[:, 3] == tag
+        out[tag | held] = _dense(k, maps, ids[rows], n[rows])
+    return out
+
+
+def _shape(k: Knowledge) -> tuple[int, int, int]:
+    ns, nw = len(k.deck.suspects), len(k.deck.weapons)
+    return ns, nw, len(k.deck.cards) - ns - nw
+
+
+def _rows(pl: Plan) -> tuple[np.ndarray, np.ndarray]:
+    """The program's result as rows (envelope id per category, tag) and counts: int64 from the
+    compiled program, Python integers (dtype object) from the exact one."""
+    if counting_kernel.fits(pl):
+        return counting_kernel.run_arrays(pl)
+    by_env = run_python(pl)
+    return np.array(list(by_env), dtype=np.int64).reshape(len(by_env), 4), np.array(list(by_env.values()), dtype=object)
+
+
+def _card_maps(k: Knowledge, pl: Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per category, each card's envelope id in the plan's result: its group's id, 0 for the known
+    envelope card, -1 (a cell left empty) for a card that cannot be there."""
+    maps = []
+    start = 0
+    for cat, size in enumerate(_shape(k)):
+        to_id = np.full(size, -1, dtype=np.int64)
+        if pl.open_categories[cat]:
+            for gid, cards in enumerate(pl.members[cat], start=1):
+                to_id[np.array(cards) - start] = gid
+        else:
+            to_id[pl.env_known[cat] - start] = 0
+        maps.append(to_id)
+        start += size
+    return maps[0], maps[1], maps[2]
+
+
+def _dense(k: Knowledge, maps, ids: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Counts by envelope id spread over the cards (see :func:`_card_maps`), ruled-out solutions 0."""
+    by_id = np.zeros((len(maps[0]) + 2, len(maps[1]) + 2, len(maps[2]) + 2), dtype=n.dtype)
+    if len(n):
+        by_id[ids[:, 0], ids[:, 1], ids[:, 2]] = n
+    out = by_id[np.ix_(*maps)]
+    if k.excluded:
+        ns, nw = len(maps[0]), len(maps[1])
+        for s, w, r in k.excluded:
+            out[s, w - ns, r - ns - nw] = 0
+    return out
+
+
+def array_entropy(counts: np.ndarray) -> float:
+    """Entropy in bits of a distribution given by counts (nan when they are all 0)."""
+    if counts.dtype == object:
+        return entropy_of(counts.ravel().tolist(), int(counts.sum()))
+    total = int(counts.sum())
+    if not total:
+        return math.nan
+    nz = counts[counts > 0].astype(np.float64)
+    return max(0.0, math.log2(total) - float((nz * np.log2(nz)).sum()) / total)
 
 
 def solution_counts(k: Knowledge) -> dict[Triple, int]:

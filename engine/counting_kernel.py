@@ -4,7 +4,7 @@ It follows the same plan as :func:`engine.counting.run_python` (read that first:
 reference). A state is packed into one int64 key of bit fields, so that reading and changing it
 takes shifts and masks, never a division:
 
-    | room left in hand 0 | ... | room left in hand H-1 | envelope id per category (3) | clause slots met |
+    | room left in hand 0 | ... | room left in hand H-1 | envelope id per category (3) | clause slots met | tag |
 
 States are merged in an open-addressing hash table per step. :func:`fits` says when every count and
 every key stays below 2**62, so that nothing can overflow; the caller runs the Python program
@@ -31,8 +31,9 @@ LIMIT = 1 << 62
 _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dtype=np.int64)
 
 
-def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int]:
-    """Bit offsets and widths of the hands' room and the envelope ids; the offset of the slots."""
+def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, int]:
+    """Bit offsets and widths of the hands' room and the envelope ids; the offsets of the slots and
+    of the tag; the bits used."""
     offsets, widths = [], []
     at = 0
     for cap in pl.caps:
@@ -46,44 +47,45 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int]:
         env_offsets.append(at)
         env_widths.append(w)
         at += w
-    return offsets, widths, env_offsets, env_widths, at, at + pl.slots
+    return offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags
 
 
 def fits(pl) -> bool:
     return (
         pl.bound < LIMIT
-        and _layout(pl)[5] < 62
+        and _layout(pl)[6] < 62
         and sum(pl.caps) < 64
         and all(st.size < 64 for st in pl.steps)
     )
 
 
-def run(pl) -> dict[tuple[int, int, int], int]:
-    """Envelope ids (per category) -> deals, like engine.counting.run_python."""
+def run(pl) -> dict[tuple[int, int, int, int], int]:
+    """(Envelope id per category, tag) -> deals, like engine.counting.run_python."""
     ids, counts = run_arrays(pl)
-    return {(a, b, c): n for (a, b, c), n in zip(ids.tolist(), counts.tolist())}
+    return {(a, b, c, t): n for (a, b, c, t), n in zip(ids.tolist(), counts.tolist())}
 
 
 def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
-    """The same as arrays: envelope ids, one row per envelope, and their counts."""
+    """The same as arrays: one row per envelope (its id per category, then the tag), and counts."""
     n_hands = len(pl.caps)
-    offsets, widths, env_offsets, env_widths, met_offset, _ = _layout(pl)
+    offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     rows = []
     for st in pl.steps:
-        row = [st.kind, st.size, st.category, st.env_id, st.hands, st.closes, st.unopened]
+        row = [st.kind, st.size, st.category, st.env_id, st.hands, st.closes, st.unopened, st.tag << tag_offset]
         row += st.meets if st.meets else [0] * n_hands
         row += st.needs if st.needs else [0] * n_hands
         rows.append(row)
-    table = np.array(rows, dtype=np.int64).reshape(len(rows), 7 + 2 * n_hands)
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), 8 + 2 * n_hands)
     layout = np.array(
         [*offsets, *[(1 << w) - 1 for w in widths], *env_offsets, *[(1 << w) - 1 for w in env_widths],
-         met_offset, *pl.caps, *pl.open_categories],
+         met_offset, *pl.caps, *pl.open_categories, pl.tag_hand, ((1 << pl.tags) - 1) << tag_offset],
         dtype=np.int64,
     )
     envs, counts = _run(table, layout, n_hands, _BINOM)
-    ids = np.empty((len(envs), 3), dtype=np.int64)
+    ids = np.empty((len(envs), 4), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
+    ids[:, 3] = envs >> tag_offset
     return ids, counts
 
 
@@ -137,6 +139,8 @@ def _run(table, layout, n_hands, binom):
     moff = layout[2 * n_hands + 6]
     caps0 = layout[2 * n_hands + 7 : 3 * n_hands + 7]
     open_cats = layout[3 * n_hands + 7 : 3 * n_hands + 10]
+    tag_hand = layout[3 * n_hands + 10]
+    tag_all = layout[3 * n_hands + 11]
     key0 = 0
     for h in range(n_hands):
         key0 |= caps0[h] << off[h]
@@ -153,13 +157,23 @@ def _run(table, layout, n_hands, binom):
     ways = np.empty(width, np.int64)
     suffix = np.empty(width, np.int64)
     growth = 2.0  # states after a step per state before, as last seen
+    env_all = 0
+    for c in range(3):
+        env_all |= emask[c] << eoff[c]
+    filled = False
     for s in range(table.shape[0]):
         kind = table[s, 0]
+        if kind == 2 and not filled:
+            # the envelope choices come last and touch no hand: the universal cards' fill can be
+            # counted first, and the states that differ only in the room left merge
+            keys, vals, n = _fill(keys, vals, n, off, cmask, n_hands, env_all | tag_all, binom, eoff, emask, open_cats, False)
+            filled = True
         c = table[s, 2]
         eid = table[s, 3]
         hm = table[s, 4]
         cl = table[s, 5] << moff
         unopened = table[s, 6]
+        tag = table[s, 7]
         env_mask = emask[c] << eoff[c]
         env_add = eid << eoff[c]
         t, shift = _table(int(n * growth) + 16)
@@ -181,10 +195,12 @@ def _run(table, layout, n_hands, binom):
                     d = (key >> off[h]) & cmask[h]
                     if d == 0:
                         continue
-                    key2 = (key - (1 << off[h])) | (table[s, 7 + h] << moff)
+                    key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
+                    if h == tag_hand:
+                        key2 |= tag
                     if cl & ~key2:
                         continue  # a clause closes unmet
-                    if d == 1 and ((table[s, 7 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
+                    if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
                         continue  # the hand is full with a clause still to meet
                     used += _insert(t, shift, key2 & ~cl, val)
             else:  # a group of interchangeable cards
@@ -251,20 +267,27 @@ def _run(table, layout, n_hands, binom):
         n = used
         if n == 0:
             break
-    # the universal cards fill the room left; every open envelope slot must be filled
-    env_all = 0
-    for c in range(3):
-        env_all |= emask[c] << eoff[c]
+    # the universal cards fill the room left (unless counted already); every open envelope slot
+    # must be filled
+    return _fill(keys, vals, n, off, cmask, n_hands, env_all | tag_all, binom, eoff, emask, open_cats, True)[:2]
+
+
+@njit(cache=True)
+def _fill(keys, vals, n, off, cmask, n_hands, keep, binom, eoff, emask, open_cats, complete):
+    """Each state times the ways the universal cards fill the room left in the hands, merged by the
+    bits in ``keep`` (the room left is dropped: it is 0 afterwards, so a second fill counts 1 way);
+    with ``complete``, only states with every open envelope slot filled."""
     t, shift = _table(n)
     used = 0
     for i in range(n):
         key = keys[i]
-        ok = True
-        for c in range(3):
-            if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
-                ok = False
-        if not ok:
-            continue
+        if complete:
+            ok = True
+            for c in range(3):
+                if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
+                    ok = False
+            if not ok:
+                continue
         room = 0
         for h in range(n_hands):
             room += (key >> off[h]) & cmask[h]
@@ -273,7 +296,7 @@ def _run(table, layout, n_hands, binom):
             d = (key >> off[h]) & cmask[h]
             fill *= binom[room, d]
             room -= d
-        used += _insert(t, shift, key & env_all, vals[i] * fill)
+        used += _insert(t, shift, key & keep, vals[i] * fill)
     envs = np.empty(used, np.int64)
     counts = np.empty(used, np.int64)
     m = 0
@@ -282,4 +305,4 @@ def _run(table, layout, n_hands, binom):
             envs[m] = t[j]
             counts[m] = t[j + 1]
             m += 1
-    return envs, counts
+    return envs, counts, used

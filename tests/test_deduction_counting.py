@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck  # noqa: E402
+from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq  # noqa: E402
 
 from engine import counting_kernel  # noqa: E402
-from engine.counting import _expand, entropy_of, plan, run_python  # noqa: E402
+from engine import counting  # noqa: E402
+from engine.counting import _expand, entropy_of, plan, run_python, split_by_holder  # noqa: E402
 from engine.deduction import (  # noqa: E402
     TABLE,
     count,
@@ -97,6 +98,41 @@ def test_every_card_probability_matches_enumeration(game, data):
     for card, per in places.items():
         for place, n in per.items():
             assert c.probability(card, place) == n / total
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games(), st.data())
+def test_deals_split_by_the_named_cards_a_player_holds_match_enumeration(game, data):
+    """The count behind every answer to a suggestion: deals by solution and by which of the named
+    cards one player holds, in one program (compiled, and the exact Python one)."""
+    deals = list(all_deals(game))
+    observer = data.draw(st.sampled_from(observers(game)))
+    seq = data.draw(st.integers(0, len(game.records)))
+    player = data.draw(st.sampled_from(game.names))
+    named = data.draw(st.lists(st.sampled_from(game.deck.cards), min_size=1, max_size=3, unique=True))
+    first_bad = [violation_seq(game, d, observer) for d in deals]
+    expected: dict[tuple[int, tuple], int] = {}
+    for (triple, hands, _), bad in zip(deals, first_bad):
+        if bad > seq:
+            tag = sum(1 << i for i, c in enumerate(named) if c in hands[player])
+            expected[(tag, triple)] = expected.get((tag, triple), 0) + 1
+    k = knowledge_at(game, observer, seq)
+    cards = tuple(k.card_index[c] for c in named)
+    place = k.places.index(player)
+    deck = game.deck
+    for compiled in (True, False):
+        original = counting_kernel.fits
+        counting_kernel.fits = original if compiled else (lambda pl: False)
+        try:
+            split = split_by_holder(k, place, cards)
+        finally:
+            counting_kernel.fits = original
+        got = {
+            (tag, (deck.suspects[s], deck.weapons[w], deck.rooms[r])): int(counts[s, w, r])
+            for tag, counts in split.items()
+            for s, w, r in zip(*counts.nonzero())
+        }
+        assert got == expected, (observer, seq, player, named, compiled)
 
 
 def test_duel_room_cards_and_peeks_match_enumeration():
