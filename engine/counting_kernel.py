@@ -70,12 +70,13 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
     n_hands = len(pl.caps)
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     rows = []
-    for st in pl.steps:
+    for st, classes in zip(pl.steps, _interchangeable(pl, widths)):
         row = [st.kind, st.size, st.category, st.env_id, st.hands, st.closes, st.unopened, st.tag << tag_offset]
         row += st.meets if st.meets else [0] * n_hands
         row += st.needs if st.needs else [0] * n_hands
+        row += classes
         rows.append(row)
-    table = np.array(rows, dtype=np.int64).reshape(len(rows), 8 + 2 * n_hands)
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), 8 + 3 * n_hands)
     layout = np.array(
         [*offsets, *[(1 << w) - 1 for w in widths], *env_offsets, *[(1 << w) - 1 for w in env_widths],
          met_offset, *pl.caps, *pl.open_categories, pl.tag_hand, ((1 << pl.tags) - 1) << tag_offset],
@@ -87,6 +88,59 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
         ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
     ids[:, 3] = envs >> tag_offset
     return ids, counts
+
+
+def _interchangeable(pl, widths: list[int]) -> list[list[int]]:
+    """Per step, per hand: a class number (0: none) such that hands of one class are treated alike
+    by every later step: the same cards may go to both, neither has a clause in progress or to
+    come, neither is the tagged hand, and their room is stored in as many bits. States that differ
+    only by a permutation of the room left among the hands of a class have the same future, so the
+    compiled program merges them (it sorts the room within each class)."""
+    n_hands = len(pl.caps)
+    taken = [h == pl.tag_hand for h in range(n_hands)]  # a clause now or later, or the tag
+    later = [0] * n_hands  # per hand: a bit per later step, set where the step may put cards there
+    out: list[list[int]] = []
+    for st in reversed(pl.steps):
+        classes = [0] * n_hands
+        by_signature: dict[tuple[int, int], list[int]] = {}
+        for h in range(n_hands):
+            if not taken[h] and not (st.needs and st.needs[h]) and not st.unopened >> h & 1:
+                by_signature.setdefault((widths[h], later[h]), []).append(h)
+        number = 0
+        for hands in by_signature.values():
+            if len(hands) > 1:
+                number += 1
+                for h in hands:
+                    classes[h] = number
+        out.append(classes)
+        for h in range(n_hands):
+            later[h] = later[h] << 1 | (st.hands >> h & 1)
+            if (st.meets and st.meets[h]) or (st.needs and st.needs[h]) or st.unopened >> h & 1:
+                taken[h] = True
+    out.reverse()
+    return out
+
+
+@njit(cache=True, inline="always")
+def _canonical(key, classes, n_classes, off, cmask, digits, hands):
+    """The key with the room left sorted (largest first) within each class of interchangeable hands."""
+    for c in range(1, n_classes + 1):
+        m = 0
+        for h in range(classes.shape[0]):
+            if classes[h] == c:
+                d = (key >> off[h]) & cmask[h]
+                # insertion sort, largest first
+                j = m
+                while j > 0 and digits[j - 1] < d:
+                    digits[j] = digits[j - 1]
+                    j -= 1
+                digits[j] = d
+                hands[m] = h
+                m += 1
+        for j in range(m):
+            h = hands[j]
+            key = (key & ~(cmask[h] << off[h])) | (digits[j] << off[h])
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -156,6 +210,8 @@ def _run(table, layout, n_hands, binom):
     left = np.empty(width, np.int64)
     ways = np.empty(width, np.int64)
     suffix = np.empty(width, np.int64)
+    sd = np.empty(width, np.int64)  # scratch of _canonical
+    sh = np.empty(width, np.int64)
     growth = 2.0  # states after a step per state before, as last seen
     env_all = 0
     for c in range(3):
@@ -174,6 +230,10 @@ def _run(table, layout, n_hands, binom):
         cl = table[s, 5] << moff
         unopened = table[s, 6]
         tag = table[s, 7]
+        classes = table[s, 8 + 2 * n_hands : 8 + 3 * n_hands]
+        n_classes = 0
+        for h in range(n_hands):
+            n_classes = max(n_classes, classes[h])
         env_mask = emask[c] << eoff[c]
         env_add = eid << eoff[c]
         t, shift = _table(int(n * growth) + 16)
@@ -188,7 +248,10 @@ def _run(table, layout, n_hands, binom):
                     used += _insert(t, shift, key | env_add, val)
             elif kind == 0:  # one clause card
                 if eid != 0 and env_free and (cl & ~key) == 0:
-                    used += _insert(t, shift, (key | env_add) & ~cl, val)
+                    key2 = (key | env_add) & ~cl
+                    if n_classes:
+                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
+                    used += _insert(t, shift, key2, val)
                 for h in range(n_hands):
                     if not (hm >> h) & 1:
                         continue
@@ -202,7 +265,10 @@ def _run(table, layout, n_hands, binom):
                         continue  # a clause closes unmet
                     if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
                         continue  # the hand is full with a clause still to meet
-                    used += _insert(t, shift, key2 & ~cl, val)
+                    key2 &= ~cl
+                    if n_classes:
+                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
+                    used += _insert(t, shift, key2, val)
             else:  # a group of interchangeable cards
                 nh = 0
                 for h in range(n_hands):
@@ -222,7 +288,10 @@ def _run(table, layout, n_hands, binom):
                         continue
                     if nh == 0:
                         if total == 0:
-                            used += _insert(t, shift, base, val)
+                            key2 = base
+                            if n_classes:
+                                key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
+                            used += _insert(t, shift, key2, val)
                         continue
                     # depth first over the cards given to each hand, most first
                     j = 0
@@ -245,6 +314,8 @@ def _run(table, layout, n_hands, binom):
                                         if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
                                             dead = True
                                 if not dead:
+                                    if n_classes:
+                                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
                                     used += _insert(t, shift, key2, val * w)
                                     if 4 * used > t.shape[0]:
                                         t, shift = _grow(t, shift)
