@@ -231,7 +231,7 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
 
 
 def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
-    order = clause_card_order(clauses)
+    order = clause_card_order(clauses, k.allowed)
     if not order:
         return []
     position = {c: i for i, c in enumerate(order)}
@@ -299,9 +299,11 @@ def _single_card(k, c, cat_of, hands_of, members, empty) -> Step:
     return Step(CARD, 1, cat_of[c], env_id, hands_of(mask), meets=empty, needs=empty, card=c)
 
 
-def clause_card_order(clauses) -> list[int]:
-    """Clause cards in an order that keeps few clauses in progress at a time (greedy: close what
-    can be closed, else open as little as possible, else the card in most clauses)."""
+def clause_card_order(clauses, allowed) -> list[int]:
+    """Clause cards in an order that keeps the states few (greedy: close what can be closed, then
+    the card with the fewest possible places, then the one opening the fewest clauses, then the
+    card in most clauses). Measured on the table's knowledge in 6-player games, the places before
+    the clauses opened save a seventh of the states."""
     masks = [m for _, m in clauses]
     containing: dict[int, list[int]] = {}
     for i, m in enumerate(masks):
@@ -320,7 +322,7 @@ def clause_card_order(clauses) -> list[int]:
                     closes += 1
                 elif not started[i]:
                     opens += 1
-            key = (-closes, opens, -len(containing[card]))
+            key = (-closes, allowed[card].bit_count(), opens, -len(containing[card]))
             if best_key is None or key < best_key:
                 best, best_key = card, key
         order.append(best)
