@@ -18,6 +18,9 @@ from clue_stats import pipeline
 from ingest import cluelog, store
 from tests.conftest import FIXTURES, ROOT, SAMPLES
 
+# `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
+FUZZ = max(1, int(os.environ.get("CLUE_STATS_FUZZ", "1")))
+
 VALID = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace(
     '"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}',
     '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}')
@@ -39,7 +42,7 @@ def check_text(data: bytes):
     return outcomes
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150 * FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000))
 def test_random_bytes_never_escape(data):
     check_text(data)
@@ -52,7 +55,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150 * FUZZ, deadline=None)
 @given(st.lists(json_values, max_size=6))
 def test_random_json_lines_never_escape(values):
     check_text(("\n".join(json.dumps(v) for v in values)).encode())
@@ -62,7 +65,7 @@ FIELD_VALUES = st.one_of(st.none(), st.integers(-3, 30), st.text(max_size=12), s
     ["Ann", "Bob", "Cat", "green", "rope", "library", "?", "all", [], {}, ["Ann"], [1, 2], {"suspect": "x"}]))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250 * FUZZ, deadline=None)
 @given(st.integers(0, len(VALID_LINES) - 1), st.data())
 def test_valid_logs_mutated_record_by_record_never_escape(index, data):
     lines = list(VALID_LINES)
@@ -206,13 +209,13 @@ def _read_everything(fmt: str, text: str) -> None:
         pipeline.check(raw)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60 * FUZZ, deadline=None)
 @given(st.sampled_from(["speedclue", "effect-clue", "cluebot", "reasoner", "notation"]), st.text(max_size=400))
 def test_every_reader_survives_random_text(fmt, text):
     _read_everything(fmt, text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60 * FUZZ, deadline=None)
 @given(st.data())
 def test_every_reader_survives_its_own_fixtures_mutated(data):
     from ingest import formats
