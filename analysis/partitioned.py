@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
 OUTPUT_TABLES = ("suggestions", "information", "accusations", "players")
 EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
-GAMES_PER_PARTITION = 2000  # about 5 to 10 CPU minutes of analysis: big enough to amortise a task
+GAMES_PER_PARTITION = 2000  # about 2 to 3 CPU minutes of analysis: big enough to amortise a task
 
 _ARROW_TYPES = {
     "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "DOUBLE": pa.float64(),

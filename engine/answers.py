@@ -85,6 +85,8 @@ def expected_gain(k: Knowledge, suggester: str, triple: tuple[str, str, str]) ->
     if not total:
         return before
     return before - sum(float(weight / total) * h for weight, h in outcomes)
+
+
 def best_suggestion(k: Knowledge, suggester: str, rooms: list[str]) -> tuple[float, tuple[str, str, str]]:
     """The largest expected gain over every suspect x weapon x the given rooms, and its suggestion
     (the first in deck order among equals)."""

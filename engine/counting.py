@@ -590,18 +590,7 @@ def envelope_entropy(k: Knowledge) -> float:
         return math.nan
     pl = plan(k)
     if not k.excluded and counting_kernel.fits(pl):
-        # every member of an envelope id has the same count: weigh instead of expanding
-        ids, n = counting_kernel.run_arrays(pl)
-        if not len(n):
-            return math.nan
-        mult = np.ones(len(n), dtype=np.int64)
-        for cat in range(3):
-            if pl.open_categories[cat]:
-                sizes = np.array([0] + [len(m) for m in pl.members[cat]], dtype=np.int64)
-                mult *= sizes[ids[:, cat]]
-        total = int((mult * n).sum())  # at most the plan's bound, below 2**62
-        nf = n.astype(np.float64)
-        return max(0.0, math.log2(total) - float((mult * nf * np.log2(nf)).sum()) / total)
+        return counting_kernel.envelope_entropy(pl)
     by_env = _run(pl)
     if k.excluded:
         counts = _expand(k, pl, by_env)

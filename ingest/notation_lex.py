@@ -59,6 +59,10 @@ class NotationError(Exception):
 
     @classmethod
     def at(cls, code: str, what: str, *tokens: Token) -> "NotationError":
+        """At the given tokens; at the start of the line when there are none (a line holding only
+        a time, say)."""
+        if not tokens:
+            return cls(code, what, 0, 0)
         return cls(code, what, tokens[0].start, tokens[-1].end)
 
 

@@ -116,6 +116,15 @@ def test_a_card_shown_by_someone_who_cannot_hold_any_of_the_three() -> None:
     assert "Ben shows a card, but holds none of Anwältin Porz (passed on line 4), Dolch (passed on line 4) and Salon (passed on line 4)" in raw.problems[0].message
 
 
+def test_a_line_holding_only_a_time_is_a_problem_of_its_line() -> None:
+    # found by `make fuzz`: the time of a record typed without the record
+    text = "edition de-2023\nplayers Anna, Ben, Cleo\nnotebook Anna\n@19:42\nAnna: Porz Dolch Salon / Ben - / Cleo ?  @19:45\n"
+    (raw,) = read_fixture("t.clue", text)
+    [problem] = raw.problems
+    assert (problem.code, problem.line) == ("bad_notation", 4)
+    assert "a record starts with a player's name" in problem.message
+
+
 def test_ingest_stores_the_good_games_and_rejects_the_mistaken_ones(tmp_path: Path) -> None:
     folder = tmp_path / "notebooks"
     shutil.copytree(FIXTURES, folder)
