@@ -20,7 +20,7 @@ from typing import Iterator
 
 import numpy as np
 
-from engine.counting import array_entropy, envelope_entropy, solution_array, split_by_holder
+from engine.counting import array_entropy, envelope_entropy, split_by_holder
 from engine.knowledge import Knowledge
 
 Answer = tuple[str, str] | None  # None: nobody showed; else (refuter, card shown)
@@ -39,7 +39,6 @@ def _outcomes(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> Ite
     names = k.deck.cards
     all_named = sum(1 << c for c in named)
     passed = k
-    nobody = None
     for refuter in _answer_order(k, suggester):
         j = k.places.index(refuter)
         weights = [Fraction(0)] * len(named)
@@ -60,9 +59,7 @@ def _outcomes(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> Ite
         if nobody is None:
             return
         passed = passed.updated(lacks=[(j, all_named)])
-    if nobody is None:  # no one to ask (not in a real game): the deals as they are
-        nobody = solution_array(passed)
-    deals = int(nobody.sum())
+    deals = int(nobody.sum())  # every player passed (there are always two players or more)
     if deals:
         yield None, Fraction(deals), nobody, passed
 

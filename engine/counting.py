@@ -345,7 +345,7 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
         for (caps, env, met, tag), n in states.items():
             for caps2, env2, met2, ways in _successors(st, caps, env, met):
                 # a card step that takes a seat from the tagged hand put the card there
-                tag2 = tag | st.tag if st.tag and caps2 != caps and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
+                tag2 = tag | st.tag if st.tag and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
                 key = (caps2, env2, met2, tag2)
                 new[key] = new.get(key, 0) + n * ways
         states = new
@@ -487,23 +487,11 @@ def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
     return _expand(k, pl, _run(pl))
 
 
-@_memo(4_000)
-def solution_array(k: Knowledge) -> np.ndarray:
-    """The deals of each solution as a dense array indexed [suspect, weapon, room] (positions within
-    each category): int64 when the count fits, Python integers (dtype object) otherwise. Cheaper
-    than :func:`solution_counts` where many distributions are added up; the caller must not
-    change it."""
-    if not k.consistent:
-        return np.zeros(_shape(k), dtype=np.int64)
-    pl = plan(k)
-    ids, n = _rows(pl)
-    return _dense(k, _card_maps(k, pl), ids, n)
-
-
 def split_by_holder(k: Knowledge, place: int, cards: tuple[int, ...]) -> dict[int, np.ndarray]:
     """k's deals split by which of ``cards`` the player at ``place`` holds, in one program:
-    tag (bit i set: the player holds cards[i]) -> dense solution counts, as :func:`solution_array`
-    (tags with deals only)."""
+    tag (bit i set: the player holds cards[i]) -> the deals of each solution as a dense array indexed
+    [suspect, weapon, room] (positions within each category; int64, or Python integers where the
+    exact program ran), tags with deals only."""
     if not k.consistent:
         return {}
     pl = plan(k, place, cards)
