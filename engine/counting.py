@@ -96,20 +96,17 @@ def _log2(n: int) -> float:
 
 # -- the plan ---------------------------------------------------------------------------------------
 
-
-@dataclass
-class Step:
-    kind: int  # CARD, GROUP or ENVELOPE_CHOICE
-    size: int  # cards placed (1 for a card; a group's size; 0 for an envelope choice)
-    category: int
-    env_id: int  # the card's or group's id in its category's envelope slot; 0: not possible there
-    hands: int  # mask of the open hands the card(s) may go to
-    meets: tuple[int, ...] = ()  # CARD: per hand, the clause slots met by placing the card there
-    closes: int = 0  # CARD: clause slots whose last card this is
-    needs: tuple[int, ...] = ()  # per hand: slots of its clauses still open after this step
-    unopened: int = 0  # hands with a clause whose cards all come later
-    tag: int = 0  # CARD: the bit it sets in the tag when placed in the tagged hand
-    card: int = -1  # CARD: the deck card
+# A plan's steps are the rows of an int64 table, read the same way by both programs. Columns:
+KIND = 0  # CARD, GROUP or ENVELOPE_CHOICE
+SIZE = 1  # cards placed: 1 for a card, a group's size, 0 for an envelope choice
+CAT = 2  # the category
+ENV_ID = 3  # the card's or group's id in its category's envelope slot; 0: not possible there
+HANDS = 4  # mask of the open hands the card(s) may go to
+CLOSES = 5  # CARD: clause slots whose last card this is
+UNOPENED = 6  # hands with a clause whose cards all come later
+TAG = 7  # CARD: the bit it sets in the tag when placed in the tagged hand
+MEETS = 8  # CARD: per open hand, the clause slots met by placing the card there; then per open
+# hand (at MEETS + hands), the slots of its clauses still open after this step
 
 
 @dataclass
@@ -118,7 +115,7 @@ class Plan:
     open_categories: tuple[bool, bool, bool]  # envelope slots still to fill
     env_known: tuple[int, int, int]  # the known envelope card per category, or -1
     members: tuple[list[list[int]], list[list[int]], list[list[int]]]  # [cat][id - 1]: deck cards
-    steps: list[Step]
+    steps: np.ndarray  # one row per step, the columns above
     slots: int  # clause slots used at once
     bound: int  # bound on every count the program forms (product of possible places per card)
     tag_hand: int = -1  # the open hand whose tagged cards are recorded, or -1
@@ -141,12 +138,13 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
     card still unknown is placed as a card of its own, and the program also records which of them
     that player receives: the count comes out split by that (see :func:`split_by_holder`)."""
     cat_of = _category_of(k)
+    allowed = k.allowed
     n_places = len(k.places)
     known_count = [0] * n_places
     env_known = [-1, -1, -1]
     unknown = []
     bound = 1
-    for card, mask in enumerate(k.allowed):
+    for card, mask in enumerate(allowed):
         if mask & (mask - 1) == 0:
             place = mask.bit_length() - 1
             known_count[place] += 1
@@ -159,64 +157,71 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
     open_hands = [p for p in range(1, n_places) if sizes[p] > known_count[p]]
     n_hands = len(open_hands)
     all_hands = (1 << n_hands) - 1
-    local_bit = [0] * n_places  # place -> its bit among the open hands
+    hand_of = [-1] * n_places  # place -> its number among the open hands
     for i, p in enumerate(open_hands):
-        local_bit[p] = 1 << i
-    hands_cache: dict[int, int] = {}
-
-    def hands_of(mask: int) -> int:
-        out = hands_cache.get(mask)
-        if out is None:
-            out = 0
+        hand_of[p] = i
+    # per card: its possible places, open hands (a mask), whether the envelope is possible, its
+    # category and its tag bit (the columns the compiled clause ordering reads; 0 for known cards)
+    info = [(0, 0, 0, 0, 0)] * len(allowed)
+    hands_of = [0] * len(allowed)
+    by_mask: dict[int, int] = {}
+    for c in unknown:
+        mask = allowed[c]
+        hands = by_mask.get(mask)
+        if hands is None:
+            hands = 0
             for p in _bits(mask >> 1):
-                out |= local_bit[p + 1]
-            hands_cache[mask] = out
-        return out
-
-    clauses = sorted(((local_bit[p].bit_length() - 1, m) for p, m in k.clauses))
+                if hand_of[p + 1] >= 0:
+                    hands |= 1 << hand_of[p + 1]
+            by_mask[mask] = hands
+        hands_of[c] = hands
+        info[c] = (mask.bit_count(), hands, mask & 1, cat_of[c], 0)
+    tag_bit = {}  # tagged cards the player may hold, but need not
+    if tag_place and hand_of[tag_place] >= 0:
+        tag_bit = {c: 1 << i for i, c in enumerate(tag_cards) if allowed[c] >> tag_place & 1 and allowed[c] != 1 << tag_place}
+        for c, bit in tag_bit.items():
+            info[c] = (*info[c][:4], bit)
+    members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
+    # clause cards first (from one state, while the hands are still full, states are fewest), in
+    # an order that closes clauses early; each may be the envelope's card of its own
+    clauses = sorted((hand_of[p], m) for p, m in k.clauses)
     clause_cards = 0
     for _, m in clauses:
         clause_cards |= m
-    tag_hand = local_bit[tag_place].bit_length() - 1 if tag_place else -1
-    tag_bit = {}  # tagged cards the player may hold, but need not
-    if tag_hand >= 0:
-        tag_bit = {c: 1 << i for i, c in enumerate(tag_cards) if k.allowed[c] >> tag_place & 1 and k.allowed[c] != 1 << tag_place}
-    members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
-    # free cards, by (possible hands, category where the envelope is possible)
+    steps, order, slots = counting_kernel.clause_steps(_clause_table(clauses), np.array(info, dtype=np.int64), n_hands)
+    for c in order.tolist():
+        if allowed[c] & 1:
+            members[cat_of[c]].append([c])
+    # then the free cards, by (possible hands, category where the envelope is possible): the
+    # restricted groups, then the envelope choices of the universal groups, which touch no hand
     groups: dict[tuple[int, int], list[int]] = {}
     for c in unknown:
-        if clause_cards >> c & 1 or c in tag_bit:
-            continue
-        mask = k.allowed[c]
-        key = (hands_of(mask), cat_of[c] if mask & 1 else -1)
-        groups.setdefault(key, []).append(c)
-    # clause cards first (from one state, while the hands are still full, states are fewest), then
-    # the restricted groups, then the envelope choices of the universal groups, which touch no hand
-    steps = _clause_steps(k, clauses, cat_of, hands_of, members, n_hands)
-    empty = (0,) * n_hands
-    choices: list[Step] = []
+        if not (clause_cards >> c & 1 or c in tag_bit):
+            groups.setdefault((hands_of[c], cat_of[c] if allowed[c] & 1 else -1), []).append(c)
+    rest: list[list[int]] = []
+    choices: list[list[int]] = []
     for (hands, cat), cards in sorted(groups.items()):
         env_id = 0
         if cat >= 0:
             members[cat].append(cards)
             env_id = len(members[cat])
-        if hands == all_hands:
-            if env_id:
-                choices.append(Step(ENVELOPE_CHOICE, 0, cat, env_id, 0, needs=empty))
-        else:
-            steps.append(Step(GROUP, len(cards), max(cat, 0), env_id, hands, needs=empty))
+        if hands != all_hands:
+            rest.append([GROUP, len(cards), max(cat, 0), env_id, hands, 0, 0, 0])
+        elif env_id:
+            choices.append([ENVELOPE_CHOICE, 0, cat, env_id, 0, 0, 0, 0])
     # tagged cards in no clause: one card at a time, last of the cards placed in hands (the tag
     # multiplies the states)
-    for c in tag_bit:
+    for c, bit in tag_bit.items():
         if not clause_cards >> c & 1:
-            steps.append(_single_card(k, c, cat_of, hands_of, members, empty))
-    for st in steps:
-        if st.card in tag_bit:
-            st.tag = tag_bit[st.card]
-    steps.extend(choices)
-    slots = 0
-    for step in steps:
-        slots = max(slots, step.closes.bit_length(), *(m.bit_length() for m in step.meets))
+            env_id = 0
+            if allowed[c] & 1:
+                members[cat_of[c]].append([c])
+                env_id = len(members[cat_of[c]])
+            rest.append([CARD, 1, cat_of[c], env_id, hands_of[c], 0, 0, bit])
+    if rest or choices:
+        tail = np.zeros((len(rest) + len(choices), MEETS + 2 * n_hands), dtype=np.int64)
+        tail[:, :MEETS] = rest + choices
+        steps = np.concatenate((steps, tail))
     return Plan(
         caps=tuple(sizes[p] - known_count[p] for p in open_hands),
         open_categories=(env_known[0] == -1, env_known[1] == -1, env_known[2] == -1),
@@ -225,112 +230,16 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
         steps=steps,
         slots=slots,
         bound=bound,
-        tag_hand=tag_hand if tag_bit else -1,
+        tag_hand=hand_of[tag_place] if tag_bit else -1,
         tags=len(tag_cards) if tag_bit else 0,
     )
 
 
-def _clause_steps(k, clauses, cat_of, hands_of, members, n_hands) -> list[Step]:
-    order = clause_card_order(clauses, k.allowed)
-    if not order:
-        return []
-    position = {c: i for i, c in enumerate(order)}
-    containing: dict[int, list[int]] = {c: [] for c in order}  # card -> clauses naming it
-    first, last = [], []
-    for i, (_, m) in enumerate(clauses):
-        at = [position[c] for c in _bits(m)]
-        first.append(min(at))
-        last.append(max(at))
-        for c in _bits(m):
-            containing[c].append(i)
-    opening: dict[int, list[int]] = {}
-    closing: dict[int, list[int]] = {}
-    for i in range(len(clauses)):
-        opening.setdefault(first[i], []).append(i)
-        closing.setdefault(last[i], []).append(i)
-    # give each clause a bit while it is in progress; bits are reused once a clause closes
-    slot_of = [0] * len(clauses)
-    free_slots: list[int] = []
-    next_slot = 0
-    in_progress: set[int] = set()
-    unopened_by_hand = [0] * n_hands  # clauses not opened yet, per hand
-    for h, _ in clauses:
-        unopened_by_hand[h] += 1
-    steps = []
-    for pos, c in enumerate(order):
-        for i in opening.get(pos, ()):
-            slot_of[i] = free_slots.pop() if free_slots else next_slot
-            if slot_of[i] == next_slot:
-                next_slot += 1
-            in_progress.add(i)
-            unopened_by_hand[clauses[i][0]] -= 1
-        meets = [0] * n_hands
-        for i in containing[c]:
-            meets[clauses[i][0]] |= 1 << slot_of[i]
-        closes = 0
-        for i in closing.get(pos, ()):
-            closes |= 1 << slot_of[i]
-            in_progress.discard(i)
-        needs = [0] * n_hands
-        for i in in_progress:
-            needs[clauses[i][0]] |= 1 << slot_of[i]
-        unopened = 0
-        for h in range(n_hands):
-            if unopened_by_hand[h]:
-                unopened |= 1 << h
-        mask = k.allowed[c]
-        env_id = 0
-        if mask & 1:
-            members[cat_of[c]].append([c])
-            env_id = len(members[cat_of[c]])
-        steps.append(Step(CARD, 1, cat_of[c], env_id, hands_of(mask), tuple(meets), closes, tuple(needs), unopened, card=c))
-        for i in closing.get(pos, ()):
-            free_slots.append(slot_of[i])
-    return steps
-
-
-def _single_card(k, c, cat_of, hands_of, members, empty) -> Step:
-    """A card in no clause placed on its own, once every clause is closed."""
-    mask = k.allowed[c]
-    env_id = 0
-    if mask & 1:
-        members[cat_of[c]].append([c])
-        env_id = len(members[cat_of[c]])
-    return Step(CARD, 1, cat_of[c], env_id, hands_of(mask), meets=empty, needs=empty, card=c)
-
-
-def clause_card_order(clauses, allowed) -> list[int]:
-    """Clause cards in an order that keeps the states few (greedy: close what can be closed, then
-    the card with the fewest possible places, then the one opening the fewest clauses, then the
-    card in most clauses). Measured on the table's knowledge in 6-player games, the places before
-    the clauses opened save a seventh of the states."""
-    masks = [m for _, m in clauses]
-    containing: dict[int, list[int]] = {}
-    for i, m in enumerate(masks):
-        for c in _bits(m):
-            containing.setdefault(c, []).append(i)
-    left = list(masks)  # per clause: its cards not placed yet
-    started = [False] * len(masks)
-    remaining = sorted(containing)
-    order: list[int] = []
-    while remaining:
-        best, best_key = -1, None
-        for card in remaining:
-            closes = opens = 0
-            for i in containing[card]:
-                if left[i] & (left[i] - 1) == 0:
-                    closes += 1
-                elif not started[i]:
-                    opens += 1
-            key = (-closes, allowed[card].bit_count(), opens, -len(containing[card]))
-            if best_key is None or key < best_key:
-                best, best_key = card, key
-        order.append(best)
-        remaining.remove(best)
-        for i in containing[best]:
-            left[i] &= ~(1 << best)
-            started[i] = True
-    return order
+def _clause_table(clauses: list[tuple[int, int]]) -> np.ndarray:
+    """Clauses as rows: the open hand, then the cards (deck indices), padded with -1."""
+    lists = [[h, *_bits(m)] for h, m in clauses]
+    width = max(map(len, lists), default=1)
+    return np.array([row + [-1] * (width - len(row)) for row in lists], dtype=np.int64).reshape(len(lists), width)
 
 
 # -- running the plan -------------------------------------------------------------------------------
@@ -339,13 +248,14 @@ def clause_card_order(clauses, allowed) -> list[int]:
 def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     """The dynamic program with exact Python integers: (envelope id per category, tag) -> deals.
     The tag is the set of tagged cards the tagged hand received (0 in a plan without tags)."""
+    n_hands = len(pl.caps)
     states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
-    for st in pl.steps:
+    for st in pl.steps.tolist():
         new: dict[tuple, int] = {}
         for (caps, env, met, tag), n in states.items():
-            for caps2, env2, met2, ways in _successors(st, caps, env, met):
+            for caps2, env2, met2, ways in _successors(st, n_hands, caps, env, met):
                 # a card step that takes a seat from the tagged hand put the card there
-                tag2 = tag | st.tag if st.tag and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
+                tag2 = tag | st[TAG] if st[TAG] and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
                 key = (caps2, env2, met2, tag2)
                 new[key] = new.get(key, 0) + n * ways
         states = new
@@ -363,44 +273,45 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     return out
 
 
-def _successors(st: Step, caps, env, met):
-    cat = st.category
-    if st.kind == ENVELOPE_CHOICE:
+def _successors(st: list[int], n_hands: int, caps, env, met):
+    """The states after step ``st`` (a row of the plan) from one state, with the ways to get there."""
+    cat, env_id, closes = st[CAT], st[ENV_ID], st[CLOSES]
+    if st[KIND] == ENVELOPE_CHOICE:
         yield caps, env, met, 1
         if not env[cat]:
-            yield caps, env[:cat] + (st.env_id,) + env[cat + 1 :], met, 1
+            yield caps, env[:cat] + (env_id,) + env[cat + 1 :], met, 1
         return
-    if st.kind == CARD:
-        if st.env_id and not env[cat]:
-            if not st.closes & ~met:
-                yield caps, env[:cat] + (st.env_id,) + env[cat + 1 :], met & ~st.closes, 1
-        for h in _bits(st.hands):
+    if st[KIND] == CARD:
+        if env_id and not env[cat]:
+            if not closes & ~met:
+                yield caps, env[:cat] + (env_id,) + env[cat + 1 :], met & ~closes, 1
+        for h in _bits(st[HANDS]):
             if not caps[h]:
                 continue
-            met2 = met | st.meets[h]
-            if st.closes & ~met2:
+            met2 = met | st[MEETS + h]
+            if closes & ~met2:
                 continue
-            if caps[h] == 1 and (st.needs[h] & ~met2 or st.unopened >> h & 1):
+            if caps[h] == 1 and (st[MEETS + n_hands + h] & ~met2 or st[UNOPENED] >> h & 1):
                 continue
-            yield caps[:h] + (caps[h] - 1,) + caps[h + 1 :], env, met2 & ~st.closes, 1
+            yield caps[:h] + (caps[h] - 1,) + caps[h + 1 :], env, met2 & ~closes, 1
         return
     # GROUP: its cards are spread over the envelope (at most one, a given member) and its hands
-    hands = list(_bits(st.hands))
+    hands = list(_bits(st[HANDS]))
     options = [(0, env)]
-    if st.env_id and not env[cat]:
-        options.append((1, env[:cat] + (st.env_id,) + env[cat + 1 :]))
+    if env_id and not env[cat]:
+        options.append((1, env[:cat] + (env_id,) + env[cat + 1 :]))
     for in_env, env2 in options:
-        for xs in _spread(st.size - in_env, [caps[h] for h in hands]):
+        for xs in _spread(st[SIZE] - in_env, [caps[h] for h in hands]):
             caps2 = list(caps)
             ways = 1
-            left = st.size - in_env
+            left = st[SIZE] - in_env
             dead = False
             for h, x in zip(hands, xs):
                 if x:
                     ways *= math.comb(left, x)
                     left -= x
                     caps2[h] -= x
-                    if not caps2[h] and st.unopened >> h & 1:
+                    if not caps2[h] and st[UNOPENED] >> h & 1:
                         dead = True
             if not dead:
                 yield tuple(caps2), env2, met, ways
