@@ -36,7 +36,7 @@ _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dty
 
 def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, int]:
     """Bit offsets and widths of the hands' room and the envelope ids; the offsets of the slots and
-    of the tag; the bits used."""
+    of the tag; the bits used (with the flag of a folded state, the last)."""
     offsets, widths = [], []
     at = 0
     for cap in pl.caps:
@@ -50,7 +50,7 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, i
         env_offsets.append(at)
         env_widths.append(w)
         at += w
-    return offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags
+    return offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags + 1
 
 
 def fits(pl) -> bool:
@@ -73,7 +73,8 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     layout = np.array(
         [*offsets, *[(1 << w) - 1 for w in widths], *env_offsets, *[(1 << w) - 1 for w in env_widths],
-         met_offset, *pl.caps, *pl.open_categories, pl.tag_hand, ((1 << pl.tags) - 1) << tag_offset, tag_offset],
+         met_offset, *pl.caps, *pl.open_categories, pl.tag_hand, ((1 << pl.tags) - 1) << tag_offset, tag_offset,
+         1 << (tag_offset + pl.tags)],
         dtype=np.int64,
     )
     envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM)
@@ -358,12 +359,36 @@ def _run(table, layout, n_hands, binom):
     tag_hand = layout[3 * n_hands + 10]
     tag_all = layout[3 * n_hands + 11]
     tag_offset = layout[3 * n_hands + 12]
+    folded = layout[3 * n_hands + 13]  # the flag of a folded state
     all_classes = _classes(table, n_hands, cmask, tag_hand)
+    env_all = 0
+    need = 0  # envelope slots to fill
+    width_ids = 1
+    for c in range(3):
+        env_all |= emask[c] << eoff[c]
+        need += open_cats[c]
+        width_ids = max(width_ids, emask[c] + 1)
+    # a state folds when its envelope gets its last id but one (its last id, with one open slot);
+    # not in a tagged plan, whose tag is known only at the end
+    fold_at = max(need - 1, 1) if need and not tag_all else 99
+    keep = env_all | tag_all | folded  # what the fill of the universal cards keeps
+    # the operations: the steps, with the universal cards' fill before the first envelope choice
+    ops = np.empty(table.shape[0] + 1, np.int64)
+    n_ops = 0
+    filling = True
+    for s in range(table.shape[0]):
+        if table[s, 0] == 2 and filling:
+            ops[n_ops] = -1
+            n_ops += 1
+            filling = False
+        ops[n_ops] = s
+        n_ops += 1
     key0 = 0
     for h in range(n_hands):
         key0 |= caps0[h] << off[h]
     keys = np.empty(1, np.int64)
     vals = np.empty(1, np.int64)
+    fidx = np.full(1, -1, np.int64)  # per state: its number among the folded states, or -1
     keys[0] = key0
     vals[0] = 1
     n = 1
@@ -376,46 +401,86 @@ def _run(table, layout, n_hands, binom):
     suffix = np.empty(width, np.int64)
     sd = np.empty(width, np.int64)  # scratch of _canonical
     sh = np.empty(width, np.int64)
-    growth = 2.0  # states after a step per state before, as last seen
-    env_all = 0
-    for c in range(3):
-        env_all |= emask[c] << eoff[c]
-    filled = False
+    # a state's successors: key, ways, and the id it put in the envelope (0: none)
+    most = width + 1
     for s in range(table.shape[0]):
-        kind = table[s, 0]
-        if kind == 2 and not filled:
-            # the envelope choices come last and touch no hand: the universal cards' fill can be
-            # counted first, and the states that differ only in the room left merge
-            keys, vals, n = _fill(keys, vals, n, off, cmask, n_hands, env_all | tag_all, binom, eoff, emask, open_cats, False)
-            filled = True
-        c = table[s, 2]
-        eid = table[s, 3]
-        hm = table[s, 4]
-        cl = table[s, 5] << moff
-        unopened = table[s, 6]
-        tag = table[s, 7] << tag_offset
-        classes = all_classes[s]
+        if table[s, 0] == 1:
+            n_ways = 2
+            for h in range(n_hands):
+                if (table[s, 4] >> h) & 1:
+                    n_ways *= min(caps0[h], table[s, 1]) + 1
+            most = max(most, n_ways)
+    sk = np.empty(most, np.int64)
+    sw = np.empty(most, np.int64)
+    sl = np.empty(most, np.int64)
+    # the folded states' moves (op by op) and the folds (a labelled state entering a folded one)
+    e_from = np.empty(1024, np.int64)
+    e_to = np.empty(1024, np.int64)
+    e_ways = np.empty(1024, np.int64)
+    e_id = np.empty(1024, np.int64)
+    e_start = np.zeros(n_ops + 1, np.int64)
+    f_env = np.empty(1024, np.int64)
+    f_val = np.empty(1024, np.int64)
+    f_to = np.empty(1024, np.int64)
+    f_start = np.zeros(n_ops + 1, np.int64)
+    n_folded = np.zeros(n_ops + 1, np.int64)  # folded states before each op (and after the last)
+    ne = 0
+    nf = 0
+    growth = 2.0  # states after a step per state before, as last seen
+    for o in range(n_ops):
+        s = ops[o]
+        kind = table[s, 0] if s >= 0 else -1
+        c = table[s, 2] if s >= 0 else 0
+        eid = table[s, 3] if s >= 0 else 0
+        hm = table[s, 4] if s >= 0 else 0
+        cl = (table[s, 5] << moff) if s >= 0 else 0
+        unopened = table[s, 6] if s >= 0 else 0
+        tag = (table[s, 7] << tag_offset) if s >= 0 else 0
         n_classes = 0
-        for h in range(n_hands):
-            n_classes = max(n_classes, classes[h])
+        if s >= 0:
+            for h in range(n_hands):
+                n_classes = max(n_classes, all_classes[s, h])
+        classes = all_classes[max(s, 0)]
         env_mask = emask[c] << eoff[c]
-        env_add = eid << eoff[c]
         t, shift = _table(int(n * growth) + 16)
         used = 0
         for i in range(n):
             key = keys[i]
             val = vals[i]
+            is_folded = fidx[i] >= 0
             env_free = (key & env_mask) == 0
-            if kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
-                used += _insert(t, shift, key, val)
+            # the id put in the envelope: a folded state records it and keeps a mark
+            env_add = (1 << eoff[c]) if is_folded else (eid << eoff[c])
+            m = 0
+            if kind == -1:  # the universal cards fill the room left
+                room = 0
+                for h in range(n_hands):
+                    room += (key >> off[h]) & cmask[h]
+                fill = 1
+                for h in range(n_hands):
+                    d = (key >> off[h]) & cmask[h]
+                    fill *= binom[room, d]
+                    room -= d
+                sk[0] = key & keep
+                sw[0] = fill
+                sl[0] = 0
+                m = 1
+            elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
+                sk[0] = key
+                sw[0] = 1
+                sl[0] = 0
+                m = 1
                 if env_free:
-                    used += _insert(t, shift, key | env_add, val)
+                    sk[1] = key | env_add
+                    sw[1] = 1
+                    sl[1] = eid
+                    m = 2
             elif kind == 0:  # one card: in a clause, or tagged
                 if eid != 0 and env_free and (cl & ~key) == 0:
-                    key2 = (key | env_add) & ~cl
-                    if n_classes:
-                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
-                    used += _insert(t, shift, key2, val)
+                    sk[m] = (key | env_add) & ~cl
+                    sw[m] = 1
+                    sl[m] = eid
+                    m += 1
                 for h in range(n_hands):
                     if not (hm >> h) & 1:
                         continue
@@ -429,10 +494,10 @@ def _run(table, layout, n_hands, binom):
                         continue  # a clause closes unmet
                     if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
                         continue  # the hand is full with a clause still to meet
-                    key2 &= ~cl
-                    if n_classes:
-                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
-                    used += _insert(t, shift, key2, val)
+                    sk[m] = key2 & ~cl
+                    sw[m] = 1
+                    sl[m] = 0
+                    m += 1
             else:  # a group of interchangeable cards
                 nh = 0
                 for h in range(n_hands):
@@ -452,10 +517,10 @@ def _run(table, layout, n_hands, binom):
                         continue
                     if nh == 0:
                         if total == 0:
-                            key2 = base
-                            if n_classes:
-                                key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
-                            used += _insert(t, shift, key2, val)
+                            sk[m] = base
+                            sw[m] = 1
+                            sl[m] = eid if in_env else 0
+                            m += 1
                         continue
                     # depth first over the cards given to each hand, most first
                     j = 0
@@ -469,7 +534,6 @@ def _run(table, layout, n_hands, binom):
                             continue
                         if j == nh - 1:
                             if left[j] == xs[j]:
-                                w = ways[j] * binom[left[j], xs[j]]
                                 key2 = base
                                 dead = False
                                 for q in range(nh):
@@ -478,51 +542,91 @@ def _run(table, layout, n_hands, binom):
                                         if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
                                             dead = True
                                 if not dead:
-                                    if n_classes:
-                                        key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
-                                    used += _insert(t, shift, key2, val * w)
-                                    if 4 * used > t.shape[0]:
-                                        t, shift = _grow(t, shift)
+                                    sk[m] = key2
+                                    sw[m] = ways[j] * binom[left[j], xs[j]]
+                                    sl[m] = eid if in_env else 0
+                                    m += 1
                             continue
                         ways[j + 1] = ways[j] * binom[left[j], xs[j]]
                         left[j + 1] = left[j] - xs[j]
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
+            if ne + m > e_to.shape[0]:
+                e_from, e_to, e_ways, e_id = _more(e_from, ne + m), _more(e_to, ne + m), _more(e_ways, ne + m), _more(e_id, ne + m)
+            if nf + m > f_to.shape[0]:
+                f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
+            for q in range(m):
+                key2 = sk[q]
+                if n_classes:
+                    key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
+                if is_folded:
+                    e_from[ne] = fidx[i]
+                    e_to[ne] = key2
+                    e_ways[ne] = sw[q]
+                    e_id[ne] = sl[q]
+                    ne += 1
+                    used += _insert(t, shift, key2, 0)
+                    continue
+                if sl[q]:
+                    filled = 0
+                    for cat in range(3):
+                        if (key2 >> eoff[cat]) & emask[cat]:
+                            filled += 1
+                    if filled == fold_at:
+                        # the ids so far become a label of this fold; the state goes on with marks
+                        env = key2 & env_all
+                        key2 = (key2 & ~env_all) | folded
+                        for cat in range(3):
+                            if (env >> eoff[cat]) & emask[cat]:
+                                key2 |= 1 << eoff[cat]
+                        f_env[nf] = env
+                        f_val[nf] = val * sw[q]
+                        f_to[nf] = key2
+                        nf += 1
+                        used += _insert(t, shift, key2, 0)
+                        continue
+                used += _insert(t, shift, key2, val * sw[q])
             if 4 * used > t.shape[0]:
                 t, shift = _grow(t, shift)
         keys = np.empty(used, np.int64)
         vals = np.empty(used, np.int64)
+        fidx = np.empty(used, np.int64)
         m = 0
+        nfo = 0
         for j in range(0, t.shape[0], 2):
             if t[j] != -1:
                 keys[m] = t[j]
                 vals[m] = t[j + 1]
+                fidx[m] = -1
+                if t[j] & folded:
+                    fidx[m] = nfo
+                    t[j + 1] = nfo  # for the moves and folds into it, below
+                    nfo += 1
                 m += 1
+        for q in range(e_start[o], ne):
+            e_to[q] = t[2 * _find(t, shift, e_to[q]) + 1]
+        for q in range(f_start[o], nf):
+            f_to[q] = t[2 * _find(t, shift, f_to[q]) + 1]
+        e_start[o + 1] = ne
+        f_start[o + 1] = nf
+        n_folded[o + 1] = nfo
         growth = max(1.0, used / n)
         n = used
         if n == 0:
             break
-    # the universal cards fill the room left (unless counted already); every open envelope slot
-    # must be filled
-    return _fill(keys, vals, n, off, cmask, n_hands, env_all | tag_all, binom, eoff, emask, open_cats, True)[:2]
-
-
-@njit(cache=True)
-def _fill(keys, vals, n, off, cmask, n_hands, keep, binom, eoff, emask, open_cats, complete):
-    """Each state times the ways the universal cards fill the room left in the hands, merged by the
-    bits in ``keep`` (the room left is dropped: it is 0 afterwards, so a second fill counts 1 way);
-    with ``complete``, only states with every open envelope slot filled."""
-    t, shift = _table(n)
+    # the end: each state times the ways the universal cards fill the room left (1 when counted
+    # already), where every open envelope slot is filled
+    out, shift = _table(64)
     used = 0
+    after = np.zeros((n_folded[n_ops] if n else 0, width_ids), np.int64)
     for i in range(n):
         key = keys[i]
-        if complete:
-            ok = True
-            for c in range(3):
-                if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
-                    ok = False
-            if not ok:
-                continue
+        complete = True
+        for c in range(3):
+            if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
+                complete = False
+        if not complete:
+            continue
         room = 0
         for h in range(n_hands):
             room += (key >> off[h]) & cmask[h]
@@ -531,13 +635,64 @@ def _fill(keys, vals, n, off, cmask, n_hands, keep, binom, eoff, emask, open_cat
             d = (key >> off[h]) & cmask[h]
             fill *= binom[room, d]
             room -= d
-        used += _insert(t, shift, key & keep, vals[i] * fill)
+        if fidx[i] >= 0:
+            after[fidx[i], 0] = fill
+        else:
+            used += _insert(out, shift, key & (env_all | tag_all), vals[i] * fill)
+            if 4 * used > out.shape[0]:
+                out, shift = _grow(out, shift)
+    # backwards over the folded states: per state, its completions by the id its last open slot
+    # gets (column 0: every slot filled already); each fold adds its label's deals
+    if n:
+        for o in range(n_ops - 1, -1, -1):
+            before = np.zeros((n_folded[o], width_ids), np.int64)
+            for q in range(e_start[o], e_start[o + 1]):
+                a, b, w = e_from[q], e_to[q], e_ways[q]
+                if e_id[q]:
+                    before[a, e_id[q]] += w * after[b, 0]
+                else:
+                    for x in range(width_ids):
+                        before[a, x] += w * after[b, x]
+            for q in range(f_start[o], f_start[o + 1]):
+                env, val, b = f_env[q], f_val[q], f_to[q]
+                last = -1  # the open slot the fold leaves, if any
+                for c in range(3):
+                    if open_cats[c] and (env >> eoff[c]) & emask[c] == 0:
+                        last = c
+                if last < 0:
+                    if after[b, 0]:
+                        used += _insert(out, shift, env, val * after[b, 0])
+                else:
+                    for x in range(1, emask[last] + 1):
+                        if after[b, x]:
+                            used += _insert(out, shift, env | (x << eoff[last]), val * after[b, x])
+                if 4 * used > out.shape[0]:
+                    out, shift = _grow(out, shift)
+            after = before
     envs = np.empty(used, np.int64)
     counts = np.empty(used, np.int64)
     m = 0
-    for j in range(0, t.shape[0], 2):
-        if t[j] != -1:
-            envs[m] = t[j]
-            counts[m] = t[j + 1]
+    for j in range(0, out.shape[0], 2):
+        if out[j] != -1:
+            envs[m] = out[j]
+            counts[m] = out[j + 1]
             m += 1
-    return envs, counts, used
+    return envs, counts
+
+
+@njit(cache=True)
+def _more(a, n):
+    """The array grown to hold at least n entries (its entries kept)."""
+    out = np.empty(max(2 * a.shape[0], n), np.int64)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
+def _find(t, shift, key):
+    """The slot of a key in the table t."""
+    mask = (t.shape[0] >> 1) - 1
+    j = _slot(key, shift)
+    while t[2 * j] != key:
+        j = (j + 1) & mask
+    return j
