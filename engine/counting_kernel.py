@@ -4,12 +4,25 @@ It follows the same plan as :func:`engine.counting.run_python` (read that first:
 reference). A state is packed into one int64 key of bit fields, so that reading and changing it
 takes shifts and masks, never a division:
 
-    | room left in hand 0 | ... | room left in hand H-1 | envelope id per category (3) | clause slots met | tag |
+    | room left in hand 0 | ... | room left in hand H-1 | envelope id per category (3) | clause slots met | tag | folded |
 
 States are merged in an open-addressing hash table per step, and more of them than the reference
-merges, with the same result: hands that every later step treats alike are interchangeable (the
-room left is sorted within each class, :func:`_classes`), and the universal cards' fill is
-counted before their groups' envelope choices, so that those run on states without the room left.
+merges, with the same result:
+
+- hands that every later step treats alike are interchangeable (the room left is sorted within
+  each class, :func:`_classes`);
+- the universal cards' fill is counted before their groups' envelope choices, so that those run
+  on states without the room left;
+- an envelope id is a label: once a slot is filled, which card filled it changes nothing that
+  follows. So when a state's envelope gets its last id but one (its only id, when one slot is
+  open), the state *folds*: the ids so far and the state's count are written down as a fold, and
+  the state goes on with a mark in place of its ids, merged with every other state that differs
+  only by them. The folded states' moves are written down too, and a backward pass over them
+  gives each folded state's completions by the id its last open slot receives; each fold adds
+  its count times those completions to its ids. On the 6-player games of benchmarks/deduction.py
+  this visits 2.9x fewer states on the table's views, 2x fewer on the players'. A plan with a tag
+  does not fold (its tag is known only at the end).
+
 :func:`fits` says when every count and every key stays below 2**62, so that nothing can overflow;
 the caller runs the Python program otherwise. Without numba the same functions run as plain Python
 (slowly), so the module always imports.
