@@ -20,8 +20,8 @@ merges, with the same result:
   only by them. The folded states' moves are written down too, and a backward pass over them
   gives each folded state's completions by the id its last open slot receives; each fold adds
   its count times those completions to its ids. On the 6-player games of benchmarks/deduction.py
-  this visits 2.9x fewer states on the table's views, 2x fewer on the players'. A plan with a tag
-  does not fold (its tag is known only at the end).
+  this visits 2.9x fewer states on the table's views, 2x fewer on the players'. A tag is a label
+  too: a folded state keeps its tag bits, and its completions are counted by the tag they end with.
 
 :func:`fits` says when every count and every key stays below 2**62, so that nothing can overflow;
 the caller runs the Python program otherwise. Without numba the same functions run as plain Python
@@ -381,9 +381,9 @@ def _run(table, layout, n_hands, binom):
         env_all |= emask[c] << eoff[c]
         need += open_cats[c]
         width_ids = max(width_ids, emask[c] + 1)
-    # a state folds when its envelope gets its last id but one (its last id, with one open slot);
-    # not in a tagged plan, whose tag is known only at the end
-    fold_at = max(need - 1, 1) if need and not tag_all else 99
+    # a state folds when its envelope gets its last id but one (its last id, with one open slot)
+    fold_at = max(need - 1, 1) if need else 99
+    n_tags = (tag_all >> tag_offset) + 1  # the tags a state can end with
     keep = env_all | tag_all | folded  # what the fill of the universal cards keeps
     # the operations: the steps, with the universal cards' fill before the first envelope choice
     ops = np.empty(table.shape[0] + 1, np.int64)
@@ -631,7 +631,9 @@ def _run(table, layout, n_hands, binom):
     # already), where every open envelope slot is filled
     out, shift = _table(64)
     used = 0
-    after = np.zeros((n_folded[n_ops] if n else 0, width_ids), np.int64)
+    # per folded state and final tag, its completions by the id its last open slot receives
+    # (column tag * width_ids + id; id 0: every slot filled already)
+    after = np.zeros((n_folded[n_ops] if n else 0, n_tags * width_ids), np.int64)
     for i in range(n):
         key = keys[i]
         complete = True
@@ -649,38 +651,40 @@ def _run(table, layout, n_hands, binom):
             fill *= binom[room, d]
             room -= d
         if fidx[i] >= 0:
-            after[fidx[i], 0] = fill
+            after[fidx[i], ((key & tag_all) >> tag_offset) * width_ids] = fill
         else:
             used += _insert(out, shift, key & (env_all | tag_all), vals[i] * fill)
             if 4 * used > out.shape[0]:
                 out, shift = _grow(out, shift)
-    # backwards over the folded states: per state, its completions by the id its last open slot
-    # gets (column 0: every slot filled already); each fold adds its label's deals
+    # backwards over the folded states' moves; each fold adds its count times its state's
+    # completions to its ids (and the tag each completion ends with)
     if n:
         for o in range(n_ops - 1, -1, -1):
-            before = np.zeros((n_folded[o], width_ids), np.int64)
+            before = np.zeros((n_folded[o], n_tags * width_ids), np.int64)
             for q in range(e_start[o], e_start[o + 1]):
-                a, b, w = e_from[q], e_to[q], e_ways[q]
-                if e_id[q]:
-                    before[a, e_id[q]] += w * after[b, 0]
+                a, b, w, x = e_from[q], e_to[q], e_ways[q], e_id[q]
+                if x:
+                    for g in range(0, n_tags * width_ids, width_ids):
+                        before[a, g + x] += w * after[b, g]
                 else:
-                    for x in range(width_ids):
-                        before[a, x] += w * after[b, x]
+                    for y in range(n_tags * width_ids):
+                        before[a, y] += w * after[b, y]
             for q in range(f_start[o], f_start[o + 1]):
                 env, val, b = f_env[q], f_val[q], f_to[q]
                 last = -1  # the open slot the fold leaves, if any
                 for c in range(3):
                     if open_cats[c] and (env >> eoff[c]) & emask[c] == 0:
                         last = c
-                if last < 0:
-                    if after[b, 0]:
-                        used += _insert(out, shift, env, val * after[b, 0])
-                else:
-                    for x in range(1, emask[last] + 1):
-                        if after[b, x]:
-                            used += _insert(out, shift, env | (x << eoff[last]), val * after[b, x])
-                if 4 * used > out.shape[0]:
-                    out, shift = _grow(out, shift)
+                for g in range(n_tags):
+                    for x in range(width_ids):
+                        deals = after[b, g * width_ids + x]
+                        if deals:
+                            ids = env | (g << tag_offset)
+                            if last >= 0:
+                                ids |= x << eoff[last]
+                            used += _insert(out, shift, ids, val * deals)
+                            if 4 * used > out.shape[0]:
+                                out, shift = _grow(out, shift)
             after = before
     envs = np.empty(used, np.int64)
     counts = np.empty(used, np.int64)

@@ -248,17 +248,17 @@ def test_inconsistent_knowledge_counts_nothing():
 def test_the_folding_kernel_agrees_with_python_for_each_number_of_open_envelope_slots():
     # the compiled program folds a state when its envelope gets its last id but one: with three
     # open slots after two, with two or one after the first; players who know envelope cards give
-    # the fewer open slots
+    # the fewer open slots. With and without a tag (the split of the answers to a suggestion).
     seen = set()
     for seed in range(8):
         game = random_game(seed, n_players=4, n_suggestions=30)
         for observer in observers(game):
-            for k in knowledge_timeline(game, observer)[::3]:
+            for i, k in enumerate(knowledge_timeline(game, observer)[::3]):
                 if not k.consistent:
                     continue
-                pl = plan(k)
-                if not counting_kernel.fits(pl):
-                    continue
-                seen.add(sum(pl.open_categories))
-                assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
-    assert {1, 2, 3} <= seen
+                named = (i % 6, 6 + i % 6, 12 + i % 9)
+                for pl in (plan(k), plan(k, 1 + i % 4, named)):
+                    if counting_kernel.fits(pl):
+                        seen.add((sum(pl.open_categories), pl.tags))
+                        assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
+    assert {(1, 0), (2, 0), (3, 0), (1, 3), (2, 3), (3, 3)} <= seen
