@@ -189,7 +189,7 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
     for _, m in clauses:
         clause_cards |= m
     steps, order, slots = counting_kernel.clause_steps(_clause_table(clauses), np.array(info, dtype=np.int64), n_hands)
-    for c in order.tolist():
+    for c in order.tolist():  # envelope ids count up in the order of the steps, as clause_steps gives them
         if allowed[c] & 1:
             members[cat_of[c]].append([c])
     # then the free cards, by (possible hands, category where the envelope is possible): the
