@@ -569,6 +569,8 @@ def _run(table, layout, n_hands, binom):
             if nf + m > f_to.shape[0]:
                 f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
             for q in range(m):
+                if 4 * used > t.shape[0]:  # at most half full before each insert
+                    t, shift = _grow(t, shift)
                 key2 = sk[q]
                 if n_classes:
                     key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
@@ -599,8 +601,6 @@ def _run(table, layout, n_hands, binom):
                         used += _insert(t, shift, key2, 0)
                         continue
                 used += _insert(t, shift, key2, val * sw[q])
-            if 4 * used > t.shape[0]:
-                t, shift = _grow(t, shift)
         keys = np.empty(used, np.int64)
         vals = np.empty(used, np.int64)
         fidx = np.empty(used, np.int64)

@@ -262,3 +262,16 @@ def test_the_folding_kernel_agrees_with_python_for_each_number_of_open_envelope_
                         seen.add((sum(pl.open_categories), pl.tags))
                         assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
     assert {(1, 0), (2, 0), (3, 0), (1, 3), (2, 3), (3, 3)} <= seen
+
+
+def test_one_state_with_many_successors():
+    # a player known to lack every weapon: the weapons are one group spread over the other five
+    # hands and the envelope; each of those hands lacks a room of its own, so no two are alike and
+    # the program's first state has hundreds of successors
+    deck = editions()["classic"].deck
+    k = knowledge_at(make_game(deck, [f"P{i}" for i in range(6)], []), TABLE, 0).with_lacks("P5", deck.weapons)
+    for i in range(5):
+        k = k.with_lacks(f"P{i}", [deck.rooms[i]])
+    pl = plan(k)
+    assert counting_kernel.fits(pl) and pl.steps[0, counting.KIND] == counting.GROUP and pl.steps[0, counting.SIZE] == 6
+    assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
