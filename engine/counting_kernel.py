@@ -568,9 +568,9 @@ def _run(table, layout, n_hands, binom):
                 e_from, e_to, e_ways, e_id = _more(e_from, ne + m), _more(e_to, ne + m), _more(e_ways, ne + m), _more(e_id, ne + m)
             if nf + m > f_to.shape[0]:
                 f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
+            while 4 * (used + m) > t.shape[0]:  # at most half full after the state's successors
+                t, shift = _grow(t, shift)
             for q in range(m):
-                if 4 * used > t.shape[0]:  # at most half full before each insert
-                    t, shift = _grow(t, shift)
                 key2 = sk[q]
                 if n_classes:
                     key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)
