@@ -466,16 +466,8 @@ def _run(table, layout, n_hands, binom):
             env_add = (1 << eoff[c]) if is_folded else (eid << eoff[c])
             m = 0
             if kind == -1:  # the universal cards fill the room left
-                room = 0
-                for h in range(n_hands):
-                    room += (key >> off[h]) & cmask[h]
-                fill = 1
-                for h in range(n_hands):
-                    d = (key >> off[h]) & cmask[h]
-                    fill *= binom[room, d]
-                    room -= d
                 sk[0] = key & keep
-                sw[0] = fill
+                sw[0] = _fill(key, off, cmask, binom)
                 sl[0] = 0
                 m = 1
             elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
@@ -642,14 +634,7 @@ def _run(table, layout, n_hands, binom):
                 complete = False
         if not complete:
             continue
-        room = 0
-        for h in range(n_hands):
-            room += (key >> off[h]) & cmask[h]
-        fill = 1
-        for h in range(n_hands):
-            d = (key >> off[h]) & cmask[h]
-            fill *= binom[room, d]
-            room -= d
+        fill = _fill(key, off, cmask, binom)
         if fidx[i] >= 0:
             after[fidx[i], ((key & tag_all) >> tag_offset) * width_ids] = fill
         else:
@@ -695,6 +680,21 @@ def _run(table, layout, n_hands, binom):
             counts[m] = out[j + 1]
             m += 1
     return envs, counts
+
+
+@njit(cache=True)
+def _fill(key, off, cmask, binom):
+    """The ways the universal cards fill the room left in the hands: (room left)! / prod(room left
+    in hand h)!, a product of binomials."""
+    room = 0
+    for h in range(off.shape[0]):
+        room += (key >> off[h]) & cmask[h]
+    ways = 1
+    for h in range(off.shape[0]):
+        d = (key >> off[h]) & cmask[h]
+        ways *= binom[room, d]
+        room -= d
+    return ways
 
 
 @njit(cache=True)
