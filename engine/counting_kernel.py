@@ -362,6 +362,12 @@ def _table(n):
 
 @njit(cache=True)
 def _run(table, layout, n_hands, binom):
+    """The plan's deals by envelope ids and tag (keys holding only those fields), and their counts.
+
+    Three passes: forwards over the operations (the steps, with the universal cards' fill before
+    the first envelope choice), folding states as the module says and writing down the folded
+    states' moves and the folds; the end (the fill of what is left, complete envelopes only);
+    backwards over the folded states' moves, where each fold meets its completions."""
     off = layout[0:n_hands]
     cmask = layout[n_hands : 2 * n_hands]
     eoff = layout[2 * n_hands : 2 * n_hands + 3]
