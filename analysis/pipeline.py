@@ -23,7 +23,7 @@ from ingest.store import GameRows
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
 ANALYSIS_VERSION = 1
 # Whether ingest computes the best available gain. Measured on simulated 6-player classic games
-# (benchmarks/ingest_analysis.py): about 0.09 CPU seconds a game without it, about 1.2 with it (36
+# (benchmarks/ingest_analysis.py): about 0.08 CPU seconds a game without it, about 1.1 with it (36
 # candidates a suggestion, each with all its answers), so ingest leaves it to `analyse --deep`
 # (analysis.md allows the second pass) and stays within the target of 1,000 games a minute.
 INGEST_DEEP = False
