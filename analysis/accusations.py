@@ -13,8 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from engine import deduction
-from engine.game import Accuse, Game, Suggest, Turn
+from clue_stats.engine import deduction
+from clue_stats.engine.game import Accuse, Game, Suggest, Turn
 
 # An entropy above this is certainly not 0: one solution left gives 0 up to rounding (~1e-15).
 NOT_CERTAIN_ABOVE = 1e-9

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine import deduction
-from engine.game import UNSEEN, Game, Response, Suggest
-from engine.knowledge import record_update
+from clue_stats.engine import deduction
+from clue_stats.engine.game import UNSEEN, Game, Response, Suggest
+from clue_stats.engine.knowledge import record_update
 
 
 def _after_showing(game: Game, record: Suggest, before: Any, card: str) -> Any:

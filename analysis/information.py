@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from engine.game import Accuse, Event, Game, Peek, Reveal, Suggest
+from clue_stats.engine.game import Accuse, Event, Game, Peek, Reveal, Suggest
 
 Observer = str | None  # a player's name, or None for the table
 

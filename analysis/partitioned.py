@@ -54,7 +54,7 @@ def output_schema(table: str) -> pa.Schema:
     """The Arrow schema of a table as the store defines it (one source of truth: store.SCHEMA), so
     that every partition's file has the same types, even where a column is all NULL (the best
     available gain without ``deep``)."""
-    from ingest.store import SCHEMA
+    from clue_stats.ingest.store import SCHEMA
 
     with duckdb.connect(":memory:") as con:
         con.execute(SCHEMA)
@@ -163,11 +163,11 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
 def analyse_game(game_id: str, payloads: list[str], lines: list[int | None], deep: bool = False) -> dict[str, list[dict[str, Any]]]:
     """The analysis rows of one stored game, as `clue-stats ingest` computes them. Raises ValueError
     when the records do not make a game."""
-    from analysis.pipeline import annotate
-    from engine.rules import replay
-    from ingest.cluelog import build_game
-    from ingest.raw import RawGame
-    from ingest.rows import game_rows
+    from clue_stats.analysis.pipeline import annotate
+    from clue_stats.engine.rules import replay
+    from clue_stats.ingest.cluelog import build_game
+    from clue_stats.ingest.raw import RawGame
+    from clue_stats.ingest.rows import game_rows
 
     records = [json.loads(p) for p in payloads]
     game, problems = build_game(RawGame(records=records, lines=list(lines), text="\n".join(payloads)))
@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # the functions Dask sends to workers must be pickled as analysis.partitioned's, not __main__'s
     # (workers of a running cluster import the module; they have no __main__ of ours)
-    from analysis.partitioned import run_partitioned
+    from clue_stats.analysis.partitioned import run_partitioned
 
     summary = run_partitioned(args.source, args.out, args.partitions, args.workers, args.scheduler, args.deep,
                               repartition=not args.no_repartition)

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis import accusations, giveaway, information, suggestions
-from engine import deduction
-from engine.game import Game
-from engine.rules import Replay
-from ingest.store import GameRows
+from clue_stats.analysis import accusations, giveaway, information, suggestions
+from clue_stats.engine import deduction
+from clue_stats.engine.game import Game
+from clue_stats.engine.rules import Replay
+from clue_stats.ingest.store import GameRows
 
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
 ANALYSIS_VERSION = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analysis.store_read import GameFilter, frame
+from clue_stats.analysis.store_read import GameFilter, frame
 
 GROUPINGS = ("name", "strategy")
 

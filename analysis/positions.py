@@ -19,10 +19,10 @@ import math
 import duckdb
 import polars as pl
 
-from analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
-from analysis.store_read import GameFilter, frame
-from engine.board import BoardFormatError, load_board
-from engine.editions import editions
+from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
+from clue_stats.analysis.store_read import GameFilter, frame
+from clue_stats.engine.board import BoardFormatError, load_board
+from clue_stats.engine.editions import editions
 
 DIMENSIONS = ("turn_order", "character", "start_square")
 EFFECT_COLUMNS = ("edition", "n_players", "games", "wins", "win_rate", "ci_low", "ci_high", "expected_rate", "p_value")

@@ -19,8 +19,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from engine.editions import editions, variants
-from engine.game import (
+from clue_stats.engine.editions import editions, variants
+from clue_stats.engine.game import (
     ALL, UNSEEN, Accuse, ClueCard, Deal, End, Event, Extension, Game, Move, Peek, Reveal, RoomCards, Suggest, Turn,
 )
 
@@ -47,7 +47,7 @@ class ReportData:
 def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
     """Read one stored game for its report: quick, so the read-only connection is held briefly
     (raises store_read.GameNotFound if no game has this id)."""
-    from analysis import store_read
+    from clue_stats.analysis import store_read
 
     game = store_read.load_game(con, game_id)
     game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
@@ -78,9 +78,9 @@ def with_analysis(data: ReportData) -> ReportData:
     by the same code ingest and `clue-stats analyse --deep` use; nothing is written."""
     from dataclasses import replace
 
-    from analysis.pipeline import annotate
-    from engine.rules import replay
-    from ingest.rows import game_rows
+    from clue_stats.analysis.pipeline import annotate
+    from clue_stats.engine.rules import replay
+    from clue_stats.ingest.rows import game_rows
 
     replayed = replay(data.game)  # stored games were validated when stored: the replay is enough
     rows = annotate(game_rows(data.game, replayed, data.header.get("source_file")), data.game, replayed, deep=True)
@@ -98,7 +98,7 @@ def with_analysis(data: ReportData) -> ReportData:
 def entropy_frame(data: ReportData) -> pl.DataFrame:
     if data.entropy is not None:
         return data.entropy
-    from analysis import timeline
+    from clue_stats.analysis import timeline
 
     return timeline.entropy_frame(data.game)
 
@@ -390,7 +390,7 @@ def best_and_worst(lines: list[SuggestionLine], n: int = TOP_SUGGESTIONS) -> tup
 
 def _had_turn_after(game: Game, player: str, seq: int) -> bool:
     """Whether one of the player's turns was still going, or came, after record ``seq``."""
-    from analysis.accusations import own_turns
+    from clue_stats.analysis.accusations import own_turns
 
     return any(end > seq for _, end in own_turns(game, player))
 

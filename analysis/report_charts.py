@@ -14,7 +14,7 @@ from typing import Any
 import altair as alt
 import vl_convert as vlc
 
-from analysis.report import TABLE_LABEL, EntropyLine, SuggestionLine, TimingLine
+from clue_stats.analysis.report import TABLE_LABEL, EntropyLine, SuggestionLine, TimingLine
 
 WIDTH = 640
 LABELS = ("best", "good", "inaccurate", "poor")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 from typing import Iterable
 
-from analysis.report import Brief, EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
-from analysis.report import fmt_bits as bits
-from analysis.report import fmt_share as share
-from analysis.report_charts import entropy_chart, suggestion_chart, to_svg
+from clue_stats.analysis.report import Brief, EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
+from clue_stats.analysis.report import fmt_bits as bits
+from clue_stats.analysis.report import fmt_share as share
+from clue_stats.analysis.report_charts import entropy_chart, suggestion_chart, to_svg
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 

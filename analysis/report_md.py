@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from analysis.report import EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
-from analysis.report import fmt_bits as bits
-from analysis.report import fmt_share as share
+from clue_stats.analysis.report import EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
+from clue_stats.analysis.report import fmt_bits as bits
+from clue_stats.analysis.report import fmt_share as share
 
 SPARK = "▁▂▃▄▅▆▇█"
 SPARK_WIDTH = 32

@@ -16,10 +16,10 @@ from typing import Any, Iterator
 import duckdb
 import polars as pl
 
-from engine.game import Game
-from ingest import store
-from ingest.cluelog import build_game
-from ingest.raw import RawGame
+from clue_stats.engine.game import Game
+from clue_stats.ingest import store
+from clue_stats.ingest.cluelog import build_game
+from clue_stats.ingest.raw import RawGame
 
 StoreBusy = store.StoreBusy
 StoreError = store.StoreError

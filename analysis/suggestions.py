@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine import deduction
-from engine.game import Game, Suggest
+from clue_stats.engine import deduction
+from clue_stats.engine.game import Game, Suggest
 
 Triple = tuple[str, str, str]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import accusations
-from engine import deduction
-from engine.game import Game
+from clue_stats.analysis import accusations
+from clue_stats.engine import deduction
+from clue_stats.engine.game import Game
 
 
 def entropy_frame(game: Game) -> pl.DataFrame:

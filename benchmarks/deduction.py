@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy  # noqa: E402
 from benchmarks.random_games import random_game  # noqa: E402
 
-import engine.deduction as deduction  # noqa: E402
-from engine.deduction import entropy_table, knowledge_timeline, observers  # noqa: E402
+import clue_stats.engine.deduction as deduction  # noqa: E402
+from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.random_games import random_game  # noqa: E402
 from clue_stats import pipeline  # noqa: E402
-from ingest.cluelog import write_game  # noqa: E402
+from clue_stats.ingest.cluelog import write_game  # noqa: E402
 
 
 def main() -> None:

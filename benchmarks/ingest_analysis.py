@@ -29,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis import accusations, giveaway, information, suggestions  # noqa: E402
-from analysis.pipeline import GameAnalysis  # noqa: E402
+from clue_stats.analysis import accusations, giveaway, information, suggestions  # noqa: E402
+from clue_stats.analysis.pipeline import GameAnalysis  # noqa: E402
 from clue_stats import pipeline  # noqa: E402
 from clue_stats.commands.analyse import analyse_store  # noqa: E402
-from engine.game import Suggest  # noqa: E402
-from engine.rules import validate  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
-from ingest.cluelog import write_games  # noqa: E402
+from clue_stats.engine.game import Suggest  # noqa: E402
+from clue_stats.engine.rules import validate  # noqa: E402
+from clue_stats.engine.simulate import simulate  # noqa: E402
+from clue_stats.ingest.cluelog import write_games  # noqa: E402
 
 PER_FILE = 100
 

@@ -15,7 +15,7 @@ import math
 import random
 import time
 
-from engine.knowledge import Knowledge, _bits
+from clue_stats.engine.knowledge import Knowledge, _bits
 
 
 class OutOfTime(Exception):

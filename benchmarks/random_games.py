@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
-from engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
+from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
 
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve", "Finn")
 

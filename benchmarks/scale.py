@@ -43,7 +43,7 @@ PER_FILE = 1000  # games a generated file
 def write_chunk(args: tuple[Path, int, int, int]) -> int:
     """Write games [start, stop) as one clue-log/1 file; returns its size in bytes."""
     from benchmarks.random_games import random_game
-    from ingest.cluelog import write_game
+    from clue_stats.ingest.cluelog import write_game
 
     folder, start, stop, per_file = args
     text = "".join(write_game(random_game(seed, n_players=3 + seed % 4, wrong_accusations=1)) for seed in range(start, stop))
@@ -100,9 +100,9 @@ def report(label: str, f: dict) -> None:
 
 
 def measure_partitioned(work: Path, files: list[Path], workers: int, ingest_cpu_per_game: float | None) -> None:
-    from analysis.partitioned import run_partitioned
+    from clue_stats.analysis.partitioned import run_partitioned
     from clue_stats import pipeline
-    from ingest.export import export
+    from clue_stats.ingest.export import export
 
     db = work / "partitioned.duckdb"
     db.unlink(missing_ok=True)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.game import Turn  # noqa: E402
-from engine.movement import check_movement  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
-from ingest.cluelog import write_game  # noqa: E402
+from clue_stats.engine.game import Turn  # noqa: E402
+from clue_stats.engine.movement import check_movement  # noqa: E402
+from clue_stats.engine.simulate import simulate  # noqa: E402
+from clue_stats.ingest.cluelog import write_game  # noqa: E402
 
 
 def main() -> None:

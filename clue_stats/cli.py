@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional
 import typer
 from rich.console import Console
 
-from ingest.store import StoreBusy, StoreError
+from clue_stats.ingest.store import StoreBusy, StoreError
 
 app = typer.Typer(
     name="clue-stats",

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from engine.game import Game
-from engine.problems import Problem
-from engine.rules import Replay, validate
-from ingest import cluelog, formats, store
-from ingest.raw import RawGame
-from ingest.rows import game_rows
-from ingest.store import GameRows, Rejection
+from clue_stats.engine.game import Game
+from clue_stats.engine.problems import Problem
+from clue_stats.engine.rules import Replay, validate
+from clue_stats.ingest import cluelog, formats, store
+from clue_stats.ingest.raw import RawGame
+from clue_stats.ingest.rows import game_rows
+from clue_stats.ingest.store import GameRows, Rejection
 
 BATCH_GAMES = 500  # games per write transaction
 BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
@@ -90,7 +90,7 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         return Outcome(None, rejection, problems)
     rows = game_rows(game, replay, raw.source_file)
     if analyse:
-        from analysis.pipeline import INGEST_DEEP, annotate
+        from clue_stats.analysis.pipeline import INGEST_DEEP, annotate
 
         annotate(rows, game, replay, deep=INGEST_DEEP)
     return Outcome(rows, None, problems)

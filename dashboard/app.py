@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-HERE = Path(__file__).resolve().parent
-if str(HERE.parent) not in sys.path:  # run as a script by streamlit: make the project importable
-    sys.path.insert(0, str(HERE.parent))
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages import common
+from clue_stats.dashboard.app_pages.words import md
 
-from dashboard import queries  # noqa: E402
-from dashboard.app_pages import common  # noqa: E402
-from dashboard.app_pages.words import md  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 log = logging.getLogger("clue_stats.dashboard")
 WATCH_SECONDS = 5  # how often an open page looks for a database changed by ingest

@@ -22,10 +22,10 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from analysis import players as player_stats
-from analysis import positions as position_stats
-from analysis import store_read, timeline
-from analysis.store_read import GameFilter, GameNotFound, StoreBusy, StoreError
+from clue_stats.analysis import players as player_stats
+from clue_stats.analysis import positions as position_stats
+from clue_stats.analysis import store_read, timeline
+from clue_stats.analysis.store_read import GameFilter, GameNotFound, StoreBusy, StoreError
 
 __all__ = [
     "GameFilter", "GameNotFound", "StoreBusy", "StoreError", "WAIT_SECONDS", "DEFAULT_DB",

@@ -20,8 +20,8 @@ from typing import Iterator
 
 import numpy as np
 
-from engine.counting import array_entropy, envelope_entropy, split_by_holder
-from engine.knowledge import Knowledge
+from clue_stats.engine.counting import array_entropy, envelope_entropy, split_by_holder
+from clue_stats.engine.knowledge import Knowledge
 
 Answer = tuple[str, str] | None  # None: nobody showed; else (refuter, card shown)
 

@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Union
 
-from engine.editions import DATA_DIR
+from clue_stats.engine.editions import data_files
 
 Square = tuple[int, int]
 Position = Union[str, Square]  # a room id, or a square
@@ -434,15 +434,10 @@ class Board:
 @functools.cache
 def load_board(name: str) -> Board:
     """The board map ``data/boards/<name>.txt``."""
-    path = DATA_DIR / "boards" / f"{name}.txt"
-    if not path.is_file():
-        known = sorted(p.stem for p in (DATA_DIR / "boards").glob("*.txt"))
-        raise BoardFormatError(f"no board map {name!r} (known: {', '.join(known)})")
-    return Board.from_text(path.read_text(encoding="utf-8"), source=str(path))
-
-
-def board_names() -> list[str]:
-    return sorted(p.stem for p in (DATA_DIR / "boards").glob("*.txt"))
+    maps = data_files("boards", ".txt")
+    if name not in maps:
+        raise BoardFormatError(f"no board map {name!r} (known: {', '.join(maps)})")
+    return Board.from_text(maps[name].read_text(encoding="utf-8"), source=f"data/boards/{name}.txt")
 
 
 def render_shortest_paths(board: Board, rooms: Iterable[str] | None = None) -> str:

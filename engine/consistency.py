@@ -9,9 +9,9 @@ does not need: what is left is a minimal set (no record of it can go).
 
 from __future__ import annotations
 
-from engine.counting import total_count
-from engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Reveal, RoomCards, Suggest
-from engine.knowledge import ROOM_CARDS, Knowledge, initial_knowledge
+from clue_stats.engine.counting import total_count
+from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Reveal, RoomCards, Suggest
+from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, initial_knowledge
 
 
 def omniscient_update(game: Game, k: Knowledge, record) -> dict[str, list] | None:

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import counting_kernel
-from engine.knowledge import Knowledge, _bits
+from clue_stats.engine import counting_kernel
+from clue_stats.engine.knowledge import Knowledge, _bits
 
 Triple = tuple[str, str, str]
 

@@ -13,11 +13,11 @@ docs/deduction.md for what is counted and why it is exact.
 
 from __future__ import annotations
 
-from engine.answers import Answer, answers, best_suggestion, expected_gain
-from engine.consistency import first_inconsistent
-from engine.counting import Counts, clear_caches, count, entropy_of, envelope_entropy, solution_counts, total_count
-from engine.game import Game
-from engine.knowledge import (
+from clue_stats.engine.answers import Answer, answers, best_suggestion, expected_gain
+from clue_stats.engine.consistency import first_inconsistent
+from clue_stats.engine.counting import Counts, clear_caches, count, entropy_of, envelope_entropy, solution_counts, total_count
+from clue_stats.engine.game import Game
+from clue_stats.engine.knowledge import (
     ENVELOPE,
     ROOM_CARDS,
     TABLE,

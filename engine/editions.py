@@ -14,10 +14,17 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR: Traversable = files("clue_stats.data")  # data/ in a clone, package data in a wheel
+
+
+def data_files(folder: str, suffix: str) -> dict[str, Traversable]:
+    """The data files ``data/<folder>/*<suffix>`` by name without the suffix, sorted."""
+    found = {f.name.removesuffix(suffix): f for f in (DATA_DIR / folder).iterdir() if f.name.endswith(suffix)}
+    return dict(sorted(found.items()))
 CATEGORIES = ("suspects", "weapons", "rooms")
 CATEGORY_OF_FIELD = {"suspect": "suspects", "weapon": "weapons", "room": "rooms"}
 
@@ -161,8 +168,8 @@ class Edition:
 @functools.cache
 def editions() -> dict[str, Edition]:
     found: dict[str, Edition] = {}
-    for path in sorted((DATA_DIR / "editions").glob("*.toml")):
-        if path.name == "variants.toml":
+    for name, path in data_files("editions", ".toml").items():
+        if name == "variants":
             continue
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         found[raw["id"]] = Edition(

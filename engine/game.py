@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from engine.editions import Deck, Edition, Variant
+from clue_stats.engine.editions import Deck, Edition, Variant
 
 UNSEEN = "?"  # a card that was shown or peeked at, but not seen by the log's writer
 ALL = "all"  # a reveal to everyone

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable
 
-from engine.editions import Deck
-from engine.game import (
+from clue_stats.engine.editions import Deck
+from clue_stats.engine.game import (
     ALL,
     UNSEEN,
     Accuse,

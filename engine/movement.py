@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.board import Board, Position, Square, load_board
-from engine.game import Accuse, ClueCard, Game, Move, Suggest, Turn, UNSEEN
-from engine.problems import Problem
+from clue_stats.engine.board import Board, Position, Square, load_board
+from clue_stats.engine.game import Accuse, ClueCard, Game, Move, Suggest, Turn, UNSEEN
+from clue_stats.engine.problems import Problem
 
 
 def board_for(game: Game) -> Board | None:

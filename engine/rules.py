@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.game import (
+from clue_stats.engine.game import (
     ALL,
     UNSEEN,
     Accuse,
@@ -27,7 +27,7 @@ from engine.game import (
     Suggest,
     Turn,
 )
-from engine.problems import Problem
+from clue_stats.engine.problems import Problem
 
 # The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
 CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
@@ -330,7 +330,7 @@ def replay(game: Game) -> Replay:
     if not referee.hands:
         referee.problem("no_deals", "no hand is logged: only the consistency of what was logged can be checked", None)
     if game.flags.get("board") and any(isinstance(r, Move) for r in game.records):
-        from engine import movement
+        from clue_stats.engine import movement
 
         referee.out.problems.extend(movement.check_movement(game))
     return referee.out
@@ -343,7 +343,7 @@ def validate(game: Game) -> Replay:
         return result
     known = game.hands()
     if len(known) < game.n_players:
-        from engine import deduction
+        from clue_stats.engine import deduction
 
         found = deduction.first_inconsistent(game)
         if found is not None:

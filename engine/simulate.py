@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from engine import editions as ed
-from engine.board import Board, Position, Square, load_board
-from engine.game import Accuse, Deal, End, Game, Move, Player, Response, Suggest, Turn
-from engine.strategies import Seat, Strategy, make_strategy, parse_spec
+from clue_stats.engine import editions as ed
+from clue_stats.engine.board import Board, Position, Square, load_board
+from clue_stats.engine.game import Accuse, Deal, End, Game, Move, Player, Response, Suggest, Turn
+from clue_stats.engine.strategies import Seat, Strategy, make_strategy, parse_spec
 
 # Clockwise round the board from Miss Scarlett (Dr Orchid sits where Mrs White does).
 CLOCKWISE = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from engine.editions import Deck
-from engine.game import Game, Suggest
+from clue_stats.engine.editions import Deck
+from clue_stats.engine.game import Game, Suggest
 
 Triple = tuple[str, str, str]
 CATEGORIES = ("suspects", "weapons", "rooms")
@@ -382,7 +382,7 @@ class EntropyStrategy(Strategy):
 def _deduction_engine():
     """The deduction engine module when it offers what the entropy strategy needs, else None."""
     try:
-        from engine import deduction  # type: ignore[attr-defined]
+        from clue_stats.engine import deduction  # type: ignore[attr-defined]
     except ImportError:
         return None
     needed = ("knowledge_at", "expected_gain")

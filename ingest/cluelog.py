@@ -19,9 +19,9 @@ import json
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator
 
-from engine import editions as ed
-from engine.editions import Deck, UnknownName
-from engine.game import (
+from clue_stats.engine import editions as ed
+from clue_stats.engine.editions import Deck, UnknownName
+from clue_stats.engine.game import (
     ALL,
     UNSEEN,
     Accuse,
@@ -40,8 +40,8 @@ from engine.game import (
     Suggest,
     Turn,
 )
-from engine.problems import Problem
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 FORMAT = "clue-log/1"
 MAX_LINE_BYTES = 1 << 20  # 1 MiB: far beyond any real record; longer lines are reported, not kept

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.store import read_connection
+from clue_stats.ingest.store import read_connection
 
 TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems", "rejected", "ingest_runs")
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from engine.problems import Problem
-from ingest import cluelog
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest import cluelog
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 CLUE_LOG = "clue-log"
 NOTATION = "notation"
 
 
 def _importers() -> dict:
-    from ingest.importers import FORMATS
+    from clue_stats.ingest.importers import FORMATS
 
     return FORMATS
 
@@ -63,7 +63,7 @@ def read_as(fmt: str, text: str, source_file: str) -> ReadResult:
     if fmt == CLUE_LOG:
         return cluelog.read_text(text, source_file)
     if fmt == NOTATION:
-        from ingest import notation
+        from clue_stats.ingest import notation
 
         return notation.read(text, source_file)
     importers = _importers()

@@ -18,13 +18,13 @@ returned: ``write`` refuses rather than loses.
 
 from __future__ import annotations
 
-from engine.problems import Problem
-from ingest import cluelog
-from ingest.notation_check import check
-from ingest.notation_lex import Line, NotationError, lex, pointer
-from ingest.notation_parse import HEADER_KEYS, keyword, read_header, read_record
-from ingest.notation_write import NotationWriteError, write_game
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest import cluelog
+from clue_stats.ingest.notation_check import check
+from clue_stats.ingest.notation_lex import Line, NotationError, lex, pointer
+from clue_stats.ingest.notation_parse import HEADER_KEYS, keyword, read_header, read_record
+from clue_stats.ingest.notation_write import NotationWriteError, write_game
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 __all__ = ["read", "write", "NotationWriteError"]
 

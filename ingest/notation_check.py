@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.editions import Deck
-from ingest.notation_parse import Parsed, Span
+from clue_stats.engine.editions import Deck
+from clue_stats.ingest.notation_parse import Parsed, Span
 
 
 @dataclass(frozen=True)

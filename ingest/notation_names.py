@@ -18,8 +18,8 @@ import difflib
 import functools
 from typing import Collection, Sequence
 
-from engine.editions import Deck, UnknownName, slug
-from ingest.notation_lex import NotationError, Token
+from clue_stats.engine.editions import Deck, UnknownName, slug
+from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
 

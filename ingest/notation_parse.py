@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engine import editions as ed
-from engine.editions import Deck, UnknownName, slug
-from ingest.notation_lex import Line, NotationError, Token, split_words
-from ingest.notation_names import CardNames, PlayerNames
+from clue_stats.engine import editions as ed
+from clue_stats.engine.editions import Deck, UnknownName, slug
+from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
+from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
 FORMAT = "clue-log/1"
 HEADER_KEYS = (

@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any, Callable
 
-from engine import editions as ed
-from engine.game import (
+from clue_stats.engine import editions as ed
+from clue_stats.engine.game import (
     ALL,
     UNSEEN,
     Accuse,
@@ -31,9 +31,9 @@ from engine.game import (
     Suggest,
     Turn,
 )
-from ingest import cluelog
-from ingest.notation_lex import NotationError, lex
-from ingest.notation_parse import EVENT_KEYS, HEADER_KEYS, VERBS, VERDICTS, VIA, Context, keyword, read_header, read_record
+from clue_stats.ingest import cluelog
+from clue_stats.ingest.notation_lex import NotationError, lex
+from clue_stats.ingest.notation_parse import EVENT_KEYS, HEADER_KEYS, VERBS, VERDICTS, VIA, Context, keyword, read_header, read_record
 
 # words that mean something where a name may stand: such a name is written in quotes
 RESERVED = {*HEADER_KEYS, *EVENT_KEYS, *VERBS, *VERDICTS, *VIA, "to", "cause", "all", "nobody", "path", "-", "?"}

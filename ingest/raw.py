@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.problems import Problem
+from clue_stats.engine.problems import Problem
 
 
 @dataclass

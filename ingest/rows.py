@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from engine.game import Accuse, Game, Suggest, UNSEEN
-from engine.rules import Replay
-from ingest.cluelog import record_dicts
-from ingest.store import GameRows
+from clue_stats.engine.game import Accuse, Game, Suggest, UNSEEN
+from clue_stats.engine.rules import Replay
+from clue_stats.ingest.cluelog import record_dicts
+from clue_stats.ingest.store import GameRows
 
 
 def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:

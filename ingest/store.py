@@ -214,7 +214,7 @@ def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict], list[dict
 
 def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejections: list[Rejection]) -> BatchResult:
     """Store new games (idempotent by id and content hash) and rejections, in one transaction."""
-    from engine.problems import Problem
+    from clue_stats.engine.problems import Problem
 
     result = BatchResult()
     at = now()

@@ -16,14 +16,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis import accusations, giveaway, information, suggestions
-from analysis.pipeline import ANALYSIS_VERSION, annotate
-from analysis.timeline import certainty, entropy_frame, notebook_frame
-from engine.game import Game
-from engine.rules import validate
-from ingest.cluelog import build_game, read_text
-from ingest.rows import game_rows
-from ingest.store import GameRows
+from clue_stats.analysis import accusations, giveaway, information, suggestions
+from clue_stats.analysis.pipeline import ANALYSIS_VERSION, annotate
+from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame
+from clue_stats.engine.game import Game
+from clue_stats.engine.rules import validate
+from clue_stats.ingest.cluelog import build_game, read_text
+from clue_stats.ingest.rows import game_rows
+from clue_stats.ingest.store import GameRows
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "analysis.md"

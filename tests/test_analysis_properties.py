@@ -9,15 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis import accusations
-from analysis.information import total_gain
-from analysis.pipeline import annotate
+from clue_stats.analysis import accusations
+from clue_stats.analysis.information import total_gain
+from clue_stats.analysis.pipeline import annotate
 from benchmarks.random_games import random_game, small_deck
-from engine import deduction
-from engine.game import Game
-from engine.rules import validate
-from engine.simulate import simulate
-from ingest.rows import game_rows
+from clue_stats.engine import deduction
+from clue_stats.engine.game import Game
+from clue_stats.engine.rules import validate
+from clue_stats.engine.simulate import simulate
+from clue_stats.ingest.rows import game_rows
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

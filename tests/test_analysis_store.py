@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis.pipeline import ANALYSIS_VERSION
-from analysis.players import player_summary
-from analysis.store_read import GameFilter, GameNotFound, filter_choices, game_table, list_games, load_game, open_store
+from clue_stats.analysis.pipeline import ANALYSIS_VERSION
+from clue_stats.analysis.players import player_summary
+from clue_stats.analysis.store_read import GameFilter, GameNotFound, filter_choices, game_table, list_games, load_game, open_store
 from clue_stats import pipeline
 from clue_stats.cli import app
-from ingest import store
+from clue_stats.ingest import store
 from tests.test_analysis import DOCS, GIVEAWAY_LOG, docs_log, load
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import Board, BoardFormatError, load_board, render_shortest_paths
-from engine.movement import walk_problem
+from clue_stats.engine.board import Board, BoardFormatError, load_board, render_shortest_paths
+from clue_stats.engine.movement import walk_problem
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.game import Suggest
-from ingest import cluelog
+from clue_stats.engine.game import Suggest
+from clue_stats.ingest import cluelog
 from tests.conftest import SAMPLES
 
 EXAMPLE = """\

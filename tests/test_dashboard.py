@@ -21,14 +21,14 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analysis import players as player_stats
-from analysis import positions as position_stats
-from analysis import store_read, timeline
+from clue_stats.analysis import players as player_stats
+from clue_stats.analysis import positions as position_stats
+from clue_stats.analysis import store_read, timeline
 from clue_stats import pipeline
 from clue_stats.commands.analyse import analyse_store
-from dashboard import queries
-from engine.simulate import simulate
-from ingest import cluelog, store
+from clue_stats.dashboard import queries
+from clue_stats.engine.simulate import simulate
+from clue_stats.ingest import cluelog, store
 from tests.conftest import FIXTURES, SAMPLES, ROOT
 
 APP = ROOT / "dashboard" / "app.py"

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from clue_stats.cli import app
 from clue_stats.commands import dashboard as command
-from dashboard.app_pages import words
+from clue_stats.dashboard.app_pages import words
 from tests.conftest import ROOT
 
 runner = CliRunner()

@@ -9,10 +9,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_deduction_support import make_game, random_game, small_deck  # noqa: E402
 
-from engine.deduction import first_inconsistent  # noqa: E402
-from engine.editions import Deck  # noqa: E402
-from engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest  # noqa: E402
-from engine.problems import CODES  # noqa: E402
+from clue_stats.engine.deduction import first_inconsistent  # noqa: E402
+from clue_stats.engine.editions import Deck  # noqa: E402
+from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest  # noqa: E402
+from clue_stats.engine.problems import CODES  # noqa: E402
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

@@ -14,10 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq  # noqa: E402
 
-from engine import counting_kernel  # noqa: E402
-from engine import counting  # noqa: E402
-from engine.counting import _expand, entropy_of, plan, run_python, split_by_holder  # noqa: E402
-from engine.deduction import (  # noqa: E402
+from clue_stats.engine import counting_kernel  # noqa: E402
+from clue_stats.engine import counting  # noqa: E402
+from clue_stats.engine.counting import _expand, entropy_of, plan, run_python, split_by_holder  # noqa: E402
+from clue_stats.engine.deduction import (  # noqa: E402
     TABLE,
     count,
     entropy_table,
@@ -27,9 +27,9 @@ from engine.deduction import (  # noqa: E402
     observers,
     solution_counts,
 )
-from engine.editions import Deck, dealt_hand_sizes, editions  # noqa: E402
-from engine.game import ALL, UNSEEN, Deal, Reveal, Response, Suggest  # noqa: E402
-from engine.knowledge import Knowledge  # noqa: E402
+from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions  # noqa: E402
+from clue_stats.engine.game import ALL, UNSEEN, Deal, Reveal, Response, Suggest  # noqa: E402
+from clue_stats.engine.knowledge import Knowledge  # noqa: E402
 
 # decks and player counts small enough to enumerate every deal in a moment
 SMALL = [((3, 3, 4), 2), ((3, 3, 4), 3), ((3, 3, 3), 4), ((2, 2, 3), 4), ((2, 3, 3), 3), ((2, 2, 2), 2)]

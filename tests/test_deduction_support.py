@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from benchmarks.random_games import random_game, small_deck
-from engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
-from engine.game import ALL, UNSEEN, Accuse, Deal, Game, Peek, Player, Reveal, Suggest
+from clue_stats.engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
+from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, Game, Peek, Player, Reveal, Suggest
 
 __all__ = ["random_game", "small_deck", "make_game", "all_deals", "violation_seq", "brute_counts"]
 
@@ -143,7 +143,7 @@ def test_brute_force_counts_every_deal_once():
 
 def test_brute_force_reads_a_pass():
     deck = small_deck(2, 2, 2)
-    from engine.game import Response
+    from clue_stats.engine.game import Response
 
     game = make_game(
         deck, ["Anna", "Ben"], [Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0",

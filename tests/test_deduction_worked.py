@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck  # noqa: E402
 
-from engine.deduction import (  # noqa: E402
+from clue_stats.engine.deduction import (  # noqa: E402
     TABLE,
     answers,
     best_suggestion,
@@ -24,8 +24,8 @@ from engine.deduction import (  # noqa: E402
     expected_gain,
     knowledge_at,
 )
-from engine.editions import Deck  # noqa: E402
-from engine.game import UNSEEN, Deal, Response, Suggest  # noqa: E402
+from clue_stats.engine.editions import Deck  # noqa: E402
+from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest  # noqa: E402
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import replay
-from ingest.cluelog import build_game
-from ingest.importers import cluebot
+from clue_stats.engine.rules import replay
+from clue_stats.ingest.cluelog import build_game
+from clue_stats.ingest.importers import cluebot
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers" / "cluebot"
 REAL = Path(__file__).parents[1].parent / "shared" / "external" / "cluebot"  # never copied into the project

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.rules import replay
-from ingest.cluelog import build_game
-from ingest.importers import effect_clue
+from clue_stats.engine.rules import replay
+from clue_stats.ingest.cluelog import build_game
+from clue_stats.ingest.importers import effect_clue
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers" / "effect_clue"
 VERSION_FILES = {int(p.name[1:].split("_")[0]): p for p in FIXTURES.glob("v*.json")}

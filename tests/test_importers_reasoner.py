@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import replay
-from ingest.cluelog import build_game
-from ingest.importers import reasoner
+from clue_stats.engine.rules import replay
+from clue_stats.ingest.cluelog import build_game
+from clue_stats.ingest.importers import reasoner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers" / "reasoner"
 PLAYERS = ["sc", "mu", "wh", "gr", "pe", "pl"]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from engine.board import load_board
-from engine.movement import check_movement, roll_total, walk_problem
-from ingest.cluelog import build_game, read_text
+from clue_stats.engine.board import load_board
+from clue_stats.engine.movement import check_movement, roll_total, walk_problem
+from clue_stats.ingest.cluelog import build_game, read_text
 
 PLAYERS = (("Anna", "scarlett"), ("Ben", "mustard"), ("Cleo", "white"))
 

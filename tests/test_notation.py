@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.editions import edition
-from engine.rules import replay
-from ingest import cluelog, notation
-from ingest.notation_lex import NotationError, lex, pointer
-from ingest.notation_names import CardNames, PlayerNames
+from clue_stats.engine.editions import edition
+from clue_stats.engine.rules import replay
+from clue_stats.ingest import cluelog, notation
+from clue_stats.ingest.notation_lex import NotationError, lex, pointer
+from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "notation"
@@ -104,7 +104,7 @@ def test_the_longest_run_of_words_that_names_one_card_wins() -> None:
 
 
 def test_one_word_may_start_a_later_word_when_nothing_else_fits() -> None:
-    from engine.editions import Deck
+    from clue_stats.engine.editions import Deck
 
     cards = CardNames(Deck.custom(["Der Gärtner", "Lady Ascot", "Gräfin Rot"], ["Seil"], ["Kirche"]))
     assert cards.match("Gärtner", cards.pool(None)) == {"der_gartner"}
@@ -284,8 +284,8 @@ def test_the_typed_games_read_build_and_replay_cleanly(name: str) -> None:
 
 @pytest.mark.parametrize("name", VALID)
 def test_the_typed_games_pass_the_deduction_engine(name: str) -> None:
-    pytest.importorskip("engine.deduction", reason="the deduction engine is another part of the project")
-    from engine.rules import validate
+    pytest.importorskip("clue_stats.engine.deduction", reason="the deduction engine is another part of the project")
+    from clue_stats.engine.rules import validate
 
     for raw in notation.read((FIXTURES / name).read_text(encoding="utf-8"), name).games:
         game, _ = cluelog.build_game(raw)

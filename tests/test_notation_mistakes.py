@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from clue_stats.pipeline import ingest_paths
-from engine.rules import validate
-from ingest import cluelog, notation
+from clue_stats.engine.rules import validate
+from clue_stats.ingest import cluelog, notation
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notation"
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import editions as ed
-from ingest import cluelog, notation
-from ingest.notation import NotationWriteError
-from ingest.raw import RawGame
+from clue_stats.engine import editions as ed
+from clue_stats.ingest import cluelog, notation
+from clue_stats.ingest.notation import NotationWriteError
+from clue_stats.ingest.raw import RawGame
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "data" / "samples").glob("*.jsonl"))

@@ -13,16 +13,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.partitioned import (
+from clue_stats.analysis.partitioned import (
     OUTPUT_TABLES, analyse_events, output_schema, partition_events, read_partition,
 )
-from analysis.pipeline import annotate
+from clue_stats.analysis.pipeline import annotate
 from benchmarks.random_games import random_game
 from clue_stats import pipeline
-from engine.rules import validate
-from ingest import cluelog, formats
-from ingest.export import export
-from ingest.rows import game_rows
+from clue_stats.engine.rules import validate
+from clue_stats.ingest import cluelog, formats
+from clue_stats.ingest.export import export
+from clue_stats.ingest.rows import game_rows
 
 pytest.importorskip("distributed")
 
@@ -99,7 +99,7 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
     monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     with dask.config.set(slow), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         done = subprocess.run(
-            [sys.executable, "-m", "analysis.partitioned", str(exported), str(out), "--partitions", "3",
+            [sys.executable, "-m", "clue_stats.analysis.partitioned", str(exported), str(out), "--partitions", "3",
              "--scheduler", cluster.scheduler_address],
             capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
         )

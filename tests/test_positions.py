@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis.positions import character_effects, seat_effects, seat_test, start_square_effects, start_squares
-from analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
-from analysis.store_read import GameFilter, open_store
-from engine.board import load_board
-from ingest import store
-from ingest.store import GameRows
+from clue_stats.analysis.positions import character_effects, seat_effects, seat_test, start_square_effects, start_squares
+from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
+from clue_stats.analysis.store_read import GameFilter, open_store
+from clue_stats.engine.board import load_board
+from clue_stats.ingest import store
+from clue_stats.ingest.store import GameRows
 
 CHARACTERS = ("scarlett", "mustard", "white", "green", "peacock", "plum")
 

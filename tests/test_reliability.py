@@ -15,7 +15,7 @@ import duckdb
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clue_stats import pipeline
-from ingest import cluelog, store
+from clue_stats.ingest import cluelog, store
 from tests.conftest import FIXTURES, ROOT, SAMPLES
 
 # `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
@@ -202,7 +202,7 @@ def test_samples_with_html_in_names_are_stored_as_text(tmp_path, db):
 
 def _read_everything(fmt: str, text: str) -> None:
     """A reader hands back games and problems for any text; checking them never raises either."""
-    from ingest import formats
+    from clue_stats.ingest import formats
 
     result = formats.read_as(fmt, text, "fuzz")
     for raw in result.games:
@@ -218,7 +218,7 @@ def test_every_reader_survives_random_text(fmt, text):
 @settings(max_examples=60 * FUZZ, deadline=None)
 @given(st.data())
 def test_every_reader_survives_its_own_fixtures_mutated(data):
-    from ingest import formats
+    from clue_stats.ingest import formats
 
     fixtures = sorted(p for p in (FIXTURES / "importers").rglob("*") if p.is_file()) + sorted((FIXTURES / "notation").glob("*.clue"))
     path = data.draw(st.sampled_from(fixtures))

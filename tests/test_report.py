@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis.report import (
+from clue_stats.analysis.report import (
     ReportData, SuggestionLine, best_and_worst, gather, missing_analysis, post_mortem, with_analysis,
 )
-from analysis.report_html import render_html
-from analysis.report_md import md_escape, render_markdown, sparkline
+from clue_stats.analysis.report_html import render_html
+from clue_stats.analysis.report_md import md_escape, render_markdown, sparkline
 from clue_stats.cli import app
 from clue_stats.pipeline import ingest_paths
-from ingest.store import read_connection
+from clue_stats.ingest.store import read_connection
 from tests.conftest import SAMPLES
 
 runner = CliRunner()
@@ -135,7 +135,7 @@ def test_the_report_has_every_section_in_order(main):
 
 
 def test_entropy_rows_start_at_log2_324_and_match_the_timeline(main):
-    from analysis.timeline import entropy_frame
+    from clue_stats.analysis.timeline import entropy_frame
 
     data, html = main
     pm = post_mortem(data)
@@ -395,9 +395,9 @@ def _comparable(rows: list[dict]) -> list[dict]:
 
 
 def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
-    from analysis.accusations import turns_waited
-    from analysis.report import timing_lines
-    from analysis.store_read import game_from_payloads
+    from clue_stats.analysis.accusations import turns_waited
+    from clue_stats.analysis.report import timing_lines
+    from clue_stats.analysis.store_read import game_from_payloads
 
     records = [
         {"type": "game", "format": "clue-log/1", "id": "t", "edition": "classic",
@@ -437,8 +437,8 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
 
 
 def test_records_in_words_use_the_editions_names():
-    from analysis.report import describe
-    from analysis.store_read import game_from_payloads
+    from clue_stats.analysis.report import describe
+    from clue_stats.analysis.store_read import game_from_payloads
 
     records = [
         {"type": "game", "format": "clue-log/1", "edition": "de-2023", "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": "Cleo"}]},

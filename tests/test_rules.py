@@ -7,7 +7,7 @@ import json
 import pytest
 
 from clue_stats import pipeline
-from engine.problems import CODES
+from clue_stats.engine.problems import CODES
 from tests.conftest import FIXTURES, SAMPLES
 
 INVALID = FIXTURES / "invalid"

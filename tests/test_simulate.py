@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editions import edition
-from engine.game import Accuse, Deal, End, Move, Response, Suggest, Turn
-from engine.movement import check_movement
-from engine.rules import validate
-from engine.simulate import SimulationError, seating, setup, simulate
-from engine.strategies import Notebook, parse_spec
-from ingest.cluelog import build_game, read_text, write_game
+from clue_stats.engine.editions import edition
+from clue_stats.engine.game import Accuse, Deal, End, Move, Response, Suggest, Turn
+from clue_stats.engine.movement import check_movement
+from clue_stats.engine.rules import validate
+from clue_stats.engine.simulate import SimulationError, seating, setup, simulate
+from clue_stats.engine.strategies import Notebook, parse_spec
+from clue_stats.ingest.cluelog import build_game, read_text, write_game
 
 
 def errors(game) -> list[str]:
@@ -45,7 +45,7 @@ def test_simulated_games_are_complete_and_valid(players: int, ed: str, strategie
 
 
 def test_entropy_players_ask_the_deduction_engine_and_play_valid_games() -> None:
-    from engine.strategies import EntropyStrategy, _deduction_engine
+    from clue_stats.engine.strategies import EntropyStrategy, _deduction_engine
 
     assert _deduction_engine() is not None
     for game in simulate(2, 3, "classic", ["entropy", "notebook", "random"], seed=13):
@@ -240,7 +240,7 @@ def test_a_tampered_roll_in_a_simulated_game_is_caught() -> None:
 def test_a_room_where_a_suggestion_taught_nothing_loses_its_value() -> None:
     import random
 
-    from engine.strategies import Seat, make_strategy
+    from clue_stats.engine.strategies import Seat, make_strategy
 
     deck = edition("classic").deck
     hand = ("scarlett", "mustard", "candlestick", "dagger", "kitchen", "ballroom")

@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from clue_stats import pipeline
-from ingest import store
+from clue_stats.ingest import store
 from tests.conftest import FIXTURES
 
 
@@ -93,7 +93,7 @@ def test_a_writer_waits_a_bounded_time_for_a_held_database(db):
     holder = duckdb.connect(str(db))  # another program keeping the file open for writing
     script = (
         "import sys, time\n"
-        "from ingest import store\n"
+        "from clue_stats.ingest import store\n"
         "t = time.monotonic()\n"
         "try:\n"
         "    store.write_connection(sys.argv[1], wait_seconds=0.3).__enter__()\n"

@@ -19,7 +19,7 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats.cli import DbOption, JsonOption, app, database, err, handled, out, print_json
-from ingest import store
+from clue_stats.ingest import store
 
 BATCH = 200  # games read, analysed and written at a time
 
@@ -39,10 +39,10 @@ class AnalyseSummary:
 
 def _analyse_one(item: tuple[str, list[str], list[int | None], str | None, bool]) -> store.GameRows:
     """Worker: rebuild one stored game, replay it and analyse it (rows as ingest would make them)."""
-    from analysis.pipeline import annotate
-    from analysis.store_read import game_from_payloads
-    from engine.rules import replay
-    from ingest.rows import game_rows
+    from clue_stats.analysis.pipeline import annotate
+    from clue_stats.analysis.store_read import game_from_payloads
+    from clue_stats.engine.rules import replay
+    from clue_stats.ingest.rows import game_rows
 
     game_id, payloads, lines, source_file, deep = item
     game = game_from_payloads(payloads, lines)
@@ -53,7 +53,7 @@ def _analyse_one(item: tuple[str, list[str], list[int | None], str | None, bool]
 
 def _targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int]:
     """(game_id, analyse deep?, source_file) for every game to analyse, and how many are outdated."""
-    from analysis.pipeline import ANALYSIS_VERSION
+    from clue_stats.analysis.pipeline import ANALYSIS_VERSION
 
     rows = con.execute(
         """
@@ -85,8 +85,8 @@ def analyse_store(
 ) -> AnalyseSummary:
     """Analyse every stored game whose analysis is missing or older than this version (and, with
     ``deep``, every game without the best available gain)."""
-    from analysis.pipeline import ANALYSIS_VERSION
-    from analysis.store_read import stored_games
+    from clue_stats.analysis.pipeline import ANALYSIS_VERSION
+    from clue_stats.analysis.store_read import stored_games
 
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION, deep)
     with store.read_connection(db, wait_seconds) as con:

@@ -9,8 +9,8 @@ from typing import Optional
 import typer
 
 from clue_stats.cli import InputError, UsageError, app, err, handled, out
-from engine.rules import validate
-from ingest import cluelog, formats
+from clue_stats.engine.rules import validate
+from clue_stats.ingest import cluelog, formats
 
 
 def _read(path: Path, source_format: Optional[str]) -> tuple[list, list]:
@@ -57,7 +57,7 @@ def convert_command(
     if target == "clue-log":
         text = cluelog.write_games(games)
     else:
-        from ingest import notation
+        from clue_stats.ingest import notation
 
         try:
             text = "\n".join(notation.write(cluelog.record_dicts(g)) for g in games)

@@ -13,9 +13,11 @@ from typing import Optional
 
 import typer
 
+import clue_stats.dashboard
+
 from clue_stats.cli import DbOption, app, database, err, fail, handled, out
 
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
 LOCAL = "127.0.0.1"
 
 

@@ -10,7 +10,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
 from clue_stats.cli import DbOption, JsonOption, UsageError, app, database, err, handled, out, print_json
-from ingest import store
+from clue_stats.ingest import store
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
 
@@ -139,7 +139,7 @@ def export_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Export the tables as Parquet or CSV files (one file a table)."""
-    from ingest.export import export
+    from clue_stats.ingest.export import export
 
     if fmt not in ("parquet", "csv"):
         raise UsageError(f"--format must be parquet or csv, not {fmt!r}")

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from clue_stats.cli import InputError, JsonOption, UsageError, app, handled, out, print_json
 from clue_stats.pipeline import load_games
-from engine.editions import slug
+from clue_stats.engine.editions import slug
 
 
 def _pick_game(games: list, game_id: Optional[str], path: Path):
@@ -35,7 +35,7 @@ def notebook_command(
     json_output: bool = JsonOption,
 ) -> None:
     """The observer's notebook: each card's probability per place, the envelope entropy, the likely solutions."""
-    from engine import deduction
+    from clue_stats.engine import deduction
 
     if not path.is_file():
         raise UsageError(f"no such file: {path}")

@@ -19,7 +19,7 @@ def board_command(
     json_output: bool = JsonOption,
 ) -> None:
     """The fewest moves from each start square into each room."""
-    from engine.board import BoardFormatError, load_board, render_shortest_paths
+    from clue_stats.engine.board import BoardFormatError, load_board, render_shortest_paths
 
     try:
         grid = load_board(board)
@@ -46,8 +46,8 @@ def simulate_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
-    from engine.simulate import SimulationError, setup, play_game
-    from ingest.cluelog import write_game
+    from clue_stats.engine.simulate import SimulationError, setup, play_game
+    from clue_stats.ingest.cluelog import write_game
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
     try:

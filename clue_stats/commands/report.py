@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from clue_stats.cli import DbOption, UsageError, app, database, err, handled, out, print_json
-from ingest import store
+from clue_stats.ingest import store
 
 FORMATS = ("html", "md")
 
@@ -26,8 +26,8 @@ def report_command(
 ) -> None:
     """A game's post-mortem: entropy over the game, best and worst suggestions, accusation timing,
     what refuters gave away and the key moments."""
-    from analysis.report import gather, missing_analysis, post_mortem, with_analysis
-    from analysis.store_read import GameNotFound
+    from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
+    from clue_stats.analysis.store_read import GameNotFound
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
@@ -47,11 +47,11 @@ def report_command(
         data = with_analysis(data)
     pm = post_mortem(data)
     if fmt == "html":
-        from analysis.report_html import render_html
+        from clue_stats.analysis.report_html import render_html
 
         text = render_html(pm)
     else:
-        from analysis.report_md import render_markdown
+        from clue_stats.analysis.report_md import render_markdown
 
         text = render_markdown(pm)
     if out_file is not None and str(out_file) == "-":

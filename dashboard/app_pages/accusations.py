@@ -7,8 +7,8 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
 
 ctx = page_context()
 st.title("Accusations")

@@ -12,8 +12,8 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.words import md
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.words import md
 
 T = TypeVar("T")
 

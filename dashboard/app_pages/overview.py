@@ -5,8 +5,8 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
 
 ctx = page_context()
 st.title("Overview")

@@ -11,9 +11,9 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import page_context, read, require_games
-from dashboard.app_pages.words import cells_words, md, seat_test_words
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import page_context, read, require_games
+from clue_stats.dashboard.app_pages.words import cells_words, md, seat_test_words
 
 DIMENSIONS = {
     "turn_order": ("Seat in turn order", "seat", "0 is the first to play"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import page_context, read
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import page_context, read
 
 RAW_SHOWN = 100_000  # characters of a rejected game's text shown on the page
 

@@ -12,9 +12,9 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
-from dashboard.app_pages.words import describe, md, percent
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from clue_stats.dashboard.app_pages.words import describe, md, percent
 
 TABLE_LABEL = "the table (a spectator)"
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy

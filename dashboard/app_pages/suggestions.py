@@ -7,9 +7,9 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboard import queries
-from dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
-from dashboard.app_pages.words import percent
+from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.words import percent
 
 ctx = page_context()
 st.title("Suggestions")

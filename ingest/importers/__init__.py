@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ingest.importers import cluebot, effect_clue, reasoner, speedclue
-from ingest.raw import ReadResult
+from clue_stats.ingest.importers import cluebot, effect_clue, reasoner, speedclue
+from clue_stats.ingest.raw import ReadResult
 
 
 @dataclass(frozen=True)

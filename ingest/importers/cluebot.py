@@ -21,10 +21,10 @@ from typing import Any
 
 import yaml
 
-from engine.editions import CATEGORIES, Deck, edition
-from engine.problems import Problem
-from ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.editions import CATEGORIES, Deck, edition
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "cluebot"
 DESCRIPTION = "cluebot YAML clue sheet (jdrbc/cluebot): one player's notes of one game"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from engine.editions import CATEGORIES, Deck, UnknownName
-from engine.problems import Problem
+from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
+from clue_stats.engine.problems import Problem
 
 FORMAT = "clue-log/1"
 FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}

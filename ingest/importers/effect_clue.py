@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine.editions import CATEGORIES, dealt_hand_sizes, slug
-from engine.problems import Problem
-from ingest.importers.common import FIELD_OF_CATEGORY, Unconvertible, between, game_record, problem, responses
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest.importers.common import FIELD_OF_CATEGORY, Unconvertible, between, game_record, problem, responses
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "effect-clue"
 DESCRIPTION = "effect-clue notebook JSON (versions 6 to 12): one player's notes of one game"

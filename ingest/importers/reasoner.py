@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.problems import Problem
-from ingest.importers.common import Unconvertible, game_record, located, problem, responses
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "reasoner"
 DESCRIPTION = "Neller's ClueReasoner event calls (hand/suggest/accuse), one per line, Java or Python"

@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.editions import Deck, edition
-from engine.problems import Problem
-from ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
-from ingest.raw import RawGame, ReadResult
+from clue_stats.engine.editions import Deck, edition
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
+from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "speedclue"
 DESCRIPTION = "SpeedClue contest: the Java test server's transcript (all hands, shown cards, winner)"
