@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test bench bench-scale fuzz dashboard clean
+.PHONY: install demo test check bench bench-scale fuzz dashboard clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,13 @@ demo: install
 dashboard: install
 	$(BIN)/clue-stats dashboard --db $(DB) --port $(or $(PORT),8501) --open
 
-test: install
+test: check
 	$(BIN)/python -m pytest
+
+# the static checks `make test` runs first: lint and format (ruff)
+check: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # the benchmarks, one after another (figures, not pass/fail; see docs/performance.md)
 bench: install

@@ -10,8 +10,9 @@ found with few exact counts: the entropy table rules out every record whose entr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Accuse, Game, Suggest, Turn
@@ -57,9 +58,7 @@ def own_turns(game: Game, player: str) -> list[tuple[int, int]]:
     starts = [(r.seq, r.player) for r in game.records if isinstance(r, kind)]
     last = len(game.records) + 1
     return [
-        (seq, starts[i + 1][0] if i + 1 < len(starts) else last)
-        for i, (seq, who) in enumerate(starts)
-        if who == player
+        (seq, starts[i + 1][0] if i + 1 < len(starts) else last) for i, (seq, who) in enumerate(starts) if who == player
     ]
 
 
@@ -78,12 +77,11 @@ def turns_waited(game: Game, player: str, certain_seq: int | None, accusation_se
     return waited
 
 
-def certainty(game: Game, timelines: Callable[[str], Sequence[Any]], entropies: dict[str | None, Sequence[float]] | None = None) -> dict[str, int | None]:
+def certainty(
+    game: Game, timelines: Callable[[str], Sequence[Any]], entropies: dict[str | None, Sequence[float]] | None = None
+) -> dict[str, int | None]:
     """player -> the first seq after which they were certain of the solution (None if never)."""
-    return {
-        name: first_certain_seq(timelines(name), entropies.get(name) if entropies else None)
-        for name in game.names
-    }
+    return {name: first_certain_seq(timelines(name), entropies.get(name) if entropies else None) for name in game.names}
 
 
 def accusation_columns(

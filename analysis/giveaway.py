@@ -50,4 +50,6 @@ def giveaway_bits(game: Game, record: Suggest, before: Any) -> float | None:
 
 def giveaway_columns(game: Game, knowledge_before) -> dict[int, float | None]:
     """seq -> giveaway_bits, for every suggestion of the game."""
-    return {r.seq: giveaway_bits(game, r, knowledge_before(r.player, r.seq)) for r in game.records if isinstance(r, Suggest)}
+    return {
+        r.seq: giveaway_bits(game, r, knowledge_before(r.player, r.seq)) for r in game.records if isinstance(r, Suggest)
+    }

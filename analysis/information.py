@@ -10,7 +10,8 @@ so an observer's gains over a game add up to their entropy before the first row 
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from clue_stats.engine.game import Accuse, Event, Game, Peek, Reveal, Suggest
 
@@ -45,16 +46,18 @@ def information_rows(
     for record in informative_records(game):
         for observer, series in entropies.items():
             before, after = series[record.seq - 1], series[record.seq]
-            rows.append({
-                "game_id": game.game_id,
-                "seq": record.seq,
-                "observer": observer,
-                "type": record.type,
-                "entropy_before": before,
-                "entropy_after": after,
-                "gain_bits": before - after,
-                "partial_view": bool(partial.get(observer, False)),
-            })
+            rows.append(
+                {
+                    "game_id": game.game_id,
+                    "seq": record.seq,
+                    "observer": observer,
+                    "type": record.type,
+                    "entropy_before": before,
+                    "entropy_after": after,
+                    "gain_bits": before - after,
+                    "partial_view": bool(partial.get(observer, False)),
+                }
+            )
     return rows
 
 

@@ -29,10 +29,11 @@ import json
 import math
 import shutil
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -44,12 +45,17 @@ EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
 GAMES_PER_PARTITION = 2000  # about 2 to 3 CPU minutes of analysis: big enough to amortise a task
 
 _ARROW_TYPES = {
-    "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "DOUBLE": pa.float64(),
-    "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us"), "JSON": pa.string(),
+    "VARCHAR": pa.string(),
+    "INTEGER": pa.int32(),
+    "BIGINT": pa.int64(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "TIMESTAMP": pa.timestamp("us"),
+    "JSON": pa.string(),
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def output_schema(table: str) -> pa.Schema:
     """The Arrow schema of a table as the store defines it (one source of truth: store.SCHEMA), so
     that every partition's file has the same types, even where a column is all NULL (the best
@@ -84,8 +90,12 @@ class PartitionedSummary:
     failed: list[tuple[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"partitions": self.partitions, "games": self.games, "rows": dict(self.rows),
-                "failed": [{"game_id": g, "reason": r} for g, r in self.failed]}
+        return {
+            "partitions": self.partitions,
+            "games": self.games,
+            "rows": dict(self.rows),
+            "failed": [{"game_id": g, "reason": r} for g, r in self.failed],
+        }
 
 
 def _sql_list(paths: Sequence[Path]) -> str:
@@ -107,8 +117,12 @@ def _parquet_files(source: str | Path | Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def partition_events(source: str | Path | Iterable[str | Path], out: str | Path, partitions: int | None = None,
-                     games_per_partition: int = GAMES_PER_PARTITION) -> list[Path]:
+def partition_events(
+    source: str | Path | Iterable[str | Path],
+    out: str | Path,
+    partitions: int | None = None,
+    games_per_partition: int = GAMES_PER_PARTITION,
+) -> list[Path]:
     """Rewrite events exports into ``partitions`` folders of whole games (OUT/part=K/); by default one partition per ``games_per_partition`` games. Returns the folders (empty
     partitions have none). A game's rows all land in one folder because the folder is chosen by a
     hash of its id alone; DuckDB may write a folder as several files, so the folder is the unit."""
@@ -136,7 +150,10 @@ def read_partition(path: str | Path) -> pa.Table:
     files = sorted(path.glob("*.parquet")) if path.is_dir() else [path]
     tables = [pq.read_table(f, columns=list(EVENT_COLUMNS)) for f in files]
     # the JSON payload may arrive as an Arrow extension type or as text: text for every file
-    tables = [t.set_column(t.schema.get_field_index("payload"), "payload", t.column("payload").cast(pa.string())) for t in tables]
+    tables = [
+        t.set_column(t.schema.get_field_index("payload"), "payload", t.column("payload").cast(pa.string()))
+        for t in tables
+    ]
     return pa.concat_tables(tables) if tables else pa.table({c: pa.array([], pa.string()) for c in EVENT_COLUMNS})
 
 
@@ -160,7 +177,9 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
             start = end
 
 
-def analyse_game(game_id: str, payloads: list[str], lines: list[int | None], deep: bool = False) -> dict[str, list[dict[str, Any]]]:
+def analyse_game(
+    game_id: str, payloads: list[str], lines: list[int | None], deep: bool = False
+) -> dict[str, list[dict[str, Any]]]:
     """The analysis rows of one stored game, as `clue-stats ingest` computes them. Raises ValueError
     when the records do not make a game."""
     from clue_stats.analysis.pipeline import annotate
@@ -199,7 +218,8 @@ def analyse_events(events: pa.Table, deep: bool = False) -> PartitionResult:
     for table in OUTPUT_TABLES:
         schema = output_schema(table)
         result.tables[table] = pa.Table.from_pylist(
-            [{c: r.get(c) for c in schema.names} for r in collected[table]], schema=schema)
+            [{c: r.get(c) for c in schema.names} for r in collected[table]], schema=schema
+        )
     return result
 
 
@@ -213,7 +233,11 @@ def analyse_file(path: str | Path, out: str | Path, deep: bool = False, name: st
         target = Path(out) / table / f"{name}.parquet"
         target.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(rows, target)
-    return {"games": result.games, "rows": {t: result.tables[t].num_rows for t in OUTPUT_TABLES}, "failed": result.failed}
+    return {
+        "games": result.games,
+        "rows": {t: result.tables[t].num_rows for t in OUTPUT_TABLES},
+        "failed": result.failed,
+    }
 
 
 def _analyse_item(item: tuple[str, str], out: str, deep: bool) -> dict[str, Any]:
@@ -282,8 +306,15 @@ def main(argv: list[str] | None = None) -> int:
     # (workers of a running cluster import the module; they have no __main__ of ours)
     from clue_stats.analysis.partitioned import run_partitioned
 
-    summary = run_partitioned(args.source, args.out, args.partitions, args.workers, args.scheduler, args.deep,
-                              repartition=not args.no_repartition)
+    summary = run_partitioned(
+        args.source,
+        args.out,
+        args.partitions,
+        args.workers,
+        args.scheduler,
+        args.deep,
+        repartition=not args.no_repartition,
+    )
     print(json.dumps(summary.as_dict(), indent=2))
     return 3 if summary.failed else 0
 

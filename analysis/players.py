@@ -16,7 +16,9 @@ from clue_stats.analysis.store_read import GameFilter, frame
 GROUPINGS = ("name", "strategy")
 
 
-def player_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), by: str = "name") -> pl.DataFrame:
+def player_summary(
+    con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), by: str = "name"
+) -> pl.DataFrame:
     """One row per player (or strategy): games, wins, win_rate, suggestions, mean_accuracy,
     accusations, mean_turns_waited, certain_games, missed_wins; most games first."""
     if by not in GROUPINGS:

@@ -62,7 +62,10 @@ def _counts(con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter)
         key, join = "p.character", ""
     elif dimension == "start_square":
         con.register("clue_stats_start_squares", start_squares().to_arrow())
-        key, join = "s.start_square", "JOIN clue_stats_start_squares s ON s.edition = g.edition AND s.character = p.character"
+        key, join = (
+            "s.start_square",
+            "JOIN clue_stats_start_squares s ON s.edition = g.edition AND s.character = p.character",
+        )
     else:
         raise ValueError(f"unknown dimension {dimension!r} (one of {', '.join(DIMENSIONS)})")
     sql = f"""
@@ -82,13 +85,17 @@ def _counts(con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter)
             con.unregister("clue_stats_start_squares")
 
 
-def position_effects(con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+def position_effects(
+    con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter = GameFilter()
+) -> pl.DataFrame:
     """One row per (edition, n_players, position): games, wins, win_rate, ci_low, ci_high (95 %
     Wilson), expected_rate (no effect) and p_value (exact two-sided binomial test against it)."""
     counts = _counts(con, dimension, filters)
     games = counts["games"].to_list()
     wins = counts["wins"].to_list()
-    expected = [won / n / players if n else math.nan for won, n, players in zip(counts["games_won"], games, counts["n_players"])]
+    expected = [
+        won / n / players if n else math.nan for won, n, players in zip(counts["games_won"], games, counts["n_players"])
+    ]
     intervals = [wilson_interval(w, n) for w, n in zip(wins, games)]
     return counts.drop("games_won").with_columns(
         win_rate=pl.Series([w / n for w, n in zip(wins, games)], dtype=pl.Float64),
@@ -123,7 +130,15 @@ def seat_test(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()
         GROUP BY ALL ORDER BY ALL
     """
     wins = frame(con, sql, params)
-    rows: dict[str, list] = {"edition": [], "n_players": [], "games_won": [], "chi2": [], "df": [], "p_value": [], "wins_by_seat": []}
+    rows: dict[str, list] = {
+        "edition": [],
+        "n_players": [],
+        "games_won": [],
+        "chi2": [],
+        "df": [],
+        "p_value": [],
+        "wins_by_seat": [],
+    }
     for (edition, n_players), group in wins.group_by(["edition", "n_players"], maintain_order=True):
         by_seat = [0] * int(n_players)
         for seat, w in zip(group["turn_order"], group["wins"]):
@@ -136,7 +151,15 @@ def seat_test(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()
         rows["df"].append(df)
         rows["p_value"].append(p)
         rows["wins_by_seat"].append(by_seat)
-    return pl.DataFrame(rows, schema={
-        "edition": pl.Utf8, "n_players": pl.Int64, "games_won": pl.Int64, "chi2": pl.Float64, "df": pl.Int64,
-        "p_value": pl.Float64, "wins_by_seat": pl.List(pl.Int64),
-    })
+    return pl.DataFrame(
+        rows,
+        schema={
+            "edition": pl.Utf8,
+            "n_players": pl.Int64,
+            "games_won": pl.Int64,
+            "chi2": pl.Float64,
+            "df": pl.Int64,
+            "p_value": pl.Float64,
+            "wins_by_seat": pl.List(pl.Int64),
+        },
+    )

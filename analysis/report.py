@@ -21,7 +21,21 @@ import polars as pl
 
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import (
-    ALL, UNSEEN, Accuse, ClueCard, Deal, End, Event, Extension, Game, Move, Peek, Reveal, RoomCards, Suggest, Turn,
+    ALL,
+    UNSEEN,
+    Accuse,
+    ClueCard,
+    Deal,
+    End,
+    Event,
+    Extension,
+    Game,
+    Move,
+    Peek,
+    Reveal,
+    RoomCards,
+    Suggest,
+    Turn,
 )
 
 TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
@@ -58,8 +72,11 @@ def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
     return ReportData(
-        game=game, header=rows("games", "game_id")[0], players=rows("players", "seat"),
-        suggestions=rows("suggestions", "seq"), accusations=rows("accusations", "seq"),
+        game=game,
+        header=rows("games", "game_id")[0],
+        players=rows("players", "seat"),
+        suggestions=rows("suggestions", "seq"),
+        accusations=rows("accusations", "seq"),
         information=rows("information", "seq, observer NULLS LAST"),
     )
 
@@ -89,8 +106,11 @@ def with_analysis(data: ReportData) -> ReportData:
         data,
         header={**data.header, "analysis_version": rows.tables["games"][0].get("analysis_version")},
         players=[{**row, "first_certain_seq": certain.get(row["seat"])} for row in data.players],
-        suggestions=rows.tables.get("suggestions", []), accusations=rows.tables.get("accusations", []),
-        information=sorted(rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")),
+        suggestions=rows.tables.get("suggestions", []),
+        accusations=rows.tables.get("accusations", []),
+        information=sorted(
+            rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")
+        ),
         computed=True,
     )
 
@@ -318,20 +338,35 @@ def brief(data: ReportData) -> Brief:
         character = player.character
         if character is not None and character in game.deck.suspects:
             character = game.deck.name(character)
-        players.append(PlayerLine(
-            seat=seat, name=player.name, character=character, hand_size=game.hand_sizes[seat],
-            hand_known=bool(row.get("hand_known", player.name in game.hands())), turn_order=row.get("turn_order"),
-            won=bool(row.get("won")), eliminated=bool(row.get("eliminated")),
-        ))
+        players.append(
+            PlayerLine(
+                seat=seat,
+                name=player.name,
+                character=character,
+                hand_size=game.hand_sizes[seat],
+                hand_known=bool(row.get("hand_known", player.name in game.hands())),
+                turn_order=row.get("turn_order"),
+                won=bool(row.get("won")),
+                eliminated=bool(row.get("eliminated")),
+            )
+        )
     return Brief(
-        game_id=game.game_id, edition=edition.name if edition is not None else "custom deck",
+        game_id=game.game_id,
+        edition=edition.name if edition is not None else "custom deck",
         variant=variant.name if variant is not None else header["variant"],
-        played_at=game.played_at, place=game.place, source=game.source, perspective=game.perspective,
-        winner=header.get("winner"), solution=triple_names(game, solution) if solution else None,
-        records=len(game.records), suggestions=sum(isinstance(r, Suggest) for r in game.records),
+        played_at=game.played_at,
+        place=game.place,
+        source=game.source,
+        perspective=game.perspective,
+        winner=header.get("winner"),
+        solution=triple_names(game, solution) if solution else None,
+        records=len(game.records),
+        suggestions=sum(isinstance(r, Suggest) for r in game.records),
         accusations=sum(isinstance(r, Accuse) for r in game.records),
-        turns=sum(isinstance(r, Turn) for r in game.records), players=players,
-        analysed=header.get("analysis_version") is not None, computed=data.computed,
+        turns=sum(isinstance(r, Turn) for r in game.records),
+        players=players,
+        analysed=header.get("analysis_version") is not None,
+        computed=data.computed,
     )
 
 
@@ -349,12 +384,18 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
             continue
         after_deal = next((e for s, e in reversed(series) if s <= setup), series[0][1])
         certain = next((s for s, e in series if e <= CERTAIN_BITS), None)
-        lines.append(EntropyLine(
-            observer=observer if observer is not None else TABLE_LABEL, is_table=observer is None,
-            start=series[0][1], after_deal=after_deal, end=series[-1][1], certain_seq=certain,
-            partial_view=observer is not None and (observer in partial or observer not in hands),
-            series=series,
-        ))
+        lines.append(
+            EntropyLine(
+                observer=observer if observer is not None else TABLE_LABEL,
+                is_table=observer is None,
+                start=series[0][1],
+                after_deal=after_deal,
+                end=series[-1][1],
+                certain_seq=certain,
+                partial_view=observer is not None and (observer in partial or observer not in hands),
+                series=series,
+            )
+        )
     return lines
 
 
@@ -363,19 +404,27 @@ def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
     lines = []
     for row in data.suggestions:
         best = (row.get("best_suspect"), row.get("best_weapon"), row.get("best_room"))
-        lines.append(SuggestionLine(
-            seq=row["seq"], player=row["player"],
-            cards=triple_names(game, (row["suspect"], row["weapon"], row["room"])),
-            shown_by=row.get("shown_by"),
-            shown_card=game.deck.name(row["shown_card"]) if row.get("shown_card") else None,
-            expected_gain=row.get("expected_gain_bits"), best_gain=row.get("best_gain_bits"),
-            best_cards=triple_names(game, best) if all(best) else None,  # type: ignore[arg-type]
-            accuracy=row.get("accuracy"), label=row.get("label"), giveaway=row.get("giveaway_bits"),
-        ))
+        lines.append(
+            SuggestionLine(
+                seq=row["seq"],
+                player=row["player"],
+                cards=triple_names(game, (row["suspect"], row["weapon"], row["room"])),
+                shown_by=row.get("shown_by"),
+                shown_card=game.deck.name(row["shown_card"]) if row.get("shown_card") else None,
+                expected_gain=row.get("expected_gain_bits"),
+                best_gain=row.get("best_gain_bits"),
+                best_cards=triple_names(game, best) if all(best) else None,  # type: ignore[arg-type]
+                accuracy=row.get("accuracy"),
+                label=row.get("label"),
+                giveaway=row.get("giveaway_bits"),
+            )
+        )
     return lines
 
 
-def best_and_worst(lines: list[SuggestionLine], n: int = TOP_SUGGESTIONS) -> tuple[list[SuggestionLine], list[SuggestionLine]]:
+def best_and_worst(
+    lines: list[SuggestionLine], n: int = TOP_SUGGESTIONS
+) -> tuple[list[SuggestionLine], list[SuggestionLine]]:
     """The n most and least accurate suggestions (ties: the larger gain is better; the larger gap to
     the best available gain is worse). Without accuracy (not analysed), nothing is ranked."""
     rated = [s for s in lines if s.accuracy is not None]
@@ -425,13 +474,19 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
                 verdict = f"waited {plural(waited, 'own turn')} after being certain"
             else:
                 verdict = "accused after being certain"
-        lines.append(TimingLine(
-            player=name, certain_seq=certain, certain_after=describe(game, record) if record is not None else None,
-            accused_seq=acc["seq"] if acc else None,
-            accused_cards=triple_names(game, (acc["suspect"], acc["weapon"], acc["room"])) if acc else None,
-            correct=acc.get("correct") if acc else None, p_correct=acc.get("p_correct") if acc else None,
-            turns_waited=acc.get("turns_waited") if acc else None, verdict=verdict,
-        ))
+        lines.append(
+            TimingLine(
+                player=name,
+                certain_seq=certain,
+                certain_after=describe(game, record) if record is not None else None,
+                accused_seq=acc["seq"] if acc else None,
+                accused_cards=triple_names(game, (acc["suspect"], acc["weapon"], acc["room"])) if acc else None,
+                correct=acc.get("correct") if acc else None,
+                p_correct=acc.get("p_correct") if acc else None,
+                turns_waited=acc.get("turns_waited") if acc else None,
+                verdict=verdict,
+            )
+        )
     return lines
 
 
@@ -450,10 +505,16 @@ def giveaway_lines(data: ReportData, suggestions: list[SuggestionLine]) -> list[
         known = [s for s in shown if s.giveaway is not None]
         total = sum(s.giveaway for s in known)  # type: ignore[misc]
         largest = max(known, key=lambda s: (s.giveaway, -s.seq), default=None)
-        lines.append(GiveawayLine(
-            refuter=name, refutations=len(shown), with_choice=with_choice, known=len(known), total_bits=total,
-            largest=largest if largest is not None and largest.giveaway > 1e-12 else None,  # type: ignore[operator]
-        ))
+        lines.append(
+            GiveawayLine(
+                refuter=name,
+                refutations=len(shown),
+                with_choice=with_choice,
+                known=len(known),
+                total_bits=total,
+                largest=largest if largest is not None and largest.giveaway > 1e-12 else None,  # type: ignore[operator]
+            )
+        )
     return lines
 
 
@@ -471,12 +532,17 @@ def key_moments(data: ReportData, n: int = TOP_MOMENTS) -> list[Moment]:
         if moved <= 1e-12:
             continue
         record = _record(game, seq)
-        moments.append(Moment(
-            seq=seq, what=describe(game, record) if record is not None else f"record {seq}",
-            player=getattr(record, "player", None),
-            gains={o: player_gains[o] for o in game.names if o in player_gains}, table_gain=gains.get(None),
-            moved=moved, note=_note(record),
-        ))
+        moments.append(
+            Moment(
+                seq=seq,
+                what=describe(game, record) if record is not None else f"record {seq}",
+                player=getattr(record, "player", None),
+                gains={o: player_gains[o] for o in game.names if o in player_gains},
+                table_gain=gains.get(None),
+                moved=moved,
+                note=_note(record),
+            )
+        )
     moments.sort(key=lambda m: (-m.moved, m.seq))
     return moments[:n]
 
@@ -496,7 +562,9 @@ def notes(game: Game) -> list[Note]:
     for record in game.records:
         text = _note(record)
         if text is not None:
-            found.append(Note(seq=record.seq, player=getattr(record, "player", None), what=describe(game, record), text=text))
+            found.append(
+                Note(seq=record.seq, player=getattr(record, "player", None), what=describe(game, record), text=text)
+            )
     return found
 
 
@@ -504,7 +572,14 @@ def post_mortem(data: ReportData) -> PostMortem:
     suggestions = suggestion_lines(data)
     best, worst = best_and_worst(suggestions)
     return PostMortem(
-        brief=brief(data), entropy=entropy_lines(data, entropy_frame(data)), suggestions=suggestions, best=best, worst=worst,
-        timing=timing_lines(data), giveaways=giveaway_lines(data, suggestions), moments=key_moments(data),
-        notes=notes(data.game), names=list(data.game.names),
+        brief=brief(data),
+        entropy=entropy_lines(data, entropy_frame(data)),
+        suggestions=suggestions,
+        best=best,
+        worst=worst,
+        timing=timing_lines(data),
+        giveaways=giveaway_lines(data, suggestions),
+        moments=key_moments(data),
+        notes=notes(data.game),
+        names=list(data.game.names),
     )

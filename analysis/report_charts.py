@@ -29,31 +29,51 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
     order = [line.observer for line in lines]
     values = [
         {"seq": seq, "entropy": round(entropy, 6), "observer": line.observer}
-        for line in lines for seq, entropy in line.series
+        for line in lines
+        for seq, entropy in line.series
     ]
-    colour = alt.Color("observer:N", title=None, scale=alt.Scale(domain=order), sort=order, legend=alt.Legend(orient="right"))
+    colour = alt.Color(
+        "observer:N", title=None, scale=alt.Scale(domain=order), sort=order, legend=alt.Legend(orient="right")
+    )
     dash = alt.StrokeDash(
-        "is_table:N", legend=None,
+        "is_table:N",
+        legend=None,
         scale=alt.Scale(domain=[False, True], range=[[1, 0], [4, 3]]),
     )
     base = alt.Chart(alt.InlineData(values=[{**v, "is_table": v["observer"] == TABLE_LABEL} for v in values]))
     steps = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
         x=alt.X("seq:Q", title="record (seq)", scale=alt.Scale(nice=False)),
         y=alt.Y("entropy:Q", title="envelope entropy (bits)", scale=alt.Scale(domainMin=0)),
-        color=colour, strokeDash=dash,
+        color=colour,
+        strokeDash=dash,
     )
     entropy_at = {line.observer: dict(line.series) for line in lines}
     marks = [
-        {"seq": t.accused_seq, "entropy": round(entropy_at.get(t.player, {}).get(t.accused_seq - 1, 0.0), 6),
-         "observer": t.player, "accusation": "correct" if t.correct else "wrong"}
-        for t in timing if t.accused_seq is not None
+        {
+            "seq": t.accused_seq,
+            "entropy": round(entropy_at.get(t.player, {}).get(t.accused_seq - 1, 0.0), 6),
+            "observer": t.player,
+            "accusation": "correct" if t.correct else "wrong",
+        }
+        for t in timing
+        if t.accused_seq is not None
     ]
     layers: list[Any] = [steps]
     if marks:
-        layers.append(alt.Chart(alt.InlineData(values=marks)).mark_point(size=120, filled=True, opacity=1).encode(
-            x="seq:Q", y="entropy:Q", color=alt.Color("observer:N", scale=alt.Scale(domain=order), legend=None),
-            shape=alt.Shape("accusation:N", title="accusation", scale=alt.Scale(domain=["correct", "wrong"], range=["diamond", "cross"])),
-        ))
+        layers.append(
+            alt.Chart(alt.InlineData(values=marks))
+            .mark_point(size=120, filled=True, opacity=1)
+            .encode(
+                x="seq:Q",
+                y="entropy:Q",
+                color=alt.Color("observer:N", scale=alt.Scale(domain=order), legend=None),
+                shape=alt.Shape(
+                    "accusation:N",
+                    title="accusation",
+                    scale=alt.Scale(domain=["correct", "wrong"], range=["diamond", "cross"]),
+                ),
+            )
+        )
     return alt.layer(*layers).properties(width=WIDTH, height=280, title="Envelope entropy after each record")
 
 
@@ -63,21 +83,31 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | None:
     if not rated:
         return None
     values = [
-        {"seq": s.seq, "player": s.player, "expected": round(s.expected_gain, 6),  # type: ignore[arg-type]
-         "best": round(s.best_gain, 6) if s.best_gain is not None else None, "label": s.label or "not rated"}
+        {
+            "seq": s.seq,
+            "player": s.player,
+            "expected": round(s.expected_gain, 6),  # type: ignore[arg-type]
+            "best": round(s.best_gain, 6) if s.best_gain is not None else None,
+            "label": s.label or "not rated",
+        }
         for s in rated
     ]
     base = alt.Chart(alt.InlineData(values=values))
     x = alt.X("seq:O", title="suggestion (seq)", axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
-        x=x, y=alt.Y("expected:Q", title="bits"),
-        color=alt.Color("label:N", title="label", scale=alt.Scale(domain=[*LABELS, "not rated"], range=[*LABEL_COLOURS, "#999999"])),
+        x=x,
+        y=alt.Y("expected:Q", title="bits"),
+        color=alt.Color(
+            "label:N", title="label", scale=alt.Scale(domain=[*LABELS, "not rated"], range=[*LABEL_COLOURS, "#999999"])
+        ),
     )
     layers: list[Any] = [bars]
     if any(v["best"] is not None for v in values):
         layers.append(base.mark_tick(color="black", thickness=2).encode(x=x, y="best:Q"))
     return alt.layer(*layers).properties(
-        width=WIDTH, height=220, title="Expected gain of each suggestion (bar) and the best available (tick)",
+        width=WIDTH,
+        height=220,
+        title="Expected gain of each suggestion (bar) and the best available (tick)",
     )
 
 

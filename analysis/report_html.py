@@ -9,9 +9,19 @@ browser from fetching anything when the file is opened.
 from __future__ import annotations
 
 import html
-from typing import Iterable
+from collections.abc import Iterable
 
-from clue_stats.analysis.report import Brief, EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
+from clue_stats.analysis.report import (
+    Brief,
+    EntropyLine,
+    GiveawayLine,
+    Moment,
+    Note,
+    PostMortem,
+    SuggestionLine,
+    TimingLine,
+    plural,
+)
 from clue_stats.analysis.report import fmt_bits as bits
 from clue_stats.analysis.report import fmt_share as share
 from clue_stats.analysis.report_charts import entropy_chart, suggestion_chart, to_svg
@@ -48,13 +58,19 @@ def _table(head: Iterable[str] | None, rows: Iterable[Iterable[str]], numeric: s
         out += ["<thead><tr>", *(f"<th>{h}</th>" for h in head), "</tr></thead>"]
     out.append("<tbody>")
     for row in rows:
-        out.append("<tr>" + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>" for i, c in enumerate(row)) + "</tr>")
+        out.append(
+            "<tr>"
+            + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>" for i, c in enumerate(row))
+            + "</tr>"
+        )
     out.append("</tbody></table>")
     return "".join(out)
 
 
 def _figure(svg: str, caption: str, name: str) -> str:
-    return f'<figure class="chart" data-chart="{name}">{svg}<figcaption class="muted">{esc(caption)}</figcaption></figure>'
+    return (
+        f'<figure class="chart" data-chart="{name}">{svg}<figcaption class="muted">{esc(caption)}</figcaption></figure>'
+    )
 
 
 def _brief(b: Brief) -> str:
@@ -64,8 +80,12 @@ def _brief(b: Brief) -> str:
         ("Source", esc(b.source) if b.source else "–"),
         ("Solution", cards(b.solution) if b.solution else "not known"),
         ("Winner", esc(b.winner) if b.winner else "nobody"),
-        ("Records", f"{b.records} ({plural(b.suggestions, 'suggestion')}, {plural(b.accusations, 'accusation')}"
-                    + (f", {plural(b.turns, 'turn')}" if b.turns else "") + ")"),
+        (
+            "Records",
+            f"{b.records} ({plural(b.suggestions, 'suggestion')}, {plural(b.accusations, 'accusation')}"
+            + (f", {plural(b.turns, 'turn')}" if b.turns else "")
+            + ")",
+        ),
     ]
     if b.variant.lower() != "standard":
         facts.insert(1, ("Variant", esc(b.variant)))
@@ -75,29 +95,53 @@ def _brief(b: Brief) -> str:
     rows = []
     for p in b.players:
         status = "won" if p.won else ("out (wrong accusation)" if p.eliminated else "")
-        rows.append((str(p.seat + 1), esc(p.name), esc(p.character) if p.character else "–",
-                     str(p.hand_size) + ("" if p.hand_known else " <span class=\"muted\">(hand not in the log)</span>"),
-                     str(p.turn_order + 1) if p.turn_order is not None else "–", status))
+        rows.append(
+            (
+                str(p.seat + 1),
+                esc(p.name),
+                esc(p.character) if p.character else "–",
+                str(p.hand_size) + ("" if p.hand_known else ' <span class="muted">(hand not in the log)</span>'),
+                str(p.turn_order + 1) if p.turn_order is not None else "–",
+                status,
+            )
+        )
     out.append(_table(["seat", "player", "character", "cards", "played", "result"], rows, {0, 4}))
     if not b.analysed:
-        out.append('<p class="muted">This game has not been analysed yet: run <code>clue-stats analyse --deep</code> '
-                   "for suggestion accuracy, accusation timing and what refuters gave away.</p>")
+        out.append(
+            '<p class="muted">This game has not been analysed yet: run <code>clue-stats analyse --deep</code> '
+            "for suggestion accuracy, accusation timing and what refuters gave away.</p>"
+        )
     elif b.computed:
-        out.append('<p class="muted">The analysis was computed for this report; the database does not hold it '
-                   "(<code>clue-stats analyse --deep</code> stores it).</p>")
+        out.append(
+            '<p class="muted">The analysis was computed for this report; the database does not hold it '
+            "(<code>clue-stats analyse --deep</code> stores it).</p>"
+        )
     out.append("</section>")
     return "".join(out)
 
 
 def _entropy(lines: list[EntropyLine], timing: list[TimingLine], charts: bool) -> str:
-    out = ['<section id="entropy"><h2>Envelope entropy over the game</h2>',
-           '<p>How uncertain each player was about the solution after every record, in bits (0 = certain). '
-           "The dashed line is the table: a spectator who sees no cards.</p>"]
+    out = [
+        '<section id="entropy"><h2>Envelope entropy over the game</h2>',
+        "<p>How uncertain each player was about the solution after every record, in bits (0 = certain). "
+        "The dashed line is the table: a spectator who sees no cards.</p>",
+    ]
     if charts and lines:
-        out.append(_figure(to_svg(entropy_chart(lines, timing)), "Diamonds: correct accusations; crosses: wrong ones.", "entropy"))
-    rows = [(esc(l.observer) + (' <span class="muted">(partial view)</span>' if l.partial_view else ""),
-             bits(l.start), bits(l.after_deal), bits(l.end), str(l.certain_seq) if l.certain_seq is not None else "never")
-            for l in lines]
+        out.append(
+            _figure(
+                to_svg(entropy_chart(lines, timing)), "Diamonds: correct accusations; crosses: wrong ones.", "entropy"
+            )
+        )
+    rows = [
+        (
+            esc(line.observer) + (' <span class="muted">(partial view)</span>' if line.partial_view else ""),
+            bits(line.start),
+            bits(line.after_deal),
+            bits(line.end),
+            str(line.certain_seq) if line.certain_seq is not None else "never",
+        )
+        for line in lines
+    ]
     out.append(_table(["observer", "start", "after the deal", "end", "certain after seq"], rows, {1, 2, 3, 4}))
     out.append("</section>")
     return "".join(out)
@@ -109,68 +153,122 @@ def _label(s: SuggestionLine) -> str:
 
 def _suggestion_row(s: SuggestionLine) -> tuple[str, ...]:
     shown = "nobody" if s.shown_by is None else esc(s.shown_by) + (f": {esc(s.shown_card)}" if s.shown_card else "")
-    return (str(s.seq), esc(s.player), cards(s.cards), shown, bits(s.expected_gain), bits(s.best_gain),
-            "this one" if s.best_cards == s.cards else cards(s.best_cards), share(s.accuracy), _label(s))
+    return (
+        str(s.seq),
+        esc(s.player),
+        cards(s.cards),
+        shown,
+        bits(s.expected_gain),
+        bits(s.best_gain),
+        "this one" if s.best_cards == s.cards else cards(s.best_cards),
+        share(s.accuracy),
+        _label(s),
+    )
 
 
-SUGGESTION_HEAD = ["seq", "player", "suggested", "shown", "expected gain", "best available", "best instead", "accuracy", "label"]
+SUGGESTION_HEAD = [
+    "seq",
+    "player",
+    "suggested",
+    "shown",
+    "expected gain",
+    "best available",
+    "best instead",
+    "accuracy",
+    "label",
+]
 
 
 def _suggestions(pm: PostMortem, charts: bool) -> str:
-    out = ['<section id="suggestions"><h2>Best and worst suggestions</h2>',
-           "<p>Expected gain: the bits the suggester could expect to learn, before the answers. Best available: the "
-           "most any suggestion open to them could have given, and which one. Accuracy = expected / best.</p>"]
+    out = [
+        '<section id="suggestions"><h2>Best and worst suggestions</h2>',
+        "<p>Expected gain: the bits the suggester could expect to learn, before the answers. Best available: the "
+        "most any suggestion open to them could have given, and which one. Accuracy = expected / best.</p>",
+    ]
     if not pm.suggestions:
         out.append("<p>No suggestions in this game.</p></section>")
         return "".join(out)
     chart = suggestion_chart(pm.suggestions) if charts else None
     if chart is not None:
-        out.append(_figure(to_svg(chart), "Bars are coloured by label; a tick marks the best available gain.", "suggestions"))
+        out.append(
+            _figure(to_svg(chart), "Bars are coloured by label; a tick marks the best available gain.", "suggestions")
+        )
     if pm.best or pm.worst:
         out.append("<h3>Best</h3>" + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7}))
         if pm.worst:
-            out.append("<h3>Worst, and what was best instead</h3>" + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7}))
+            out.append(
+                "<h3>Worst, and what was best instead</h3>"
+                + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7})
+            )
         else:
             out.append("<p>Every suggestion was as good as any available.</p>")
     else:
-        out.append('<p class="muted">Accuracy has not been computed for this game (<code>clue-stats analyse --deep</code>).</p>')
-    out.append(f"<details><summary>All {len(pm.suggestions)} suggestions</summary>"
-               + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.suggestions), {0, 4, 5, 7}) + "</details></section>")
+        out.append(
+            '<p class="muted">Accuracy has not been computed for this game (<code>clue-stats analyse --deep</code>).</p>'
+        )
+    out.append(
+        f"<details><summary>All {len(pm.suggestions)} suggestions</summary>"
+        + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.suggestions), {0, 4, 5, 7})
+        + "</details></section>"
+    )
     return "".join(out)
 
 
 def _timing(lines: list[TimingLine], analysed: bool) -> str:
     if not analysed:
-        return ('<section id="accusations"><h2>When each player could have accused, and when they did</h2>'
-                '<p class="muted">Not analysed yet (run <code>clue-stats analyse</code>).</p></section>')
+        return (
+            '<section id="accusations"><h2>When each player could have accused, and when they did</h2>'
+            '<p class="muted">Not analysed yet (run <code>clue-stats analyse</code>).</p></section>'
+        )
     rows = []
     for t in lines:
-        certain = "never" if t.certain_seq is None else f"{t.certain_seq} <span class=\"muted\">({esc(t.certain_after)})</span>"
+        certain = (
+            "never" if t.certain_seq is None else f'{t.certain_seq} <span class="muted">({esc(t.certain_after)})</span>'
+        )
         accused = "–" if t.accused_seq is None else f"{t.accused_seq}: {cards(t.accused_cards)}"
-        rows.append((esc(t.player), certain, accused, share(t.p_correct),
-                     str(t.turns_waited) if t.turns_waited is not None else "–", esc(t.verdict)))
-    return ('<section id="accusations"><h2>When each player could have accused, and when they did</h2>'
-            "<p>Certain: the first record after which only one solution was possible for them. p(correct): their "
-            "probability of the accused solution just before accusing. Turns waited: own turns that ended after "
-            "they were certain, before the accusing one.</p>"
-            + _table(["player", "certain after seq", "accused at seq", "p(correct)", "turns waited", "verdict"], rows, {3, 4})
-            + "</section>")
+        rows.append(
+            (
+                esc(t.player),
+                certain,
+                accused,
+                share(t.p_correct),
+                str(t.turns_waited) if t.turns_waited is not None else "–",
+                esc(t.verdict),
+            )
+        )
+    return (
+        '<section id="accusations"><h2>When each player could have accused, and when they did</h2>'
+        "<p>Certain: the first record after which only one solution was possible for them. p(correct): their "
+        "probability of the accused solution just before accusing. Turns waited: own turns that ended after "
+        "they were certain, before the accusing one.</p>"
+        + _table(
+            ["player", "certain after seq", "accused at seq", "p(correct)", "turns waited", "verdict"], rows, {3, 4}
+        )
+        + "</section>"
+    )
 
 
 def _giveaways(lines: list[GiveawayLine]) -> str:
-    out = ['<section id="giveaways"><h2>What each refuter gave away</h2>',
-           "<p>When a refuter held several of the named cards, the card they chose told the suggester more or less: "
-           "given away = what the suggester learned from the card shown minus the least any card they held could "
-           "have told (0 with no choice).</p>"]
+    out = [
+        '<section id="giveaways"><h2>What each refuter gave away</h2>',
+        "<p>When a refuter held several of the named cards, the card they chose told the suggester more or less: "
+        "given away = what the suggester learned from the card shown minus the least any card they held could "
+        "have told (0 with no choice).</p>",
+    ]
     if not lines:
         out.append("<p>Nobody showed a card.</p></section>")
         return "".join(out)
     rows = []
     for g in lines:
         choice = "–" if g.with_choice is None else str(g.with_choice)
-        largest = "–" if g.largest is None else (
-            f"{bits(g.largest.giveaway)} at seq {g.largest.seq} (showed {esc(g.largest.shown_card or 'a card')} "
-            f"to {esc(g.largest.player)})")
+        largest = (
+            "–"
+            if g.largest is None
+            else (
+                f"{bits(g.largest.giveaway)} at seq {g.largest.seq} (showed {esc(g.largest.shown_card or 'a card')} "
+                f"to {esc(g.largest.player)})"
+            )
+        )
         total = bits(g.total_bits) if g.known else "–"
         rows.append((esc(g.refuter), str(g.refutations), choice, total, largest))
     out.append(_table(["refuter", "cards shown", "with a choice", "bits given away", "largest"], rows, {1, 2, 3}))
@@ -179,12 +277,21 @@ def _giveaways(lines: list[GiveawayLine]) -> str:
 
 
 def _moments(moments: list[Moment], names: list[str], analysed: bool) -> str:
-    out = ['<section id="moments"><h2>Key moments</h2>',
-           "<p>The records that moved the players’ entropies the most (sum of every player’s change, in bits; "
-           "positive = learned).</p>"]
+    out = [
+        '<section id="moments"><h2>Key moments</h2>',
+        "<p>The records that moved the players’ entropies the most (sum of every player’s change, in bits; "
+        "positive = learned).</p>",
+    ]
     if not moments:
-        out.append('<p class="muted">' + ("No record changed what the players knew." if analysed else
-                   "Not analysed yet (run <code>clue-stats analyse</code>).") + "</p></section>")
+        out.append(
+            '<p class="muted">'
+            + (
+                "No record changed what the players knew."
+                if analysed
+                else "Not analysed yet (run <code>clue-stats analyse</code>)."
+            )
+            + "</p></section>"
+        )
         return "".join(out)
     head = ["seq", "what happened", *(esc(n) for n in names), "table", "moved"]
     rows = []
@@ -200,7 +307,9 @@ def _notes(notes: list[Note]) -> str:
     if not notes:
         return ""
     rows = [(str(n.seq), esc(n.what), f'<span class="note">{esc(n.text)}</span>') for n in notes]
-    return '<section id="notes"><h2>Notes from the log</h2>' + _table(["seq", "record", "note"], rows, {0}) + "</section>"
+    return (
+        '<section id="notes"><h2>Notes from the log</h2>' + _table(["seq", "record", "note"], rows, {0}) + "</section>"
+    )
 
 
 def render_html(pm: PostMortem, charts: bool = True) -> str:
@@ -208,14 +317,21 @@ def render_html(pm: PostMortem, charts: bool = True) -> str:
     b = pm.brief
     title = f"Post-mortem: {b.game_id}"
     subtitle = " · ".join(esc(x) for x in (b.edition, b.played_at, b.place) if x)
-    return "".join([
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-        f'<h1>{esc(title)}</h1><p class="meta">{subtitle}</p>',
-        _brief(b), _entropy(pm.entropy, pm.timing, charts), _suggestions(pm, charts), _timing(pm.timing, b.analysed),
-        _giveaways(pm.giveaways), _moments(pm.moments, pm.names, b.analysed), _notes(pm.notes),
-        '<footer class="muted"><p>Made by clue-stats. Every probability is exact: counted over the deals '
-        "consistent with what each player saw.</p></footer></body></html>\n",
-    ])
+    return "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+            f'<h1>{esc(title)}</h1><p class="meta">{subtitle}</p>',
+            _brief(b),
+            _entropy(pm.entropy, pm.timing, charts),
+            _suggestions(pm, charts),
+            _timing(pm.timing, b.analysed),
+            _giveaways(pm.giveaways),
+            _moments(pm.moments, pm.names, b.analysed),
+            _notes(pm.notes),
+            '<footer class="muted"><p>Made by clue-stats. Every probability is exact: counted over the deals '
+            "consistent with what each player saw.</p></footer></body></html>\n",
+        ]
+    )

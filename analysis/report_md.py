@@ -15,9 +15,18 @@ readable).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
-from clue_stats.analysis.report import EntropyLine, GiveawayLine, Moment, Note, PostMortem, SuggestionLine, TimingLine, plural
+from clue_stats.analysis.report import (
+    EntropyLine,
+    GiveawayLine,
+    Moment,
+    Note,
+    PostMortem,
+    SuggestionLine,
+    TimingLine,
+    plural,
+)
 from clue_stats.analysis.report import fmt_bits as bits
 from clue_stats.analysis.report import fmt_share as share
 
@@ -53,7 +62,10 @@ def sparkline(series: list[tuple[int, float]], top: float, width: int = SPARK_WI
 def _table(head: Iterable[str], rows: Iterable[Iterable[str]], numeric: set[int] = frozenset()) -> list[str]:
     """Cells must be escaped already."""
     head = list(head)
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|"]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines + [""]
 
@@ -73,14 +85,24 @@ def _brief(pm: PostMortem) -> list[str]:
         out.append(f"- **Written from:** {md_escape(b.perspective)}’s notebook")
     out.append(f"- **Solution:** {cards(b.solution) if b.solution else 'not known'}")
     out.append(f"- **Winner:** {md_escape(b.winner) if b.winner else 'nobody'}")
-    out.append(f"- **Records:** {b.records} ({plural(b.suggestions, 'suggestion')}, {plural(b.accusations, 'accusation')}"
-               + (f", {plural(b.turns, 'turn')}" if b.turns else "") + ")")
+    out.append(
+        f"- **Records:** {b.records} ({plural(b.suggestions, 'suggestion')}, {plural(b.accusations, 'accusation')}"
+        + (f", {plural(b.turns, 'turn')}" if b.turns else "")
+        + ")"
+    )
     out.append("")
     rows = []
     for p in b.players:
         status = "won" if p.won else ("out" if p.eliminated else "")
-        rows.append((str(p.seat + 1), md_escape(p.name), md_escape(p.character) if p.character else "–",
-                     str(p.hand_size) + ("" if p.hand_known else " (hand not in the log)"), status))
+        rows.append(
+            (
+                str(p.seat + 1),
+                md_escape(p.name),
+                md_escape(p.character) if p.character else "–",
+                str(p.hand_size) + ("" if p.hand_known else " (hand not in the log)"),
+                status,
+            )
+        )
     out += _table(["seat", "player", "character", "cards", "result"], rows, {0})
     if not b.analysed:
         out += ["_Not analysed yet: run `clue-stats analyse --deep` for accuracy, timing and giveaways._", ""]
@@ -90,22 +112,59 @@ def _brief(pm: PostMortem) -> list[str]:
 
 
 def _entropy(lines: list[EntropyLine]) -> list[str]:
-    out = ["## Envelope entropy over the game", "",
-           "Bits of uncertainty about the solution (0 = certain); the curve runs from the first record to the last.", ""]
-    top = max((l.start for l in lines), default=0.0)
-    rows = [(md_escape(l.observer) + (" (partial view)" if l.partial_view else ""), bits(l.start), bits(l.after_deal),
-             bits(l.end), str(l.certain_seq) if l.certain_seq is not None else "never", f"`{sparkline(l.series, top)}`")
-            for l in lines]
-    return out + _table(["observer", "start", "after the deal", "end", "certain after seq", "over the game"], rows, {1, 2, 3, 4})
+    out = [
+        "## Envelope entropy over the game",
+        "",
+        "Bits of uncertainty about the solution (0 = certain); the curve runs from the first record to the last.",
+        "",
+    ]
+    top = max((line.start for line in lines), default=0.0)
+    rows = [
+        (
+            md_escape(line.observer) + (" (partial view)" if line.partial_view else ""),
+            bits(line.start),
+            bits(line.after_deal),
+            bits(line.end),
+            str(line.certain_seq) if line.certain_seq is not None else "never",
+            f"`{sparkline(line.series, top)}`",
+        )
+        for line in lines
+    ]
+    return out + _table(
+        ["observer", "start", "after the deal", "end", "certain after seq", "over the game"], rows, {1, 2, 3, 4}
+    )
 
 
 def _suggestion_row(s: SuggestionLine) -> tuple[str, ...]:
-    shown = "nobody" if s.shown_by is None else md_escape(s.shown_by) + (f": {md_escape(s.shown_card)}" if s.shown_card else "")
-    return (str(s.seq), md_escape(s.player), cards(s.cards), shown, bits(s.expected_gain), bits(s.best_gain),
-            "this one" if s.best_cards == s.cards else cards(s.best_cards), share(s.accuracy), md_escape(s.label) if s.label else "–")
+    shown = (
+        "nobody"
+        if s.shown_by is None
+        else md_escape(s.shown_by) + (f": {md_escape(s.shown_card)}" if s.shown_card else "")
+    )
+    return (
+        str(s.seq),
+        md_escape(s.player),
+        cards(s.cards),
+        shown,
+        bits(s.expected_gain),
+        bits(s.best_gain),
+        "this one" if s.best_cards == s.cards else cards(s.best_cards),
+        share(s.accuracy),
+        md_escape(s.label) if s.label else "–",
+    )
 
 
-SUGGESTION_HEAD = ["seq", "player", "suggested", "shown", "expected gain", "best available", "best instead", "accuracy", "label"]
+SUGGESTION_HEAD = [
+    "seq",
+    "player",
+    "suggested",
+    "shown",
+    "expected gain",
+    "best available",
+    "best instead",
+    "accuracy",
+    "label",
+]
 
 
 def _suggestions(pm: PostMortem) -> list[str]:
@@ -116,7 +175,9 @@ def _suggestions(pm: PostMortem) -> list[str]:
         return out + ["_Accuracy has not been computed for this game (`clue-stats analyse --deep`)._", ""]
     out += ["**Best**", ""] + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7})
     if pm.worst:
-        out += ["**Worst, and what was best instead**", ""] + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7})
+        out += ["**Worst, and what was best instead**", ""] + _table(
+            SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7}
+        )
     else:
         out += ["Every suggestion was as good as any available.", ""]
     return out
@@ -124,15 +185,29 @@ def _suggestions(pm: PostMortem) -> list[str]:
 
 def _timing(lines: list[TimingLine], analysed: bool) -> list[str]:
     if not analysed:
-        return ["## When each player could have accused, and when they did", "", "_Not analysed yet (run `clue-stats analyse`)._", ""]
+        return [
+            "## When each player could have accused, and when they did",
+            "",
+            "_Not analysed yet (run `clue-stats analyse`)._",
+            "",
+        ]
     rows = []
     for t in lines:
         certain = "never" if t.certain_seq is None else f"{t.certain_seq} ({md_escape(t.certain_after)})"
         accused = "–" if t.accused_seq is None else f"{t.accused_seq}: {cards(t.accused_cards)}"
-        rows.append((md_escape(t.player), certain, accused, share(t.p_correct),
-                     str(t.turns_waited) if t.turns_waited is not None else "–", md_escape(t.verdict)))
-    return (["## When each player could have accused, and when they did", ""]
-            + _table(["player", "certain after seq", "accused at seq", "p(correct)", "turns waited", "verdict"], rows, {3, 4}))
+        rows.append(
+            (
+                md_escape(t.player),
+                certain,
+                accused,
+                share(t.p_correct),
+                str(t.turns_waited) if t.turns_waited is not None else "–",
+                md_escape(t.verdict),
+            )
+        )
+    return ["## When each player could have accused, and when they did", ""] + _table(
+        ["player", "certain after seq", "accused at seq", "p(correct)", "turns waited", "verdict"], rows, {3, 4}
+    )
 
 
 def _giveaways(lines: list[GiveawayLine]) -> list[str]:
@@ -141,18 +216,40 @@ def _giveaways(lines: list[GiveawayLine]) -> list[str]:
         return out + ["Nobody showed a card.", ""]
     rows = []
     for g in lines:
-        largest = "–" if g.largest is None else (
-            f"{bits(g.largest.giveaway)} at seq {g.largest.seq} (showed {md_escape(g.largest.shown_card or 'a card')} "
-            f"to {md_escape(g.largest.player)})")
-        rows.append((md_escape(g.refuter), str(g.refutations), "–" if g.with_choice is None else str(g.with_choice),
-                     bits(g.total_bits) if g.known else "–", largest))
+        largest = (
+            "–"
+            if g.largest is None
+            else (
+                f"{bits(g.largest.giveaway)} at seq {g.largest.seq} (showed {md_escape(g.largest.shown_card or 'a card')} "
+                f"to {md_escape(g.largest.player)})"
+            )
+        )
+        rows.append(
+            (
+                md_escape(g.refuter),
+                str(g.refutations),
+                "–" if g.with_choice is None else str(g.with_choice),
+                bits(g.total_bits) if g.known else "–",
+                largest,
+            )
+        )
     return out + _table(["refuter", "cards shown", "with a choice", "bits given away", "largest"], rows, {1, 2, 3})
 
 
 def _moments(moments: list[Moment], names: list[str], analysed: bool) -> list[str]:
-    out = ["## Key moments", "", "The records that moved the players’ entropies the most (bits; positive = learned).", ""]
+    out = [
+        "## Key moments",
+        "",
+        "The records that moved the players’ entropies the most (bits; positive = learned).",
+        "",
+    ]
     if not moments:
-        return out + ["No record changed what the players knew." if analysed else "_Not analysed yet (run `clue-stats analyse`)._", ""]
+        return out + [
+            "No record changed what the players knew."
+            if analysed
+            else "_Not analysed yet (run `clue-stats analyse`)._",
+            "",
+        ]
     head = ["seq", "what happened", *(md_escape(n) for n in names), "table", "moved"]
     rows = []
     for m in moments:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -76,7 +77,9 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = N
     return con.sql(sql, params=list(params or [])).pl()
 
 
-def list_games(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), limit: int | None = None) -> pl.DataFrame:
+def list_games(
+    con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), limit: int | None = None
+) -> pl.DataFrame:
     """The stored games matching the filters, newest played first."""
     where, params = filters.where("g")
     sql = (
@@ -116,7 +119,9 @@ def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
 def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None) -> Game:
     """Build a game from its records as stored (JSON text, the game record first)."""
     records = [json.loads(p) for p in payloads]
-    raw = RawGame(records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads))
+    raw = RawGame(
+        records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads)
+    )
     game, problems = build_game(raw)
     if game is None:
         # a stored game was valid when stored; failing now means the reader changed under it
@@ -128,7 +133,8 @@ def stored_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> dict[st
     """game_id -> (payloads, lines) of each game, in seq order (one query for many games)."""
     rows = con.execute(
         "SELECT game_id, list(payload ORDER BY seq), list(line ORDER BY seq) FROM events "
-        "WHERE game_id IN (SELECT unnest(?)) GROUP BY game_id", [game_ids]
+        "WHERE game_id IN (SELECT unnest(?)) GROUP BY game_id",
+        [game_ids],
     ).fetchall()
     return {gid: (list(payloads), list(lines)) for gid, payloads, lines in rows}
 

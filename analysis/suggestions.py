@@ -11,7 +11,8 @@ Candidates: where the suggestion's room is where the suggester stands (board edi
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game, Suggest
@@ -55,8 +56,15 @@ def score(game: Game, record: Suggest, before: Any, deep: bool) -> dict[str, Any
     # candidate gains exactly 0, so none needs to be counted
     certain = deduction.envelope_entropy(before) <= NOTHING_TO_LEARN and len(deduction.solution_counts(before)) == 1
     gain = 0.0 if certain else deduction.expected_gain(before, record.player, record.cards)
-    out: dict[str, Any] = {"expected_gain_bits": gain, "best_gain_bits": None, "best_suspect": None,
-                           "best_weapon": None, "best_room": None, "accuracy": None, "label": None}
+    out: dict[str, Any] = {
+        "expected_gain_bits": gain,
+        "best_gain_bits": None,
+        "best_suspect": None,
+        "best_weapon": None,
+        "best_room": None,
+        "accuracy": None,
+        "label": None,
+    }
     if not deep:
         return out
     if certain:
@@ -68,15 +76,21 @@ def score(game: Game, record: Suggest, before: Any, deep: bool) -> dict[str, Any
         # between equal candidates), it is the one named best
         best_gain, best = max(best_gain, gain), record.cards
     acc = accuracy(gain, best_gain)
-    out.update(best_gain_bits=best_gain, best_suspect=best[0], best_weapon=best[1], best_room=best[2],
-               accuracy=acc, label=label(acc))
+    out.update(
+        best_gain_bits=best_gain,
+        best_suspect=best[0],
+        best_weapon=best[1],
+        best_room=best[2],
+        accuracy=acc,
+        label=label(acc),
+    )
     return out
 
 
-def suggestion_columns(game: Game, knowledge_before: Callable[[str | None, int], Any], deep: bool = True) -> dict[int, dict[str, Any]]:
+def suggestion_columns(
+    game: Game, knowledge_before: Callable[[str | None, int], Any], deep: bool = True
+) -> dict[int, dict[str, Any]]:
     """seq -> analysis columns, for every suggestion of the game."""
     return {
-        r.seq: score(game, r, knowledge_before(r.player, r.seq), deep)
-        for r in game.records
-        if isinstance(r, Suggest)
+        r.seq: score(game, r, knowledge_before(r.player, r.seq), deep) for r in game.records if isinstance(r, Suggest)
     }

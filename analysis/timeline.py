@@ -44,7 +44,10 @@ def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:
             rows["category"].append(game.deck.category(card))
             rows["place"].append(place)
             rows["probability"].append(per_place.get(place, 0) / counts.total if counts.total else float("nan"))
-    return pl.DataFrame(rows, schema={"card": pl.Utf8, "name": pl.Utf8, "category": pl.Utf8, "place": pl.Utf8, "probability": pl.Float64})
+    return pl.DataFrame(
+        rows,
+        schema={"card": pl.Utf8, "name": pl.Utf8, "category": pl.Utf8, "place": pl.Utf8, "probability": pl.Float64},
+    )
 
 
 def certainty(game: Game) -> dict[str, int | None]:

@@ -52,7 +52,10 @@ def build_base(db: Path, work: Path, deep_games: int, games_per_count: int) -> N
     files = []
     for players in (4, 5, 6):
         path = work / f"sim-{players}p.jsonl"
-        path.write_text(cluelog.write_games(simulate(games_per_count, players, "classic", STRATEGIES, seed=players)), encoding="utf-8")
+        path.write_text(
+            cluelog.write_games(simulate(games_per_count, players, "classic", STRATEGIES, seed=players)),
+            encoding="utf-8",
+        )
         files.append(str(path))
     pipeline.ingest_paths([*files, str(ROOT / "data" / "samples")], db, analyse=True, workers=2)
     print(f"base corpus ingested and analysed in {time.perf_counter() - t:.1f} s")
@@ -65,25 +68,34 @@ def replicate(db: Path, target: int) -> None:
     try:
         base = con.execute("SELECT count(*) FROM games").fetchone()[0]
         copies = -(-(target - base) // base)
-        con.execute("""
+        con.execute(
+            """
             CREATE TEMP TABLE copies AS
             SELECT game_id AS orig, game_id || '~' || i AS new_id, i FROM games, range(1, ? + 1) r(i)
-            ORDER BY i, game_id LIMIT ?""", [copies, target - base])
+            ORDER BY i, game_id LIMIT ?""",
+            [copies, target - base],
+        )
         con.execute("BEGIN TRANSACTION")
         for table in GAME_TABLES:
             replace = "m.new_id AS game_id"
             if table == "games":
                 # dates over three years, so that date filters select real slices
-                replace += (", strftime(DATE '2023-01-01' + (hash(m.new_id) % 1095)::INTEGER, '%Y-%m-%d') AS played_at"
-                            ", m.new_id AS content_sha256")
-            con.execute(f"INSERT INTO {table} SELECT t.* REPLACE ({replace}) FROM {table} t JOIN copies m ON t.game_id = m.orig")
+                replace += (
+                    ", strftime(DATE '2023-01-01' + (hash(m.new_id) % 1095)::INTEGER, '%Y-%m-%d') AS played_at"
+                    ", m.new_id AS content_sha256"
+                )
+            con.execute(
+                f"INSERT INTO {table} SELECT t.* REPLACE ({replace}) FROM {table} t JOIN copies m ON t.game_id = m.orig"
+            )
         con.execute("COMMIT")
         con.execute("CHECKPOINT")
         sizes = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in GAME_TABLES}
     finally:
         con.close()
-    print(f"replicated to {sizes['games']:,} games in {time.perf_counter() - t:.1f} s: "
-          + ", ".join(f"{t} {n:,}" for t, n in sizes.items()))
+    print(
+        f"replicated to {sizes['games']:,} games in {time.perf_counter() - t:.1f} s: "
+        + ", ".join(f"{t} {n:,}" for t, n in sizes.items())
+    )
 
 
 def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:
@@ -120,7 +132,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--db", type=Path, default=ROOT / "build" / "bench-dashboard.duckdb")
-    parser.add_argument("--deep-games", type=int, default=16, help="simulated 3-player games analysed with the best gain")
+    parser.add_argument(
+        "--deep-games", type=int, default=16, help="simulated 3-player games analysed with the best gain"
+    )
     parser.add_argument("--games-per-count", type=int, default=8, help="simulated games at each of 4, 5 and 6 players")
     args = parser.parse_args()
 

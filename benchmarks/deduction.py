@@ -25,10 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import clue_stats.engine.deduction as deduction  # noqa: E402
 from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy  # noqa: E402
 from benchmarks.random_games import random_game  # noqa: E402
-
-import clue_stats.engine.deduction as deduction  # noqa: E402
 from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers  # noqa: E402
 
 
@@ -42,12 +41,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--suggestions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--plain-samples", type=int, default=3, help="observer-records per game for the plain reference")
+    parser.add_argument(
+        "--plain-samples", type=int, default=3, help="observer-records per game for the plain reference"
+    )
     parser.add_argument("--plain-limit", type=float, default=10.0, help="seconds per plain sample")
     args = parser.parse_args(argv)
 
-    games = [random_game(args.seed + i, n_players=6, n_suggestions=args.suggestions, wrong_accusations=1)
-             for i in range(args.games)]
+    games = [
+        random_game(args.seed + i, n_players=6, n_suggestions=args.suggestions, wrong_accusations=1)
+        for i in range(args.games)
+    ]
     entropy_table(random_game(10**6, n_players=6, n_suggestions=10))  # load the compiled kernel
 
     per_game, per_record, tables = [], [], []
@@ -90,24 +93,36 @@ def main(argv: list[str] | None = None) -> None:
                 errors.append(abs(h - table[o][i]))
 
     ms = 1000.0
-    print(f"deduction benchmark: {len(games)} games, 6 players, {args.suggestions} suggestions each, "
-          f"{n_records} observer-records")
-    print(f"engine:   per game          median {statistics.median(per_game) * ms:8.1f} ms   "
-          f"p95 {percentile(per_game, 0.95) * ms:8.1f} ms   (target: median <= 50 ms)")
-    print(f"          per observer-record median {statistics.median(per_record) * ms:8.3f} ms   "
-          f"p95 {percentile(per_record, 0.95) * ms:8.3f} ms")
+    print(
+        f"deduction benchmark: {len(games)} games, 6 players, {args.suggestions} suggestions each, "
+        f"{n_records} observer-records"
+    )
+    print(
+        f"engine:   per game          median {statistics.median(per_game) * ms:8.1f} ms   "
+        f"p95 {percentile(per_game, 0.95) * ms:8.1f} ms   (target: median <= 50 ms)"
+    )
+    print(
+        f"          per observer-record median {statistics.median(per_record) * ms:8.3f} ms   "
+        f"p95 {percentile(per_record, 0.95) * ms:8.3f} ms"
+    )
     bound = "≥ " if plain_cut else ""
     ratios = [p / max(e, 1e-9) for p, e in zip(plain_times, engine_times)]
-    print(f"plain DP: per observer-record median {bound}{statistics.median(plain_times) * ms:8.1f} ms   "
-          f"p95 {bound}{percentile(plain_times, 0.95) * ms:8.1f} ms   "
-          f"({len(plain_times)} sampled observer-records, {plain_cut} cut at {args.plain_limit:g} s)")
-    print(f"          the engine on the same knowledge, each counted alone: median "
-          f"{statistics.median(engine_times) * ms:.3f} ms; faster by {bound}{sum(plain_times) / sum(engine_times):,.0f}x "
-          f"in total, {bound}{statistics.median(ratios):,.0f}x median per record (target >= 100x)")
+    print(
+        f"plain DP: per observer-record median {bound}{statistics.median(plain_times) * ms:8.1f} ms   "
+        f"p95 {bound}{percentile(plain_times, 0.95) * ms:8.1f} ms   "
+        f"({len(plain_times)} sampled observer-records, {plain_cut} cut at {args.plain_limit:g} s)"
+    )
+    print(
+        f"          the engine on the same knowledge, each counted alone: median "
+        f"{statistics.median(engine_times) * ms:.3f} ms; faster by {bound}{sum(plain_times) / sum(engine_times):,.0f}x "
+        f"in total, {bound}{statistics.median(ratios):,.0f}x median per record (target >= 100x)"
+    )
     print(f"          largest |engine - plain| over finished samples: {plain_diff:.2e} bits")
-    print(f"sampler:  same time as the engine: mean |error| {statistics.fmean(errors):.3f} bits, "
-          f"p95 {percentile(errors, 0.95):.3f} bits, max {max(errors):.3f} bits; "
-          f"{empty} of {n_records} observer-records kept no deal")
+    print(
+        f"sampler:  same time as the engine: mean |error| {statistics.fmean(errors):.3f} bits, "
+        f"p95 {percentile(errors, 0.95):.3f} bits, max {max(errors):.3f} bits; "
+        f"{empty} of {n_records} observer-records kept no deal"
+    )
 
 
 if __name__ == "__main__":

@@ -34,8 +34,10 @@ def main() -> None:
         folder.mkdir()
         per_file = 500
         for start in range(0, args.games, per_file):
-            text = "".join(write_game(random_game(seed, n_players=args.players, wrong_accusations=1))
-                           for seed in range(start, min(start + per_file, args.games)))
+            text = "".join(
+                write_game(random_game(seed, n_players=args.players, wrong_accusations=1))
+                for seed in range(start, min(start + per_file, args.games))
+            )
             (folder / f"games-{start:06d}.jsonl").write_text(text)
         size = sum(f.stat().st_size for f in folder.iterdir())
         lines = sum(1 for f in folder.iterdir() for _ in f.open("rb"))
@@ -57,8 +59,10 @@ def main() -> None:
         print(f"{args.games} games of {args.players} players, {lines:,} records, {size / 1e6:.1f} MB")
         print(f"json.loads only        : {parse:7.2f} s  {args.games / parse:9.0f} games/s")
         for workers, seconds in results.items():
-            print(f"ingest --no-analyse x{workers}: {seconds:7.2f} s  {args.games / seconds:9.0f} games/s"
-                  f"  ({seconds / parse:.1f}x the JSON parse)")
+            print(
+                f"ingest --no-analyse x{workers}: {seconds:7.2f} s  {args.games / seconds:9.0f} games/s"
+                f"  ({seconds / parse:.1f}x the JSON parse)"
+            )
 
 
 if __name__ == "__main__":

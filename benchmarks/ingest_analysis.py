@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clue_stats import pipeline  # noqa: E402
 from clue_stats.analysis import accusations, giveaway, information, suggestions  # noqa: E402
 from clue_stats.analysis.pipeline import GameAnalysis  # noqa: E402
-from clue_stats import pipeline  # noqa: E402
 from clue_stats.commands.analyse import analyse_store  # noqa: E402
 from clue_stats.engine.game import Suggest  # noqa: E402
 from clue_stats.engine.rules import validate  # noqa: E402
@@ -44,7 +44,9 @@ PER_FILE = 100
 def write_corpus(folder: Path, games: list) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for start in range(0, len(games), PER_FILE):
-        (folder / f"games-{start // PER_FILE:04d}.jsonl").write_text(write_games(games[start:start + PER_FILE]), encoding="utf-8")
+        (folder / f"games-{start // PER_FILE:04d}.jsonl").write_text(
+            write_games(games[start : start + PER_FILE]), encoding="utf-8"
+        )
 
 
 def cpu_seconds() -> float:
@@ -108,8 +110,10 @@ def main() -> None:
     generated = time.perf_counter() - start
     records = sum(len(g.records) for g in games)
     n_suggestions = sum(1 for g in games for r in g.records if isinstance(r, Suggest))
-    print(f"generated {len(games)} {args.players}-player games in {generated:.1f} s "
-          f"({records / len(games):.0f} records, {n_suggestions / len(games):.1f} suggestions a game)")
+    print(
+        f"generated {len(games)} {args.players}-player games in {generated:.1f} s "
+        f"({records / len(games):.0f} records, {n_suggestions / len(games):.1f} suggestions a game)"
+    )
 
     # first, while this process's caches are cold (the 1-worker ingest below runs in this process);
     # one other game first loads the compiled counting kernel, which each process does once
@@ -126,16 +130,24 @@ def main() -> None:
         paths = [str(root / "logs")]
 
         ref, ref_cpu, stored = timed_ingest(paths, root / "reference.duckdb", analyse=False, workers=2)
-        print(f"ingest --no-analyse, 2 workers:  {ref:7.1f} s wall, {ref_cpu:7.1f} s CPU  ({stored} games, {stored / ref:.0f} games/s)")
+        print(
+            f"ingest --no-analyse, 2 workers:  {ref:7.1f} s wall, {ref_cpu:7.1f} s CPU  ({stored} games, {stored / ref:.0f} games/s)"
+        )
         par, par_cpu, stored = timed_ingest(paths, root / "parallel.duckdb", analyse=True, workers=2)
         per_1000 = par * 1000 / max(stored, 1)
-        print(f"ingest with analysis, 2 workers: {par:7.1f} s wall, {par_cpu:7.1f} s CPU  ({stored / par:.1f} games/s; "
-              f"{par / ref:.1f}x the reference; {par_cpu / max(stored, 1):.2f} CPU s a game)")
-        print(f"  1,000 games: {per_1000:.0f} s projected from this run; {par_cpu * 1000 / max(stored, 1) / 2:.0f} s "
-              f"on 2 otherwise idle cores (CPU / 2); target 60 s")
+        print(
+            f"ingest with analysis, 2 workers: {par:7.1f} s wall, {par_cpu:7.1f} s CPU  ({stored / par:.1f} games/s; "
+            f"{par / ref:.1f}x the reference; {par_cpu / max(stored, 1):.2f} CPU s a game)"
+        )
+        print(
+            f"  1,000 games: {per_1000:.0f} s projected from this run; {par_cpu * 1000 / max(stored, 1) / 2:.0f} s "
+            f"on 2 otherwise idle cores (CPU / 2); target 60 s"
+        )
         if not args.no_serial:
             ser, ser_cpu, stored = timed_ingest(paths, root / "serial.duckdb", analyse=True, workers=1)
-            print(f"ingest with analysis, 1 worker:  {ser:7.1f} s wall, {ser_cpu:7.1f} s CPU  (2 workers are {ser / par:.2f}x faster in wall time)")
+            print(
+                f"ingest with analysis, 1 worker:  {ser:7.1f} s wall, {ser_cpu:7.1f} s CPU  (2 workers are {ser / par:.2f}x faster in wall time)"
+            )
 
         if args.deep_sample:
             sample = games[1 : 1 + args.deep_sample]  # not games the breakdown warmed caches with
@@ -144,9 +156,10 @@ def main() -> None:
             t, cpu = time.perf_counter(), cpu_seconds()
             done = analyse_store(root / "deep.duckdb", deep=True, workers=1).games_analysed
             deep, deep_cpu = (time.perf_counter() - t) / max(done, 1), (cpu_seconds() - cpu) / max(done, 1)
-            print(f"analyse --deep (best available gain), 1 worker: {deep:.1f} s wall, {deep_cpu:.1f} s CPU a game "
-                  f"over {done} games; {len(games)} games on 2 otherwise idle cores: {deep_cpu * len(games) / 2 / 60:.0f} min")
-
+            print(
+                f"analyse --deep (best available gain), 1 worker: {deep:.1f} s wall, {deep_cpu:.1f} s CPU a game "
+                f"over {done} games; {len(games)} games on 2 otherwise idle cores: {deep_cpu * len(games) / 2 / 60:.0f} min"
+            )
 
 
 if __name__ == "__main__":

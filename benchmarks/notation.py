@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.random_games import random_game  # noqa: E402
-
 from clue_stats.ingest import cluelog, notation  # noqa: E402
 
 
@@ -31,7 +30,10 @@ def best_of(runs: int, work: Callable[[], object]) -> float:
 
 
 def main(n_games: int = 40) -> None:
-    games = [random_game(seed, n_players=3 + seed % 4, n_suggestions=40, wrong_accusations=seed % 2) for seed in range(n_games)]
+    games = [
+        random_game(seed, n_players=3 + seed % 4, n_suggestions=40, wrong_accusations=seed % 2)
+        for seed in range(n_games)
+    ]
     records = [r for g in games for r in cluelog.record_dicts(g)]
     jsonl = cluelog.write_games(games)
     text = notation.write(records)
@@ -48,11 +50,15 @@ def main(n_games: int = 40) -> None:
     reference = best_of(3, read_cluelog)
     reading = best_of(3, read_notation)
     writing = best_of(3, lambda: notation.write(records))
-    print(f"{n_games} games, {n} records; notation {len(text.encode()):,} bytes, clue-log/1 {len(jsonl.encode()):,} bytes "
-          f"({len(text.encode()) / len(jsonl.encode()):.2f}x)")
+    print(
+        f"{n_games} games, {n} records; notation {len(text.encode()):,} bytes, clue-log/1 {len(jsonl.encode()):,} bytes "
+        f"({len(text.encode()) / len(jsonl.encode()):.2f}x)"
+    )
     print(f"clue-log/1 read + build : {n / reference:10,.0f} records/s (reference)")
     print(f"notation read + build   : {n / reading:10,.0f} records/s ({reading / reference:.2f}x the reference time)")
-    print(f"notation write          : {n / writing:10,.0f} records/s ({writing / reference:.2f}x; every line is read back)")
+    print(
+        f"notation write          : {n / writing:10,.0f} records/s ({writing / reference:.2f}x; every line is read back)"
+    )
 
 
 if __name__ == "__main__":

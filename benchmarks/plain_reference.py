@@ -32,7 +32,7 @@ def plain_solution_counts(k: Knowledge, deadline: float | None = None) -> dict[t
     last = [max(_bits(m)) for _, m in clauses]
     states: dict[tuple, int] = {(tuple(k.sizes[1:]), (-1, -1, -1), 0): 1}
     for c in range(n_cards):
-        closing = sum(1 << i for i, l in enumerate(last) if l == c)
+        closing = sum(1 << i for i, last_card in enumerate(last) if last_card == c)
         new: dict[tuple, int] = {}
         for j, ((caps, env, met), n) in enumerate(states.items()):
             if deadline is not None and j % 1024 == 0 and time.process_time() > deadline:

@@ -74,7 +74,9 @@ def random_game(
                 responses.append(Response(names[other], rng.choice(held)))
                 break
             responses.append(Response(names[other], None))
-        add(Suggest, player=names[seat], suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses))
+        add(
+            Suggest, player=names[seat], suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses)
+        )
         made += 1
         if seat in accusers and made > n_suggestions // 3:
             accusers.discard(seat)

@@ -46,7 +46,9 @@ def write_chunk(args: tuple[Path, int, int, int]) -> int:
     from clue_stats.ingest.cluelog import write_game
 
     folder, start, stop, per_file = args
-    text = "".join(write_game(random_game(seed, n_players=3 + seed % 4, wrong_accusations=1)) for seed in range(start, stop))
+    text = "".join(
+        write_game(random_game(seed, n_players=3 + seed % 4, wrong_accusations=1)) for seed in range(start, stop)
+    )
     path = folder / f"games-{start // per_file:05d}.jsonl"
     path.write_text(text, encoding="utf-8")
     return len(text.encode("utf-8"))
@@ -67,21 +69,36 @@ def child_ingest(argv: list[str]) -> None:
     from clue_stats import pipeline
 
     db, analyse, workers, paths = argv[0], argv[1] == "1", int(argv[2]), argv[3:]
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, _cpu = time.perf_counter(), time.process_time()
     summary = pipeline.ingest_paths(paths, db, analyse=analyse, workers=workers)
     wall = time.perf_counter() - wall
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(json.dumps({
-        "wall": wall, "stored": summary.games_stored, "rejected": summary.games_rejected,
-        "cpu": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
-        "rss_self_mb": own.ru_maxrss / 1024, "rss_worker_mb": kids.ru_maxrss / 1024,  # Linux: KiB
-    }))
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "stored": summary.games_stored,
+                "rejected": summary.games_rejected,
+                "cpu": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+                "rss_self_mb": own.ru_maxrss / 1024,
+                "rss_worker_mb": kids.ru_maxrss / 1024,  # Linux: KiB
+            }
+        )
+    )
 
 
 def measure_ingest(db: Path, files: list[Path], analyse: bool, workers: int) -> dict:
     for stale in (db, Path(f"{db}.wal")):
         stale.unlink(missing_ok=True)
-    command = [sys.executable, __file__, "--child-ingest", str(db), "1" if analyse else "0", str(workers), *map(str, files)]
+    command = [
+        sys.executable,
+        __file__,
+        "--child-ingest",
+        str(db),
+        "1" if analyse else "0",
+        str(workers),
+        *map(str, files),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"ingest failed:\n{done.stderr[-3000:]}")
@@ -100,8 +117,8 @@ def report(label: str, f: dict) -> None:
 
 
 def measure_partitioned(work: Path, files: list[Path], workers: int, ingest_cpu_per_game: float | None) -> None:
-    from clue_stats.analysis.partitioned import run_partitioned
     from clue_stats import pipeline
+    from clue_stats.analysis.partitioned import run_partitioned
     from clue_stats.ingest.export import export
 
     db = work / "partitioned.duckdb"
@@ -117,10 +134,14 @@ def measure_partitioned(work: Path, files: list[Path], workers: int, ingest_cpu_
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)  # the reaped Dask processes
     games = max(summary.games, 1)
-    print(f"partitioned analysis (Dask LocalCluster, {workers} worker processes, {summary.partitions} partitions): "
-          f"{summary.games:,} games, {len(summary.failed)} failed")
-    print(f"  export to Parquet {exported:6.1f} s; analysis {wall:7.1f} s wall, {games / wall:6.1f} games/s; "
-          f"workers' CPU {cpu:7.1f} s ({cpu / games * 1000:.0f} ms a game)")
+    print(
+        f"partitioned analysis (Dask LocalCluster, {workers} worker processes, {summary.partitions} partitions): "
+        f"{summary.games:,} games, {len(summary.failed)} failed"
+    )
+    print(
+        f"  export to Parquet {exported:6.1f} s; analysis {wall:7.1f} s wall, {games / wall:6.1f} games/s; "
+        f"workers' CPU {cpu:7.1f} s ({cpu / games * 1000:.0f} ms a game)"
+    )
     if ingest_cpu_per_game:
         print(f"  CPU a game against ingest with analysis: {cpu / games / ingest_cpu_per_game:.2f}x")
 
@@ -132,7 +153,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--analyse-slice", type=int, default=10_000, help="games ingested with analysis (0: skip)")
-    parser.add_argument("--partitioned-slice", type=int, default=1000, help="games analysed on the local Dask cluster (0: skip)")
+    parser.add_argument(
+        "--partitioned-slice", type=int, default=1000, help="games analysed on the local Dask cluster (0: skip)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--per-file", type=int, default=PER_FILE, help="games a file (slices are whole files)")
     parser.add_argument("--work", type=Path, default=None, help="keep the generated files and databases here")
@@ -141,10 +164,14 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="clue-scale-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)")
+        print(
+            f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)"
+        )
         t = time.perf_counter()
         files = generate(work / "logs", args.games, args.workers, args.per_file)
-        print(f"generated {args.games:,} games in {time.perf_counter() - t:.1f} s (3 to 6 players, {args.per_file:,} a file)\n")
+        print(
+            f"generated {args.games:,} games in {time.perf_counter() - t:.1f} s (3 to 6 players, {args.per_file:,} a file)\n"
+        )
 
         plain = measure_ingest(work / "plain.duckdb", files, analyse=False, workers=args.workers)
         report(f"ingest --no-analyse, {args.workers} workers", plain)
@@ -154,21 +181,30 @@ def main() -> None:
             chunk = files[: -(-args.analyse_slice // args.per_file)]
             analysed = measure_ingest(work / "analysed.duckdb", chunk, analyse=True, workers=args.workers)
             print()
-            report(f"ingest with analysis, {args.workers} workers (a SLICE: the first {analysed['stored']:,} games)", analysed)
+            report(
+                f"ingest with analysis, {args.workers} workers (a SLICE: the first {analysed['stored']:,} games)",
+                analysed,
+            )
             scale = args.games / max(analysed["stored"], 1)
             analysed_cpu = analysed["cpu"] / max(analysed["stored"], 1)
-            print(f"  EXTRAPOLATED to {args.games:,} games (x{scale:.0f}, not measured): "
-                  f"{analysed['wall'] * scale / 3600:.1f} h wall at this load, "
-                  f"{analysed['cpu'] * scale / args.workers / 3600:.1f} h on {args.workers} idle cores (CPU / cores), "
-                  f"database about {analysed['db_mb'] * scale / 1e3:.1f} GB")
-            print(f"  analysis against --no-analyse: {analysed_cpu / (plain['cpu'] / max(plain['stored'], 1)):.0f}x the CPU a game")
+            print(
+                f"  EXTRAPOLATED to {args.games:,} games (x{scale:.0f}, not measured): "
+                f"{analysed['wall'] * scale / 3600:.1f} h wall at this load, "
+                f"{analysed['cpu'] * scale / args.workers / 3600:.1f} h on {args.workers} idle cores (CPU / cores), "
+                f"database about {analysed['db_mb'] * scale / 1e3:.1f} GB"
+            )
+            print(
+                f"  analysis against --no-analyse: {analysed_cpu / (plain['cpu'] / max(plain['stored'], 1)):.0f}x the CPU a game"
+            )
 
         if args.partitioned_slice:
             print()
             chunk = files[: -(-args.partitioned_slice // args.per_file)]
             measure_partitioned(work, chunk, args.workers, analysed_cpu)
         print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-        print("dashboard page times at 100,000 games: .venv/bin/python benchmarks/dashboard_speed.py (see docs/performance.md)")
+        print(
+            "dashboard page times at 100,000 games: .venv/bin/python benchmarks/dashboard_speed.py (see docs/performance.md)"
+        )
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

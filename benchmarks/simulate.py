@@ -45,8 +45,10 @@ def main() -> None:
     check = time.perf_counter() - t0
 
     turns = [sum(1 for r in g.records if isinstance(r, Turn)) for g in games]
-    print(f"{args.games} games, {args.players} notebook players: {statistics.mean(turns):.1f} turns a game, "
-          f"{size / 1e6:.1f} MB of clue-log/1, {problems} movement problems")
+    print(
+        f"{args.games} games, {args.players} notebook players: {statistics.mean(turns):.1f} turns a game, "
+        f"{size / 1e6:.1f} MB of clue-log/1, {problems} movement problems"
+    )
     print(f"simulate           : {sim:7.2f} s  {args.games / sim:8.0f} games/s  x{sim / write:5.1f} of writing")
     print(f"write clue-log/1   : {write:7.2f} s  {args.games / write:8.0f} games/s  (reference)")
     print(f"check_movement     : {check:7.2f} s  {args.games / check:8.0f} games/s  x{check / write:5.1f} of writing")

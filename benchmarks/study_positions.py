@@ -115,11 +115,18 @@ class Tally:
             games, wins = table[key]
             low, high = wilson(wins, games)
             exp = expected[key] if isinstance(expected, dict) else expected
-            out.append({
-                "key": key if not isinstance(key, tuple) else list(key),
-                "games": games, "wins": wins, "rate": wins / games, "low": low, "high": high,
-                "expected": exp, "p_value": stats.binomtest(wins, games, exp).pvalue,
-            })
+            out.append(
+                {
+                    "key": key if not isinstance(key, tuple) else list(key),
+                    "games": games,
+                    "wins": wins,
+                    "rate": wins / games,
+                    "low": low,
+                    "high": high,
+                    "expected": exp,
+                    "p_value": stats.binomtest(wins, games, exp).pvalue,
+                }
+            )
         return out
 
     def uniformity(self, table: dict, n_players: int) -> dict:
@@ -144,9 +151,15 @@ def run(label: str, n_games: int, players: int, strategies: list[str], seed: int
     exp = tally.expected(players)
     character_expected = {c: exp for c in tally.character}
     result = {
-        "label": label, "players": players, "strategies": strategies, "seed": seed,
-        "games": tally.games, "won": tally.won, "seconds": took,
-        "turns_mean": sum(tally.turns) / len(tally.turns), "turns_max": max(tally.turns),
+        "label": label,
+        "players": players,
+        "strategies": strategies,
+        "seed": seed,
+        "games": tally.games,
+        "won": tally.won,
+        "seconds": took,
+        "turns_mean": sum(tally.turns) / len(tally.turns),
+        "turns_max": max(tally.turns),
         "seat": tally.rows(tally.seat, exp),
         "seat_test": tally.uniformity(tally.seat, players),
         "character": tally.rows(tally.character, character_expected),
@@ -156,9 +169,16 @@ def run(label: str, n_games: int, players: int, strategies: list[str], seed: int
         "strategy_seat": tally.rows(tally.strategy_seat, exp),
         "character_seat": tally.rows(tally.character_seat, exp),
         "character_seat_adjusted": seat_adjusted(tally),
-        "first_turn_room": {c: {"turns": v[0], "entered": v[1], "rate": v[1] / v[0], "ci": wilson(v[1], v[0]),
-                                "could": tally.first_roll_reach[c][1] / tally.first_roll_reach[c][0]}
-                            for c, v in sorted(tally.first_turn_room.items())},
+        "first_turn_room": {
+            c: {
+                "turns": v[0],
+                "entered": v[1],
+                "rate": v[1] / v[0],
+                "ci": wilson(v[1], v[0]),
+                "could": tally.first_roll_reach[c][1] / tally.first_roll_reach[c][0],
+            }
+            for c, v in sorted(tally.first_turn_room.items())
+        },
         "first_suggestion_turn": {c: sum(v) / len(v) for c, v in sorted(tally.first_suggestion.items())},
         "hand_size": {seat: dict(sizes) for seat, sizes in sorted(tally.hand_size.items())},
     }
@@ -181,9 +201,17 @@ def seat_adjusted(tally: Tally) -> list[dict]:
         expected = sum(g * seat_rate[seat] for seat, g, _ in cells)
         variance = sum(g * seat_rate[seat] * (1 - seat_rate[seat]) for seat, g, _ in cells)
         z = (wins - expected) / math.sqrt(variance) if variance else 0.0
-        out.append({"key": character, "games": games, "wins": wins, "expected_wins": expected,
-                    "ratio": wins / expected if expected else float("nan"), "z": z,
-                    "p_value": 2 * stats.norm.sf(abs(z))})
+        out.append(
+            {
+                "key": character,
+                "games": games,
+                "wins": wins,
+                "expected_wins": expected,
+                "ratio": wins / expected if expected else float("nan"),
+                "z": z,
+                "p_value": 2 * stats.norm.sf(abs(z)),
+            }
+        )
     return out
 
 
@@ -192,9 +220,11 @@ def pct(x: float) -> str:
 
 
 def print_run(r: dict) -> None:
-    print(f"\n## {r['label']}: {r['games']} games, {r['players']} players, {','.join(r['strategies'])} "
-          f"({r['games'] / r['seconds']:.0f} games/s; {pct(r['won'] / r['games'])} % won; "
-          f"{r['turns_mean']:.1f} turns on average, at most {r['turns_max']})")
+    print(
+        f"\n## {r['label']}: {r['games']} games, {r['players']} players, {','.join(r['strategies'])} "
+        f"({r['games'] / r['seconds']:.0f} games/s; {pct(r['won'] / r['games'])} % won; "
+        f"{r['turns_mean']:.1f} turns on average, at most {r['turns_max']})"
+    )
     for name in ("seat", "character", "strategy"):
         if name == "strategy" and r["strategy_test"] is None:
             continue
@@ -203,19 +233,27 @@ def print_run(r: dict) -> None:
         print("|---|---|---|---|---|---|---|")
         for row in r[name]:
             key = row["key"] + 1 if name == "seat" else row["key"]
-            print(f"| {key} | {row['games']} | {row['wins']} | {pct(row['rate'])} | {pct(row['low'])}-{pct(row['high'])} "
-                  f"| {pct(row['expected'])} | {row['p_value']:.3g} |")
+            print(
+                f"| {key} | {row['games']} | {row['wins']} | {pct(row['rate'])} | {pct(row['low'])}-{pct(row['high'])} "
+                f"| {pct(row['expected'])} | {row['p_value']:.3g} |"
+            )
         print(f"\nchi-square {test['chi2']:.1f} on {test['dof']} df, p = {test['p_value']:.3g}")
     print("\n| character | games | wins | wins its seats predict | ratio | z | p |")
     print("|---|---|---|---|---|---|---|")
     for row in r["character_seat_adjusted"]:
-        print(f"| {row['key']} | {row['games']} | {row['wins']} | {row['expected_wins']:.0f} | {row['ratio']:.3f} "
-              f"| {row['z']:.2f} | {row['p_value']:.3g} |")
-    print("\n| character | first turns from the start square | roll reaches a room % | walked into a room % | 95 % CI | mean own turn of first suggestion |")
+        print(
+            f"| {row['key']} | {row['games']} | {row['wins']} | {row['expected_wins']:.0f} | {row['ratio']:.3f} "
+            f"| {row['z']:.2f} | {row['p_value']:.3g} |"
+        )
+    print(
+        "\n| character | first turns from the start square | roll reaches a room % | walked into a room % | 95 % CI | mean own turn of first suggestion |"
+    )
     print("|---|---|---|---|---|---|")
     for c, v in r["first_turn_room"].items():
-        print(f"| {c} | {v['turns']} | {pct(v['could'])} | {pct(v['rate'])} | {pct(v['ci'][0])}-{pct(v['ci'][1])} "
-              f"| {r['first_suggestion_turn'].get(c, float('nan')):.2f} |")
+        print(
+            f"| {c} | {v['turns']} | {pct(v['could'])} | {pct(v['rate'])} | {pct(v['ci'][0])}-{pct(v['ci'][1])} "
+            f"| {r['first_suggestion_turn'].get(c, float('nan')):.2f} |"
+        )
 
 
 def main() -> None:

@@ -11,8 +11,8 @@ import functools
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -42,7 +42,7 @@ class InputError(Exception):
     """Input that cannot be used (exit 3)."""
 
 
-def database(db: Optional[str]) -> str:
+def database(db: str | None) -> str:
     return db or os.environ.get("CLUE_STATS_DB") or DEFAULT_DB
 
 
@@ -73,7 +73,9 @@ def handled(func: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as exc:  # the program's own failure: a message, not a traceback
             if os.environ.get("CLUE_STATS_DEBUG"):
                 raise
-            raise fail(f"internal error: {type(exc).__name__}: {exc} (set CLUE_STATS_DEBUG=1 for the traceback)", 1) from None
+            raise fail(
+                f"internal error: {type(exc).__name__}: {exc} (set CLUE_STATS_DEBUG=1 for the traceback)", 1
+            ) from None
 
     return wrapper
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
@@ -51,7 +51,14 @@ class Summary:
             "games_skipped": self.games_skipped,
             "games_rejected": self.games_rejected,
             "problems": [
-                {"file": p.source_file, "line": p.line, "seq": p.seq, "code": p.code, "severity": p.severity, "message": p.message}
+                {
+                    "file": p.source_file,
+                    "line": p.line,
+                    "seq": p.seq,
+                    "code": p.code,
+                    "severity": p.severity,
+                    "message": p.message,
+                }
                 for p in self.problems
             ],
         }
@@ -84,7 +91,10 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         problems = problems + [p.located(raw.source_file) for p in replay.problems]
     if game is None or replay is None or any(p.is_error for p in problems):
         rejection = Rejection(
-            source_file=raw.source_file, line=raw.first_line, raw=raw.text, problems=problems,
+            source_file=raw.source_file,
+            line=raw.first_line,
+            raw=raw.text,
+            problems=problems,
             game_id=game.game_id if game is not None else _declared_id(raw),
         )
         return Outcome(None, rejection, problems)
@@ -227,8 +237,13 @@ def ingest_paths(
             pool.shutdown()
     with store.write_connection(db, wait_seconds) as con:
         store.finish_run(
-            con, started, files_read=summary.files_read, files_skipped=summary.files_skipped,
-            games_stored=summary.games_stored, games_skipped=summary.games_skipped, games_rejected=summary.games_rejected,
+            con,
+            started,
+            files_read=summary.files_read,
+            files_skipped=summary.files_skipped,
+            games_stored=summary.games_stored,
+            games_skipped=summary.games_skipped,
+            games_rejected=summary.games_rejected,
         )
     return summary
 
@@ -237,7 +252,13 @@ def load_games(path: str | Path) -> tuple[list[Game], list[Problem]]:
     """Every valid game of one file (any format ingest reads), for commands that work on a file."""
     items = formats.iter_file(Path(path))
     if items is None:
-        return [], [Problem("unknown_format", "not a file clue-stats reads (.jsonl, .clue, or a known export)", source_file=str(path))]
+        return [], [
+            Problem(
+                "unknown_format",
+                "not a file clue-stats reads (.jsonl, .clue, or a known export)",
+                source_file=str(path),
+            )
+        ]
     games, problems = [], []
     for item in items:
         if isinstance(item, Problem):

@@ -26,11 +26,23 @@ log = logging.getLogger("clue_stats.dashboard")
 WATCH_SECONDS = 5  # how often an open page looks for a database changed by ingest
 
 PAGES = [
-    st.Page(HERE / "app_pages" / "overview.py", title="Overview", icon=":material/dashboard:", url_path="overview", default=True),
+    st.Page(
+        HERE / "app_pages" / "overview.py",
+        title="Overview",
+        icon=":material/dashboard:",
+        url_path="overview",
+        default=True,
+    ),
     st.Page(HERE / "app_pages" / "replay.py", title="Game replay", icon=":material/replay:", url_path="replay"),
-    st.Page(HERE / "app_pages" / "suggestions.py", title="Suggestions", icon=":material/psychology:", url_path="suggestions"),
-    st.Page(HERE / "app_pages" / "accusations.py", title="Accusations", icon=":material/gavel:", url_path="accusations"),
-    st.Page(HERE / "app_pages" / "positions.py", title="Starting positions", icon=":material/casino:", url_path="positions"),
+    st.Page(
+        HERE / "app_pages" / "suggestions.py", title="Suggestions", icon=":material/psychology:", url_path="suggestions"
+    ),
+    st.Page(
+        HERE / "app_pages" / "accusations.py", title="Accusations", icon=":material/gavel:", url_path="accusations"
+    ),
+    st.Page(
+        HERE / "app_pages" / "positions.py", title="Starting positions", icon=":material/casino:", url_path="positions"
+    ),
     st.Page(HERE / "app_pages" / "players.py", title="Players", icon=":material/groups:", url_path="players"),
     st.Page(HERE / "app_pages" / "quality.py", title="Data quality", icon=":material/rule:", url_path="quality"),
 ]
@@ -65,7 +77,10 @@ def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
             date_from = st.date_input("Played from", value=None, min_value=low, max_value=high, key="filter_from")
             date_to = st.date_input("Played until", value=None, min_value=low, max_value=high, key="filter_to")
     return queries.GameFilter(
-        edition=edition, variant=variant, n_players=n_players, source=source,
+        edition=edition,
+        variant=variant,
+        n_players=n_players,
+        source=source,
         date_from=date_from.isoformat() if date_from else None,
         date_to=date_to.isoformat() if date_to else None,
     )
@@ -99,8 +114,10 @@ def main() -> None:
         if os.environ.get("CLUE_STATS_DEBUG"):
             raise
         log.exception("page %s failed", page.title)
-        st.error(f"This page failed: {md(type(exc).__name__)}: {md(exc)}. "
-                 "Set CLUE_STATS_DEBUG=1 to see the traceback in the terminal.")
+        st.error(
+            f"This page failed: {md(type(exc).__name__)}: {md(exc)}. "
+            "Set CLUE_STATS_DEBUG=1 to see the traceback in the terminal."
+        )
 
 
 main()

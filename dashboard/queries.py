@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -28,10 +29,28 @@ from clue_stats.analysis import store_read, timeline
 from clue_stats.analysis.store_read import GameFilter, GameNotFound, StoreBusy, StoreError
 
 __all__ = [
-    "GameFilter", "GameNotFound", "StoreBusy", "StoreError", "WAIT_SECONDS", "DEFAULT_DB",
-    "database_path", "store_version", "filter_choices", "selection_size", "games_by_players", "overview", "game_choices", "replay_game",
-    "replay_timeline", "notebook", "suggestion_stats", "accusation_stats", "position_effects",
-    "player_summary", "data_quality", "rejected_problems",
+    "GameFilter",
+    "GameNotFound",
+    "StoreBusy",
+    "StoreError",
+    "WAIT_SECONDS",
+    "DEFAULT_DB",
+    "database_path",
+    "store_version",
+    "filter_choices",
+    "selection_size",
+    "games_by_players",
+    "overview",
+    "game_choices",
+    "replay_game",
+    "replay_timeline",
+    "notebook",
+    "suggestion_stats",
+    "accusation_stats",
+    "position_effects",
+    "player_summary",
+    "data_quality",
+    "rejected_problems",
 ]
 
 DEFAULT_DB = "clue.duckdb"
@@ -53,7 +72,7 @@ def database_path(argv: Sequence[str] | None = None, environ: dict[str, str] | N
         if arg == "--db" and i + 1 < len(args):
             return Path(args[i + 1]).expanduser().resolve()
         if arg.startswith("--db="):
-            return Path(arg[len("--db="):]).expanduser().resolve()
+            return Path(arg[len("--db=") :]).expanduser().resolve()
     return Path(env.get("CLUE_STATS_DB") or DEFAULT_DB).expanduser().resolve()
 
 
@@ -113,7 +132,9 @@ def games_by_players(path: str, version: str, filters: GameFilter) -> dict[int, 
     """How many games of the selection were played by each number of players."""
     where, params = filters.where("g")
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        rows = _frame(con, f"SELECT g.n_players, count(*)::BIGINT AS games FROM games g WHERE {where} GROUP BY ALL", params)
+        rows = _frame(
+            con, f"SELECT g.n_players, count(*)::BIGINT AS games FROM games g WHERE {where} GROUP BY ALL", params
+        )
     return {int(n): int(g) for n, g in rows.iter_rows()}
 
 
@@ -123,7 +144,9 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     where, where_params = filters.where("g")
     join_p, in_p, in_params = _selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        totals = _one(con, f"""
+        totals = _one(
+            con,
+            f"""
             SELECT count(*)::BIGINT AS games,
                    count(DISTINCT g.edition)::BIGINT AS editions,
                    count(DISTINCT g.source)::BIGINT AS sources,
@@ -131,26 +154,51 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
                    count(*) FILTER (WHERE g.hands_known < g.n_players)::BIGINT AS hands_unknown,
                    count(*) FILTER (WHERE g.winner IS NOT NULL)::BIGINT AS won,
                    count(*) FILTER (WHERE g.played_at IS NULL)::BIGINT AS undated
-            FROM games g WHERE {where}""", where_params)
-        totals["players"] = _one(con, f"SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p {join_p} WHERE {in_p}", in_params)["n"]
+            FROM games g WHERE {where}""",
+            where_params,
+        )
+        totals["players"] = _one(
+            con, f"SELECT count(DISTINCT p.name)::BIGINT AS n FROM players p {join_p} WHERE {in_p}", in_params
+        )["n"]
         totals["stored_total"] = _one(con, "SELECT count(*)::BIGINT AS n FROM games")["n"]
         totals["rejected"] = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
-        by_edition = _frame(con, f"""
+        by_edition = _frame(
+            con,
+            f"""
             SELECT g.edition, g.variant, count(*)::BIGINT AS games FROM games g WHERE {where}
-            GROUP BY ALL ORDER BY games DESC, g.edition, g.variant""", where_params)
-        by_players = _frame(con, f"""
+            GROUP BY ALL ORDER BY games DESC, g.edition, g.variant""",
+            where_params,
+        )
+        by_players = _frame(
+            con,
+            f"""
             SELECT g.n_players, count(*)::BIGINT AS games FROM games g WHERE {where}
-            GROUP BY ALL ORDER BY g.n_players""", where_params)
-        by_source = _frame(con, f"""
+            GROUP BY ALL ORDER BY g.n_players""",
+            where_params,
+        )
+        by_source = _frame(
+            con,
+            f"""
             SELECT coalesce(g.source, '(not given)') AS source, count(*)::BIGINT AS games,
                    count(*) FILTER (WHERE g.analysis_version IS NOT NULL)::BIGINT AS analysed,
                    min(left(g.played_at, 10)) AS first_played, max(left(g.played_at, 10)) AS last_played
-            FROM games g WHERE {where} GROUP BY ALL ORDER BY games DESC, source""", where_params)
-        by_month = _frame(con, f"""
+            FROM games g WHERE {where} GROUP BY ALL ORDER BY games DESC, source""",
+            where_params,
+        )
+        by_month = _frame(
+            con,
+            f"""
             SELECT left(g.played_at, 7) AS month, count(*)::BIGINT AS games FROM games g
-            WHERE {where} AND g.played_at IS NOT NULL GROUP BY ALL ORDER BY month""", where_params)
-    return {"totals": totals, "by_edition": by_edition, "by_players": by_players,
-            "by_source": by_source, "by_month": by_month}
+            WHERE {where} AND g.played_at IS NOT NULL GROUP BY ALL ORDER BY month""",
+            where_params,
+        )
+    return {
+        "totals": totals,
+        "by_edition": by_edition,
+        "by_players": by_players,
+        "by_source": by_source,
+        "by_month": by_month,
+    }
 
 
 # ---------------------------------------------------------------- one game
@@ -162,11 +210,14 @@ def game_choices(path: str, version: str, filters: GameFilter) -> tuple[pl.DataF
     where, params = filters.where("g")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         total = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
-        games = _frame(con, f"""
+        games = _frame(
+            con,
+            f"""
             SELECT g.game_id, g.played_at, g.edition, g.variant, g.n_players, g.winner
             FROM games g WHERE {where}
             ORDER BY g.played_at DESC NULLS LAST, g.ingested_at DESC, g.game_id LIMIT ?""",
-                       [*params, GAME_LIST_LIMIT])
+            [*params, GAME_LIST_LIMIT],
+        )
     return games, total
 
 
@@ -191,10 +242,16 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
         game = store_read.load_game(con, game_id)
         header = _one(con, "SELECT * FROM games WHERE game_id = ?", [game_id])
         players = _frame(con, "SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
-        events = _frame(con, "SELECT seq, line, type, player, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        events = _frame(
+            con, "SELECT seq, line, type, player, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]
+        )
         suggestions = _frame(con, "SELECT * FROM suggestions WHERE game_id = ? ORDER BY seq", [game_id])
         accusations = _frame(con, "SELECT * FROM accusations WHERE game_id = ? ORDER BY seq", [game_id])
-        problems = _frame(con, "SELECT seq, line, code, severity, message FROM problems WHERE game_id = ? ORDER BY seq NULLS FIRST", [game_id])
+        problems = _frame(
+            con,
+            "SELECT seq, line, code, severity, message FROM problems WHERE game_id = ? ORDER BY seq NULLS FIRST",
+            [game_id],
+        )
     return GameData(game, header, players, events, suggestions, accusations, problems)
 
 
@@ -239,19 +296,27 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
     join_s, in_s, selected = _selection(filters, "s")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
-        grain = _frame(con, f"""
+        grain = _frame(
+            con,
+            f"""
             SELECT coalesce(p.strategy, '(not given)') AS strategy, s.player, s.label,
-                   {_bins('s.accuracy', 0.05)} AS accuracy_bin, {_bins('s.expected_gain_bits', 0.25)} AS gain_bin,
+                   {_bins("s.accuracy", 0.05)} AS accuracy_bin, {_bins("s.expected_gain_bits", 0.25)} AS gain_bin,
                    count(*)::BIGINT AS n, count(s.expected_gain_bits)::BIGINT AS n_expected,
                    count(s.accuracy)::BIGINT AS n_accuracy,
                    sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy
             FROM suggestions s {join_s} LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-            WHERE {in_s} GROUP BY ALL""", selected)
+            WHERE {in_s} GROUP BY ALL""",
+            selected,
+        )
         ranked = {}
         # best: the most accurate, and among equally accurate the most informative; worst: the reverse
-        for key, order in (("best", "{t}.accuracy DESC NULLS LAST, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
-                           ("worst", "{t}.accuracy ASC NULLS LAST, {t}.expected_gain_bits ASC, {t}.game_id, {t}.seq")):
-            ranked[key] = _frame(con, f"""
+        for key, order in (
+            ("best", "{t}.accuracy DESC NULLS LAST, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
+            ("worst", "{t}.accuracy ASC NULLS LAST, {t}.expected_gain_bits ASC, {t}.game_id, {t}.seq"),
+        ):
+            ranked[key] = _frame(
+                con,
+                f"""
                 WITH t AS (SELECT s.* FROM suggestions s {join_s} WHERE s.expected_gain_bits IS NOT NULL AND {in_s}
                            ORDER BY {order.format(t="s")} LIMIT {TOP})
                 SELECT t.game_id, t.seq, t.player, coalesce(p.strategy, '(not given)') AS strategy,
@@ -259,19 +324,26 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
                        t.best_suspect, t.best_weapon, t.best_room, t.accuracy, t.label, g.edition, g.played_at
                 FROM t JOIN games g USING (game_id)
                 LEFT JOIN players p ON p.game_id = t.game_id AND p.name = t.player
-                ORDER BY {order.format(t="t")}""", selected)
+                ORDER BY {order.format(t="t")}""",
+                selected,
+            )
     return {"totals": _suggestion_totals(grain, games), **_suggestion_figures(grain), **ranked}
 
 
 def _summary(grain: pl.DataFrame, by: str) -> pl.DataFrame:
-    return grain.group_by(by).agg(
-        pl.col("n").sum().alias("suggestions"),
-        (pl.col("sum_expected").sum() / pl.col("n_expected").sum()).alias("mean_expected_gain"),
-        (pl.col("sum_accuracy").sum() / pl.col("n_accuracy").sum()).alias("mean_accuracy"),
-        pl.col("n_accuracy").sum().alias("rated"),
-    ).with_columns(
-        pl.when(pl.col("rated") > 0).then(pl.col("mean_accuracy")).otherwise(None).alias("mean_accuracy"),
-    ).sort(["suggestions", by], descending=[True, False])
+    return (
+        grain.group_by(by)
+        .agg(
+            pl.col("n").sum().alias("suggestions"),
+            (pl.col("sum_expected").sum() / pl.col("n_expected").sum()).alias("mean_expected_gain"),
+            (pl.col("sum_accuracy").sum() / pl.col("n_accuracy").sum()).alias("mean_accuracy"),
+            pl.col("n_accuracy").sum().alias("rated"),
+        )
+        .with_columns(
+            pl.when(pl.col("rated") > 0).then(pl.col("mean_accuracy")).otherwise(None).alias("mean_accuracy"),
+        )
+        .sort(["suggestions", by], descending=[True, False])
+    )
 
 
 def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
@@ -289,14 +361,22 @@ def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
 
 def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
     return {
-        "gains": grain.filter(pl.col("gain_bin").is_not_null()).group_by("gain_bin")
-        .agg(pl.col("n").sum().alias("suggestions")).rename({"gain_bin": "bin_start"}).sort("bin_start"),
-        "accuracy": grain.filter(pl.col("accuracy_bin").is_not_null()).group_by("strategy", "accuracy_bin")
-        .agg(pl.col("n").sum().alias("suggestions")).rename({"accuracy_bin": "bin_start"}).sort("strategy", "bin_start"),
+        "gains": grain.filter(pl.col("gain_bin").is_not_null())
+        .group_by("gain_bin")
+        .agg(pl.col("n").sum().alias("suggestions"))
+        .rename({"gain_bin": "bin_start"})
+        .sort("bin_start"),
+        "accuracy": grain.filter(pl.col("accuracy_bin").is_not_null())
+        .group_by("strategy", "accuracy_bin")
+        .agg(pl.col("n").sum().alias("suggestions"))
+        .rename({"accuracy_bin": "bin_start"})
+        .sort("strategy", "bin_start"),
         "by_strategy": _summary(grain, "strategy"),
         "by_player": _summary(grain, "player").head(50),
-        "labels": grain.filter(pl.col("label").is_not_null()).group_by("strategy", "label")
-        .agg(pl.col("n").sum().alias("suggestions")).sort("strategy", "label"),
+        "labels": grain.filter(pl.col("label").is_not_null())
+        .group_by("strategy", "label")
+        .agg(pl.col("n").sum().alias("suggestions"))
+        .sort("strategy", "label"),
     }
 
 
@@ -310,39 +390,59 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
     join_a, in_a, selected = _selection(filters, "a")
     join_p, in_p, _ = _selection(filters, "p")
     outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
-    columns = """a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
-                 a.first_certain_seq, a.turns_waited, g.winner""".format(outcome=outcome)
+    columns = f"""a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
+                 a.first_certain_seq, a.turns_waited, g.winner"""
     with store_read.open_store(path, WAIT_SECONDS) as con:
         games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
         # every accusation of the selection, counted by outcome, p_correct bin and turns waited
-        grain = _frame(con, f"""
+        grain = _frame(
+            con,
+            f"""
             SELECT {outcome} AS outcome,
                    CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
                    a.p_correct >= 1 AS certain,
                    CASE WHEN a.turns_waited IS NOT NULL THEN least(a.turns_waited, 10) END::INTEGER AS turns_waited,
                    count(*)::BIGINT AS accusations, sum(a.turns_waited) AS sum_waited
-            FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""", selected)
-        lucky = _frame(con, f"""
+            FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""",
+            selected,
+        )
+        lucky = _frame(
+            con,
+            f"""
             SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
             WHERE a.p_correct < 1 AND a.correct AND {in_a}
-            ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""", selected)
-        unlucky = _frame(con, f"""
+            ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""",
+            selected,
+        )
+        unlucky = _frame(
+            con,
+            f"""
             SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
             WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
-            ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""", selected)
+            ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""",
+            selected,
+        )
         # a missed win: the player was certain of the solution at some record, and did not win
-        seats = _one(con, f"""
+        seats = _one(
+            con,
+            f"""
             SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS certain_players,
                    count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL AND NOT p.won)::BIGINT AS missed_wins
-            FROM players p {join_p} WHERE {in_p}""", selected)
-        missed = _frame(con, f"""
+            FROM players p {join_p} WHERE {in_p}""",
+            selected,
+        )
+        missed = _frame(
+            con,
+            f"""
             WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p {join_p}
                        WHERE p.first_certain_seq IS NOT NULL AND NOT p.won AND {in_p})
             SELECT m.game_id, m.name AS player, m.first_certain_seq, a.seq AS accused_at,
                    a.correct AS accused_correct, g.winner, g.played_at
             FROM m JOIN games g USING (game_id)
             LEFT JOIN accusations a ON a.game_id = m.game_id AND a.player = m.name
-            ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT 200""", selected)
+            ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT 200""",
+            selected,
+        )
 
     def total(condition: pl.Expr | None = None) -> int:
         rows = grain if condition is None else grain.filter(condition)
@@ -362,11 +462,21 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
         "mean_turns_waited": timed["sum_waited"].sum() / timed["accusations"].sum() if timed.height else None,
         **seats,
     }
-    p_correct = (grain.filter(pl.col("bin_start").is_not_null()).group_by("outcome", "bin_start")
-                 .agg(pl.col("accusations").sum()).sort("outcome", "bin_start"))
+    p_correct = (
+        grain.filter(pl.col("bin_start").is_not_null())
+        .group_by("outcome", "bin_start")
+        .agg(pl.col("accusations").sum())
+        .sort("outcome", "bin_start")
+    )
     waited = timed.group_by("turns_waited", "outcome").agg(pl.col("accusations").sum()).sort("turns_waited", "outcome")
-    return {"totals": totals, "p_correct": p_correct, "waited": waited, "lucky": lucky,
-            "unlucky": unlucky, "missed": missed}
+    return {
+        "totals": totals,
+        "p_correct": p_correct,
+        "waited": waited,
+        "lucky": lucky,
+        "unlucky": unlucky,
+        "missed": missed,
+    }
 
 
 # ---------------------------------------------------------------- corpus statistics from analysis
@@ -400,32 +510,59 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
     join_p, in_p, params = _selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         rejected_total = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
-        rejected = _frame(con, """
+        rejected = _frame(
+            con,
+            """
             SELECT r.source_file, r.line, r.game_id, r.code, r.message, r.rejected_at, r.raw_sha256,
                    (SELECT count(*) FROM problems p WHERE p.raw_sha256 = r.raw_sha256
                         AND p.source_file IS NOT DISTINCT FROM r.source_file)::BIGINT AS problems
-            FROM rejected r ORDER BY r.rejected_at DESC, r.source_file, r.line LIMIT 500""")
-        rejected_codes = _frame(con, """
-            SELECT code, count(*)::BIGINT AS rejected FROM rejected GROUP BY code ORDER BY rejected DESC, code""")
-        warnings = _frame(con, f"""
+            FROM rejected r ORDER BY r.rejected_at DESC, r.source_file, r.line LIMIT 500""",
+        )
+        rejected_codes = _frame(
+            con,
+            """
+            SELECT code, count(*)::BIGINT AS rejected FROM rejected GROUP BY code ORDER BY rejected DESC, code""",
+        )
+        warnings = _frame(
+            con,
+            f"""
             SELECT p.code, p.severity, count(*)::BIGINT AS problems, count(DISTINCT p.game_id)::BIGINT AS games
             FROM problems p {join_p} WHERE p.raw_sha256 IS NULL AND p.game_id IS NOT NULL AND {in_p}
-            GROUP BY ALL ORDER BY problems DESC, p.code""", params)
-        runs = _frame(con, """
+            GROUP BY ALL ORDER BY problems DESC, p.code""",
+            params,
+        )
+        runs = _frame(
+            con,
+            """
             SELECT started_at, finished_at, paths, files_read, files_skipped, games_stored, games_skipped,
-                   games_rejected FROM ingest_runs ORDER BY started_at DESC LIMIT 200""")
-    return {"rejected_total": rejected_total, "rejected": rejected, "rejected_codes": rejected_codes,
-            "warnings": warnings, "runs": runs}
+                   games_rejected FROM ingest_runs ORDER BY started_at DESC LIMIT 200""",
+        )
+    return {
+        "rejected_total": rejected_total,
+        "rejected": rejected,
+        "rejected_codes": rejected_codes,
+        "warnings": warnings,
+        "runs": runs,
+    }
 
 
 @st.cache_data(**CACHE)
 def rejected_problems(path: str, version: str, raw_sha256: str, source_file: str | None) -> tuple[pl.DataFrame, str]:
     """Every problem found in one rejected game, and its original text."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        problems = _frame(con, """
+        problems = _frame(
+            con,
+            """
             SELECT seq, line, code, severity, message FROM problems
             WHERE raw_sha256 = ? AND source_file IS NOT DISTINCT FROM ? ORDER BY line NULLS FIRST, seq""",
-                          [raw_sha256, source_file])
-        raw = _one(con, "SELECT raw FROM rejected WHERE raw_sha256 = ? AND source_file IS NOT DISTINCT FROM ? LIMIT 1",
-                   [raw_sha256, source_file]).get("raw") or ""
+            [raw_sha256, source_file],
+        )
+        raw = (
+            _one(
+                con,
+                "SELECT raw FROM rejected WHERE raw_sha256 = ? AND source_file IS NOT DISTINCT FROM ? LIMIT 1",
+                [raw_sha256, source_file],
+            ).get("raw")
+            or ""
+        )
     return problems, raw

@@ -15,8 +15,8 @@ combination of the others would cost up to 21.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Iterator
 
 import numpy as np
 
@@ -32,7 +32,9 @@ def _answer_order(k: Knowledge, suggester: str) -> list[str]:
     return [players[(seat + step) % len(players)] for step in range(1, len(players))]
 
 
-def _outcomes(k: Knowledge, suggester: str, triple: tuple[str, str, str]) -> Iterator[tuple[Answer, Fraction, np.ndarray, Knowledge]]:
+def _outcomes(
+    k: Knowledge, suggester: str, triple: tuple[str, str, str]
+) -> Iterator[tuple[Answer, Fraction, np.ndarray, Knowledge]]:
     """Every answer with deals: (answer, its weight in deals, the solution counts after it, the
     knowledge before the refuter's turn: everyone before passed)."""
     named = tuple(k.card_index[c] for c in dict.fromkeys(triple))

@@ -15,13 +15,13 @@ from __future__ import annotations
 import functools
 import heapq
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Union
 
 from clue_stats.engine.editions import data_files
 
 Square = tuple[int, int]
-Position = Union[str, Square]  # a room id, or a square
+Position = str | Square  # a room id, or a square
 
 SIDES: dict[str, Square] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 OFF_BOARD = "#"
@@ -61,7 +61,7 @@ class Board:
     # ---- reading -------------------------------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str, source: str = "<board>") -> "Board":
+    def from_text(cls, text: str, source: str = "<board>") -> Board:
         """Parse a board map; every inconsistency is a :class:`BoardFormatError` naming the line."""
         name: str | None = None
         size: tuple[int, int] | None = None
@@ -179,9 +179,7 @@ class Board:
     def __post_init__(self) -> None:
         # Precomputed once: the simulator asks for neighbours millions of times.
         for sq in self.corridor:
-            self._adjacent[sq] = tuple(
-                n for n in ((sq[0] + dr, sq[1] + dc) for dr, dc in STEPS) if n in self.corridor
-            )
+            self._adjacent[sq] = tuple(n for n in ((sq[0] + dr, sq[1] + dc) for dr, dc in STEPS) if n in self.corridor)
         entries: dict[str, list[Square]] = {room: [] for room in self.rooms}
         rooms_from: dict[Square, list[str]] = {}
         for door in self.doors:
@@ -417,11 +415,7 @@ class Board:
         # From a square every walk to a target has the parity of the distance (the grid is
         # bipartite); from a room each door starts its own parity, so only the bound applies.
         parity = not isinstance(origin, str)
-        candidates = [
-            sq
-            for sq, d in reach.items()
-            if d <= steps and not (parity and (steps - d) % 2) and sq != origin
-        ]
+        candidates = [sq for sq, d in reach.items() if d <= steps and not (parity and (steps - d) % 2) and sq != origin]
         order = [((rank or {}).get(sq, 0), sq) for sq in candidates]
         heapq.heapify(order)
         while order:

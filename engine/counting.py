@@ -178,7 +178,9 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
         info[c] = (mask.bit_count(), hands, mask & 1, cat_of[c], 0)
     tag_bit = {}  # tagged cards the player may hold, but need not
     if tag_place and hand_of[tag_place] >= 0:
-        tag_bit = {c: 1 << i for i, c in enumerate(tag_cards) if allowed[c] >> tag_place & 1 and allowed[c] != 1 << tag_place}
+        tag_bit = {
+            c: 1 << i for i, c in enumerate(tag_cards) if allowed[c] >> tag_place & 1 and allowed[c] != 1 << tag_place
+        }
         for c, bit in tag_bit.items():
             info[c] = (*info[c][:4], bit)
     members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])

@@ -37,6 +37,7 @@ import numpy as np
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the engine importable
+
     def njit(*args, **kwargs):
         if args and callable(args[0]):
             return args[0]
@@ -85,9 +86,19 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
     """The same as arrays: one row per envelope (its id per category, then the tag), and counts."""
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     layout = np.array(
-        [*offsets, *[(1 << w) - 1 for w in widths], *env_offsets, *[(1 << w) - 1 for w in env_widths],
-         met_offset, *pl.caps, *pl.open_categories, pl.tag_hand, ((1 << pl.tags) - 1) << tag_offset, tag_offset,
-         1 << (tag_offset + pl.tags)],
+        [
+            *offsets,
+            *[(1 << w) - 1 for w in widths],
+            *env_offsets,
+            *[(1 << w) - 1 for w in env_widths],
+            met_offset,
+            *pl.caps,
+            *pl.open_categories,
+            pl.tag_hand,
+            ((1 << pl.tags) - 1) << tag_offset,
+            tag_offset,
+            1 << (tag_offset + pl.tags),
+        ],
         dtype=np.int64,
     )
     envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM)
@@ -563,7 +574,12 @@ def _run(table, layout, n_hands, binom):
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
             if ne + m > e_to.shape[0]:
-                e_from, e_to, e_ways, e_id = _more(e_from, ne + m), _more(e_to, ne + m), _more(e_ways, ne + m), _more(e_id, ne + m)
+                e_from, e_to, e_ways, e_id = (
+                    _more(e_from, ne + m),
+                    _more(e_to, ne + m),
+                    _more(e_ways, ne + m),
+                    _more(e_id, ne + m),
+                )
             if nf + m > f_to.shape[0]:
                 f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
             while 4 * (used + m) > t.shape[0]:  # at most half full after the state's successors

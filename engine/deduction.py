@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from clue_stats.engine.answers import Answer, answers, best_suggestion, expected_gain
 from clue_stats.engine.consistency import first_inconsistent
-from clue_stats.engine.counting import Counts, clear_caches, count, entropy_of, envelope_entropy, solution_counts, total_count
+from clue_stats.engine.counting import (
+    Counts,
+    clear_caches,
+    count,
+    entropy_of,
+    envelope_entropy,
+    solution_counts,
+    total_count,
+)
 from clue_stats.engine.game import Game
 from clue_stats.engine.knowledge import (
     ENVELOPE,
@@ -53,6 +61,7 @@ __all__ = [
     "solution_counts",
     "total_count",
 ]
+
 
 def entropy_table(game: Game) -> dict[str | None, list[float]]:
     """Observer -> envelope entropy after each record (index = seq, 0 the game record).

@@ -25,6 +25,8 @@ def data_files(folder: str, suffix: str) -> dict[str, Traversable]:
     """The data files ``data/<folder>/*<suffix>`` by name without the suffix, sorted."""
     found = {f.name.removesuffix(suffix): f for f in (DATA_DIR / folder).iterdir() if f.name.endswith(suffix)}
     return dict(sorted(found.items()))
+
+
 CATEGORIES = ("suspects", "weapons", "rooms")
 CATEGORY_OF_FIELD = {"suspect": "suspects", "weapon": "weapons", "room": "rooms"}
 
@@ -114,7 +116,7 @@ class Deck:
         raise UnknownName(kind, name, suggestions)
 
     @classmethod
-    def build(cls, names: dict[str, dict[str, list[str]]]) -> "Deck":
+    def build(cls, names: dict[str, dict[str, list[str]]]) -> Deck:
         """From ``{category: {id: [display name, alias, ...]}}``."""
         display: dict[str, str] = {}
         keys: dict[str, str] = {}
@@ -133,7 +135,7 @@ class Deck:
         )
 
     @classmethod
-    def custom(cls, suspects: list[str], weapons: list[str], rooms: list[str]) -> "Deck":
+    def custom(cls, suspects: list[str], weapons: list[str], rooms: list[str]) -> Deck:
         """A deck declared inside a log: ids are the slugs of the display names."""
         return cls.build(
             {

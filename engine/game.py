@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from clue_stats.engine.editions import Deck, Edition, Variant
 
@@ -146,7 +146,7 @@ class Extension(Record):
     type = "extension"
 
 
-Event = Union[Deal, RoomCards, Turn, Move, Peek, Suggest, Reveal, ClueCard, Accuse, End, Extension]
+Event = Deal | RoomCards | Turn | Move | Peek | Suggest | Reveal | ClueCard | Accuse | End | Extension
 
 
 @dataclass

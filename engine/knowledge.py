@@ -14,9 +14,9 @@ least one of these cards".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
 
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import (
@@ -73,7 +73,9 @@ class Knowledge:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def initial(cls, deck: Deck, players: tuple[str, ...], hand_sizes: tuple[int, ...], room_cards: int = 0) -> "Knowledge":
+    def initial(
+        cls, deck: Deck, players: tuple[str, ...], hand_sizes: tuple[int, ...], room_cards: int = 0
+    ) -> Knowledge:
         """Hand sizes only: every card may be anywhere its category allows."""
         places = (ENVELOPE, *players) + ((ROOM_CARDS,) if room_cards else ())
         sizes = (3, *hand_sizes) + ((room_cards,) if room_cards else ())
@@ -88,7 +90,7 @@ class Knowledge:
         lacks: Iterable[tuple[int, int]] = (),
         clauses: Iterable[tuple[int, int]] = (),
         excluded: Iterable[tuple[int, int, int]] = (),
-    ) -> "Knowledge":
+    ) -> Knowledge:
         """This knowledge plus new facts, by index: (place, card) held, (place, card mask) lacked,
         (player, card mask) clauses, excluded solutions; closed again."""
         if not self.consistent:
@@ -100,7 +102,12 @@ class Knowledge:
             for card in _bits(mask):
                 allowed[card] &= ~(1 << place)
         return _closed(
-            self.deck, self.places, self.sizes, allowed, set(self.clauses) | set(clauses), set(self.excluded) | set(excluded)
+            self.deck,
+            self.places,
+            self.sizes,
+            allowed,
+            set(self.clauses) | set(clauses),
+            set(self.excluded) | set(excluded),
         )
 
     # -- by name ------------------------------------------------------------------------------
@@ -118,16 +125,16 @@ class Knowledge:
             mask |= 1 << self.card_index[card]
         return mask
 
-    def with_holds(self, place: str, card: str) -> "Knowledge":
+    def with_holds(self, place: str, card: str) -> Knowledge:
         return self.updated(holds=[(self.places.index(place), self.card_index[card])])
 
-    def with_lacks(self, place: str, cards: Iterable[str]) -> "Knowledge":
+    def with_lacks(self, place: str, cards: Iterable[str]) -> Knowledge:
         return self.updated(lacks=[(self.places.index(place), self.card_mask(cards))])
 
-    def with_clause(self, player: str, cards: Iterable[str]) -> "Knowledge":
+    def with_clause(self, player: str, cards: Iterable[str]) -> Knowledge:
         return self.updated(clauses=[(self.places.index(player), self.card_mask(cards))])
 
-    def without_solution(self, triple: tuple[str, str, str]) -> "Knowledge":
+    def without_solution(self, triple: tuple[str, str, str]) -> Knowledge:
         s, w, r = (self.card_index[c] for c in triple)
         return self.updated(excluded=[(s, w, r)])
 
@@ -281,9 +288,7 @@ def _close(
                 continue
             new_clauses.add((p, m))
         # a clause that contains another of the same player adds nothing
-        clauses = {
-            (p, m) for p, m in new_clauses if not any(q == p and n != m and n & m == n for q, n in new_clauses)
-        }
+        clauses = {(p, m) for p, m in new_clauses if not any(q == p and n != m and n & m == n for q, n in new_clauses)}
         if changed:
             continue
         # as many pairwise disjoint open clauses as free slots: each slot holds a card of its own

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.board import Board, Position, Square, load_board
-from clue_stats.engine.game import Accuse, ClueCard, Game, Move, Suggest, Turn, UNSEEN
+from clue_stats.engine.game import UNSEEN, Accuse, ClueCard, Game, Move, Suggest, Turn
 from clue_stats.engine.problems import Problem
 
 
@@ -215,17 +215,37 @@ class _Tracker:
         name = r.player
         if via == "stay":
             if r.to != origin:
-                self.problem("bad_move", f"{name} stays, but in {_where(r.to, self.game)} while standing in {_where(origin, self.game)}", r)
+                self.problem(
+                    "bad_move",
+                    f"{name} stays, but in {_where(r.to, self.game)} while standing in {_where(origin, self.game)}",
+                    r,
+                )
             elif not isinstance(origin, str) and self.can_step(suspect, origin):
-                self.problem("bad_move", f"{name} stays on {_where(origin)}; only a token in a room, or one that cannot move, may stay", r)
+                self.problem(
+                    "bad_move",
+                    f"{name} stays on {_where(origin)}; only a token in a room, or one that cannot move, may stay",
+                    r,
+                )
         elif via == "passage":
             target = self.board.passages.get(origin) if isinstance(origin, str) else None
             if target is None:
-                self.problem("bad_move", f"{name} takes a secret passage from {_where(origin, self.game)}, where there is none", r)
+                self.problem(
+                    "bad_move",
+                    f"{name} takes a secret passage from {_where(origin, self.game)}, where there is none",
+                    r,
+                )
             elif r.to != target:
-                self.problem("bad_move", f"the secret passage from {_where(origin, self.game)} leads to {self.game.deck.name(target)}, not {_where(r.to, self.game)}", r)
+                self.problem(
+                    "bad_move",
+                    f"the secret passage from {_where(origin, self.game)} leads to {self.game.deck.name(target)}, not {_where(r.to, self.game)}",
+                    r,
+                )
             elif self.turn.rolled:
-                self.problem("bad_move", f"{name} takes the secret passage after rolling the dice (the passage replaces the roll)", r)
+                self.problem(
+                    "bad_move",
+                    f"{name} takes the secret passage after rolling the dice (the passage replaces the roll)",
+                    r,
+                )
         else:
             why = walk_problem(self.board, origin, r.to, r.path, self.turn.steps, self.occupied_by_others(suspect))
             if why is not None:
@@ -237,7 +257,12 @@ class _Tracker:
     def infer_via(self, origin: Position, r: Move) -> str:
         if r.to == origin:
             return "stay"
-        if isinstance(origin, str) and r.path is None and not self.turn.rolled and self.board.passages.get(origin) == r.to:
+        if (
+            isinstance(origin, str)
+            and r.path is None
+            and not self.turn.rolled
+            and self.board.passages.get(origin) == r.to
+        ):
             return "passage"
         return "walk"
 
@@ -257,9 +282,17 @@ class _Tracker:
         if suspect is not None:
             here = self.position[suspect]
             if flags.get("suggest_room", "current") == "current" and here != r.room:
-                self.problem("suggest_room", f"{r.player} suggests in {self.game.deck.name(r.room)} while standing in {_where(here, self.game)}", r)
+                self.problem(
+                    "suggest_room",
+                    f"{r.player} suggests in {self.game.deck.name(r.room)} while standing in {_where(here, self.game)}",
+                    r,
+                )
             elif not flags.get("suggest_again_without_leaving", True) and not self.may_suggest.get(r.player, True):
-                self.problem("suggest_again", f"{r.player} suggests again in {self.game.deck.name(r.room)} without leaving it since their last suggestion there", r)
+                self.problem(
+                    "suggest_again",
+                    f"{r.player} suggests again in {self.game.deck.name(r.room)} without leaving it since their last suggestion there",
+                    r,
+                )
             if not flags.get("suggest_again_without_leaving", True):
                 self.may_suggest[r.player] = False
         self.call_into_room(r.suspect, r.room)
@@ -280,7 +313,9 @@ class _Tracker:
         if suspect is not None and self.game.flags.get("accuse_in_room"):
             here = self.position[suspect]
             if not isinstance(here, str):
-                self.problem("accuse_in_room", f"{r.player} accuses while standing on {_where(here)}, outside any room", r)
+                self.problem(
+                    "accuse_in_room", f"{r.player} accuses while standing on {_where(here)}, outside any room", r
+                )
         solution = self.game.solution()
         wrong = r.correct is False or (r.correct is None and solution is not None and r.cards != solution)
         if wrong:

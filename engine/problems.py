@@ -56,7 +56,10 @@ CODES: dict[str, tuple[str, str]] = {
     "suggest_again": (ERROR, "a suggestion in the same room without leaving it, where the edition forbids it"),
     "suggest_twice": (ERROR, "two suggestions in one turn"),
     "accuse_in_room": (ERROR, "an accusation made outside any room where the edition requires one"),
-    "accuse_without_suggestion": (ERROR, "an accusation not straight after the accuser's suggestion, where the variant requires it"),
+    "accuse_without_suggestion": (
+        ERROR,
+        "an accusation not straight after the accuser's suggestion, where the variant requires it",
+    ),
     "no_board": (ERROR, "a move or roll in a variant played without a board"),
     "no_clue_cards": (ERROR, "a clue card drawn in an edition or variant without them"),
     "no_peek": (ERROR, "a peek outside the duel, or into a room without a card"),
@@ -76,7 +79,10 @@ CODES: dict[str, tuple[str, str]] = {
     "no_end": (WARNING, "the game has no end record"),
     "unknown_solution": (WARNING, "the solution is not known, so accusations cannot be checked"),
     "no_deals": (WARNING, "the log holds no hands: only the consistency of what was logged is checked"),
-    "import_dropped": (WARNING, "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)"),
+    "import_dropped": (
+        WARNING,
+        "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)",
+    ),
 }
 
 
@@ -96,7 +102,7 @@ class Problem:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
-    def located(self, source_file: str | None) -> "Problem":
+    def located(self, source_file: str | None) -> Problem:
         return replace(self, source_file=source_file)
 
     def __str__(self) -> str:

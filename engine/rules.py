@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from clue_stats.engine.game import (
-    ALL,
     UNSEEN,
     Accuse,
     ClueCard,
@@ -89,19 +88,33 @@ class _Referee:
                     self.problem("hand_size", f"{r.player} is dealt {len(r.cards)} cards; their hand holds {size}", r)
                 for card in r.cards:
                     if card in where:
-                        self.problem("card_twice", f"{self.name(card)} is dealt to {r.player} but is already {where[card]}", r)
+                        self.problem(
+                            "card_twice", f"{self.name(card)} is dealt to {r.player} but is already {where[card]}", r
+                        )
                     where[card] = f"in {r.player}'s hand"
             elif isinstance(r, RoomCards):
                 if game.variant.room_cards == 0:
                     self.problem("room_cards", "room cards are set aside only in the duel variant", r)
                     continue
                 if len(r.rooms) != game.variant.room_cards or len(set(r.rooms)) != len(r.rooms):
-                    self.problem("room_cards", f"the duel sets {game.variant.room_cards} cards on as many different rooms, not on {_fmt(game, r.rooms)}", r)
+                    self.problem(
+                        "room_cards",
+                        f"the duel sets {game.variant.room_cards} cards on as many different rooms, not on {_fmt(game, r.rooms)}",
+                        r,
+                    )
                 for room, card in (r.cards or {}).items():
                     if room not in r.rooms:
-                        self.problem("room_cards", f"a card is set on {self.name(room)}, which is not one of the room-card rooms", r)
+                        self.problem(
+                            "room_cards",
+                            f"a card is set on {self.name(room)}, which is not one of the room-card rooms",
+                            r,
+                        )
                     if card in where:
-                        self.problem("card_twice", f"{self.name(card)} is set on {self.name(room)} but is already {where[card]}", r)
+                        self.problem(
+                            "card_twice",
+                            f"{self.name(card)} is set on {self.name(room)} but is already {where[card]}",
+                            r,
+                        )
                     where[card] = f"on {self.name(room)}"
         solution = game.solution()
         self.out.solution = solution
@@ -109,7 +122,11 @@ class _Referee:
             for card in solution:
                 if card in where:
                     end = game.end()
-                    self.problem("envelope_card_dealt", f"{self.name(card)} is in the solution but {where[card]}", end if end is not None and end.solution else None)
+                    self.problem(
+                        "envelope_card_dealt",
+                        f"{self.name(card)} is in the solution but {where[card]}",
+                        end if end is not None and end.solution else None,
+                    )
 
     # ------------------------------------------------------------ replay
 
@@ -124,7 +141,9 @@ class _Referee:
             if len(chars) == self.n:
                 expected = next((chars[c] for c in CHARACTER_ORDER if c in chars), None)
         if expected is not None and turn.player != expected:
-            self.problem("turn_order", f"{turn.player} takes the first turn, but {expected} plays first ({rule} starts)", turn)
+            self.problem(
+                "turn_order", f"{turn.player} takes the first turn, but {expected} plays first ({rule} starts)", turn
+            )
 
     def next_active(self, player: str) -> str:
         names = self.game.names
@@ -158,14 +177,26 @@ class _Referee:
                 continue
             actor = getattr(r, "player", None)
             if isinstance(r, (Turn, Suggest, Accuse)) and actor in self.out.eliminated:
-                self.problem("eliminated_acts", f"{actor} is out after a wrong accusation but {'takes a turn' if isinstance(r, Turn) else r.type + 's'}", r)
+                self.problem(
+                    "eliminated_acts",
+                    f"{actor} is out after a wrong accusation but {'takes a turn' if isinstance(r, Turn) else r.type + 's'}",
+                    r,
+                )
             if isinstance(r, Turn):
                 if every_turn and previous_turn is not None and not suggested_this_turn:
-                    self.problem("no_suggestion", f"{previous_turn.player}'s turn ends without a suggestion; this variant wants one every turn", r)
+                    self.problem(
+                        "no_suggestion",
+                        f"{previous_turn.player}'s turn ends without a suggestion; this variant wants one every turn",
+                        r,
+                    )
                 if current is None:
                     self.first_player_ok(r)
                 elif r.player != self.next_active(current) and actor not in self.out.eliminated:
-                    self.problem("turn_order", f"{r.player} takes a turn after {current}; {self.next_active(current)} plays next", r)
+                    self.problem(
+                        "turn_order",
+                        f"{r.player} takes a turn after {current}; {self.next_active(current)} plays next",
+                        r,
+                    )
                 if r.roll is not None:
                     if not flags.get("board"):
                         self.problem("no_board", f"{r.player} rolls the dice in a variant played without a board", r)
@@ -190,7 +221,11 @@ class _Referee:
                     elif suggested_this_turn:
                         self.problem("suggest_twice", f"{r.player} suggests a second time in one turn", r)
                 elif every_turn and last_suggester is not None and r.player != self.next_active(last_suggester):
-                    self.problem("turn_order", f"{r.player} suggests after {last_suggester}; {self.next_active(last_suggester)} plays next", r)
+                    self.problem(
+                        "turn_order",
+                        f"{r.player} suggests after {last_suggester}; {self.next_active(last_suggester)} plays next",
+                        r,
+                    )
                 if flags.get("no_repeat_own_suggestion") and r.cards in past_suggestions.get(r.player, set()):
                     self.problem("repeat_suggestion", f"{r.player} repeats their suggestion {_fmt(game, r.cards)}", r)
                 past_suggestions.setdefault(r.player, set()).add(r.cards)
@@ -205,7 +240,11 @@ class _Referee:
                 if has_turns and r.player != current:
                     self.problem("not_your_turn", f"{r.player} accuses during {current}'s turn", r)
                 if flags.get("accuse_only_after_suggestion") and last_suggester != r.player:
-                    self.problem("accuse_without_suggestion", f"{r.player} accuses without a suggestion of their own just before", r)
+                    self.problem(
+                        "accuse_without_suggestion",
+                        f"{r.player} accuses without a suggestion of their own just before",
+                        r,
+                    )
                 correct = self.check_accusation(r)
                 if correct:
                     won_at = r
@@ -247,14 +286,22 @@ class _Referee:
                 return
             if i >= len(expected) or resp.player != expected[i]:
                 want = expected[i] if i < len(expected) else "nobody"
-                self.problem("response_order", f"{resp.player} answers {r.player}'s suggestion in place {i + 1}, where {want} answers (clockwise from {r.player}'s left)", r)
+                self.problem(
+                    "response_order",
+                    f"{resp.player} answers {r.player}'s suggestion in place {i + 1}, where {want} answers (clockwise from {r.player}'s left)",
+                    r,
+                )
                 return
         last = r.responses[-1]
         if last.passed and len(r.responses) != self.n - 1:
             missing = [p for p in expected if p not in {x.player for x in r.responses}]
-            self.problem("missing_responses", f"nobody showed {r.player} a card, but {', '.join(missing)} did not pass", r)
+            self.problem(
+                "missing_responses", f"nobody showed {r.player} a card, but {', '.join(missing)} did not pass", r
+            )
         if not last.passed and last.shows != UNSEEN and last.shows not in r.cards:
-            self.problem("shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r)
+            self.problem(
+                "shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r
+            )
         for resp in r.responses:
             hand = self.hands.get(resp.player)
             if hand is None:
@@ -262,10 +309,14 @@ class _Referee:
             if resp.passed:
                 held = [c for c in r.cards if c in hand]
                 if held:
-                    self.problem("passed_holding", f"{resp.player} passes on {named} while holding {_fmt(game, held)}", r)
+                    self.problem(
+                        "passed_holding", f"{resp.player} passes on {named} while holding {_fmt(game, held)}", r
+                    )
             elif resp.shows != UNSEEN:
                 if resp.shows not in hand:
-                    self.problem("shown_not_held", f"{resp.player} shows {self.name(resp.shows)}, which is not in their hand", r)  # type: ignore[arg-type]
+                    self.problem(
+                        "shown_not_held", f"{resp.player} shows {self.name(resp.shows)}, which is not in their hand", r
+                    )  # type: ignore[arg-type]
             elif not any(c in hand for c in r.cards):
                 self.problem("shown_not_held", f"{resp.player} shows a card but holds none of {named}", r)
 
@@ -273,11 +324,17 @@ class _Referee:
         solution = self.out.solution
         if solution is None:
             if r.correct is None:
-                self.problem("unknown_solution", f"{r.player}'s accusation cannot be checked: the solution is not known", r)
+                self.problem(
+                    "unknown_solution", f"{r.player}'s accusation cannot be checked: the solution is not known", r
+                )
             return bool(r.correct)
         truth = r.cards == solution
         if r.correct is not None and r.correct != truth:
-            self.problem("accusation_mismatch", f"{r.player}'s accusation of {_fmt(self.game, r.cards)} is logged as {'correct' if r.correct else 'wrong'}, but the solution is {_fmt(self.game, solution)}", r)
+            self.problem(
+                "accusation_mismatch",
+                f"{r.player}'s accusation of {_fmt(self.game, r.cards)} is logged as {'correct' if r.correct else 'wrong'}, but the solution is {_fmt(self.game, solution)}",
+                r,
+            )
         return truth if r.correct is None else r.correct
 
     def check_peek(self, r: Peek) -> None:
@@ -286,12 +343,25 @@ class _Referee:
             self.problem("no_peek", f"{r.player} peeks at a room card outside the duel", r)
         elif room_cards is not None and r.room not in room_cards.rooms:
             self.problem("no_peek", f"{r.player} peeks into {self.name(r.room)}, which holds no card", r)
-        elif room_cards is not None and room_cards.cards and r.card is not None and room_cards.cards.get(r.room) not in (None, r.card):
-            self.problem("room_cards", f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, where the log set {self.name(room_cards.cards[r.room])}", r)
+        elif (
+            room_cards is not None
+            and room_cards.cards
+            and r.card is not None
+            and room_cards.cards.get(r.room) not in (None, r.card)
+        ):
+            self.problem(
+                "room_cards",
+                f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, where the log set {self.name(room_cards.cards[r.room])}",
+                r,
+            )
         if r.card is not None:
             for owner, hand in self.hands.items():
                 if r.card in hand:
-                    self.problem("card_twice", f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, but it is in {owner}'s hand", r)
+                    self.problem(
+                        "card_twice",
+                        f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, but it is in {owner}'s hand",
+                        r,
+                    )
 
     def check_reveal(self, r: Reveal) -> None:
         if r.card == UNSEEN:
@@ -299,25 +369,39 @@ class _Referee:
         if r.player is None:
             for owner, hand in self.hands.items():
                 if r.card in hand:
-                    self.problem("shown_not_held", f"{self.name(r.card)} is revealed as in nobody's hand, but {owner} holds it", r)
+                    self.problem(
+                        "shown_not_held",
+                        f"{self.name(r.card)} is revealed as in nobody's hand, but {owner} holds it",
+                        r,
+                    )
         else:
             hand = self.hands.get(r.player)
             if hand is not None and r.card not in hand:
                 self.problem("shown_not_held", f"{r.player} reveals {self.name(r.card)}, which is not in their hand", r)
             if self.out.solution is not None and r.card in self.out.solution:
-                self.problem("envelope_card_dealt", f"{r.player} reveals {self.name(r.card)}, a card of the solution", r)
+                self.problem(
+                    "envelope_card_dealt", f"{r.player} reveals {self.name(r.card)}, a card of the solution", r
+                )
 
     def check_end(self, r: End, won_at: Accuse | None) -> None:
         game = self.game
         if won_at is not None and r.solution is not None and won_at.cards != r.solution:
-            self.problem("solution_mismatch", f"{won_at.player} won accusing {_fmt(game, won_at.cards)}, but the end gives {_fmt(game, r.solution)}", r)
+            self.problem(
+                "solution_mismatch",
+                f"{won_at.player} won accusing {_fmt(game, won_at.cards)}, but the end gives {_fmt(game, r.solution)}",
+                r,
+            )
         expected: str | None = won_at.player if won_at is not None else None
         if expected is None and game.flags.get("last_player_standing_wins"):
             left = [n for n in game.names if n not in self.out.eliminated]
             if len(left) == 1:
                 expected = left[0]
         if r.winner != expected:
-            why = f"{expected} {'accused correctly' if won_at else 'is the last player standing'}" if expected else "nobody accused correctly"
+            why = (
+                f"{expected} {'accused correctly' if won_at else 'is the last player standing'}"
+                if expected
+                else "nobody accused correctly"
+            )
             self.problem("wrong_winner", f"the end names {r.winner or 'no winner'} as winner, but {why}", r)
         self.out.winner = expected if r.winner is None else r.winner
 
@@ -349,9 +433,18 @@ def validate(game: Game) -> Replay:
         if found is not None:
             seq, earlier = found
             record = game.records[seq - 1] if seq >= 1 else None
-            with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}" if earlier else ""
-            result.problems.append(
-                Problem("inconsistent", f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}", seq=seq, line=record.line if record else game.header_line)
+            with_ = (
+                f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}"
+                if earlier
+                else ""
             )
-    result.problems.sort(key=lambda p: (p.seq if p.seq is not None else 0))
+            result.problems.append(
+                Problem(
+                    "inconsistent",
+                    f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}",
+                    seq=seq,
+                    line=record.line if record else game.header_line,
+                )
+            )
+    result.problems.sort(key=lambda p: p.seq if p.seq is not None else 0)
     return result

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterator, Sequence
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.board import Board, Position, Square, load_board
@@ -92,7 +92,9 @@ def setup(
     run_id = hashlib.sha256(params.encode()).hexdigest()[:10]
     result = Setup(edition_, variant_, flags, board, players, slots, seed, run_id)
     if len(result.characters) < players:
-        raise SimulationError(f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects")
+        raise SimulationError(
+            f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects"
+        )
     return result
 
 
@@ -215,7 +217,7 @@ def _play_turn(table: _Table, name: str, solution: tuple[str, str, str]) -> bool
     """One turn of ``name``; True if they accused correctly."""
     strategy = table.strategy[name]
     suspect = table.character[name]
-    game, board = table.game, table.board
+    game, _board = table.game, table.board
     here = table.position[suspect]
     sure = strategy.accusation(game)
     in_room_needed = bool(table.flags.get("accuse_in_room"))
@@ -305,7 +307,9 @@ def _suggest(table: _Table, name: str, triple: tuple[str, str, str]) -> None:
             responses.append(Response(responder, table.strategy[responder].show(name, held)))
             break
         responses.append(Response(responder, None))
-    record = table.add(Suggest, player=name, suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses))
+    record = table.add(
+        Suggest, player=name, suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses)
+    )
     for strategy in table.strategy.values():
         strategy.observe(game, record)  # type: ignore[arg-type]
     if not table.flags.get("suggest_again_without_leaving", True):

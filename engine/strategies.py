@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
 
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import Game, Suggest
@@ -150,8 +150,11 @@ class Notebook:
     def progress(self) -> tuple:
         """A fingerprint of everything known: unchanged after a suggestion means it taught nothing."""
         return (
-            len(self.holder), sum(len(v) for v in self.lacks.values()), len(self.clauses),
-            len(self.envelope), len(self.not_envelope),
+            len(self.holder),
+            sum(len(v) for v in self.lacks.values()),
+            len(self.clauses),
+            len(self.envelope),
+            len(self.not_envelope),
         )
 
     def candidates(self, category: str) -> list[str]:
@@ -171,7 +174,9 @@ class Notebook:
     def best_guess(self) -> tuple[Triple, Fraction]:
         """The most likely solution under the notebook's rough model (candidates equally likely)."""
         lists = [self.candidates(cat) for cat in CATEGORIES]
-        options = [(s, w, r) for s in lists[0] for w in lists[1] for r in lists[2] if (s, w, r) not in self.not_solution]
+        options = [
+            (s, w, r) for s in lists[0] for w in lists[1] for r in lists[2] if (s, w, r) not in self.not_solution
+        ]
         if not options:
             options = [(lists[0][0], lists[1][0], lists[2][0])]
         return options[0], Fraction(1, len(options))

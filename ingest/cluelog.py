@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName
@@ -49,7 +50,10 @@ RAW_KEEP_BYTES = 1 << 20  # rejected games keep their first MiB of text
 
 COMMON_FIELDS = {"type", "t", "note"}
 FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional)
-    "game": ({"format", "edition", "players"}, {"id", "deck", "variant", "rules", "perspective", "source", "played_at", "place"}),
+    "game": (
+        {"format", "edition", "players"},
+        {"id", "deck", "variant", "rules", "perspective", "source", "played_at", "place"},
+    ),
     "deal": ({"player", "cards"}, set()),
     "room_cards": ({"rooms"}, {"cards"}),
     "turn": ({"player"}, {"roll"}),
@@ -106,7 +110,9 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
         record: dict | None = None
         text = ""
         if data is None:
-            problem = Problem("line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number)
+            problem = Problem(
+                "line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number
+            )
             text = f"<line {number}: {size} bytes, not kept>\n"
         else:
             try:
@@ -122,7 +128,9 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                     problem = Problem("bad_json", f"not JSON: {msg}", line=number)
                 else:
                     if not isinstance(record, dict):
-                        problem = Problem("bad_json", f"a record is a JSON object, not {type(record).__name__}", line=number)
+                        problem = Problem(
+                            "bad_json", f"a record is a JSON object, not {type(record).__name__}", line=number
+                        )
                         record = None
             if not text.endswith("\n"):
                 text += "\n"
@@ -188,7 +196,9 @@ class _Builder:
         self.names: dict[str, str] = {}  # slug -> player name
 
     def problem(self, code: str, message: str, seq: int) -> None:
-        self.problems.append(Problem(code, message, seq=seq, line=self.raw.lines[seq] if seq < len(self.raw.lines) else None))
+        self.problems.append(
+            Problem(code, message, seq=seq, line=self.raw.lines[seq] if seq < len(self.raw.lines) else None)
+        )
 
     # -- values
 
@@ -197,7 +207,9 @@ class _Builder:
         if value is None and optional:
             return None
         if not isinstance(value, str) or not value.strip():
-            self.problem("bad_value", f"{record.get('type')}.{key} must be a non-empty string, not {json.dumps(value)[:60]}", seq)
+            self.problem(
+                "bad_value", f"{record.get('type')}.{key} must be a non-empty string, not {json.dumps(value)[:60]}", seq
+            )
             return None
         return value
 
@@ -214,7 +226,11 @@ class _Builder:
 
         close = difflib.get_close_matches(value, list(self.names.values()), n=1, cutoff=0.5)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        self.problem("unknown_player", f"{where}: unknown player {value!r}{hint}; the players are {', '.join(self.names.values())}", seq)
+        self.problem(
+            "unknown_player",
+            f"{where}: unknown player {value!r}{hint}; the players are {', '.join(self.names.values())}",
+            seq,
+        )
         return None
 
     def card(self, value: Any, seq: int, where: str, category: str | None = None, unseen: bool = False) -> str | None:
@@ -232,7 +248,9 @@ class _Builder:
 
     def triple(self, record: dict, seq: int) -> tuple[str, str, str] | None:
         kind = record["type"]
-        cards = [self.card(record.get(f), seq, f"{kind}.{f}", ed.CATEGORY_OF_FIELD[f]) for f in ("suspect", "weapon", "room")]
+        cards = [
+            self.card(record.get(f), seq, f"{kind}.{f}", ed.CATEGORY_OF_FIELD[f]) for f in ("suspect", "weapon", "room")
+        ]
         return None if None in cards else (cards[0], cards[1], cards[2])  # type: ignore[return-value]
 
     # -- the fields of a record
@@ -270,7 +288,11 @@ class _Builder:
     def header(self, record: dict) -> Game | None:
         self.check_fields(record, 0)
         if record.get("format") != FORMAT:
-            self.problem("unknown_format", f"format {record.get('format')!r} is not known to this reader (it reads {FORMAT!r})", 0)
+            self.problem(
+                "unknown_format",
+                f"format {record.get('format')!r} is not known to this reader (it reads {FORMAT!r})",
+                0,
+            )
             return None
         edition_name = record.get("edition")
         edition = None
@@ -299,7 +321,11 @@ class _Builder:
             self.problem("unknown_variant", f"{exc}; known: {', '.join(ed.variants())}", 0)
             return None
         if edition is not None and not variant.any_edition and variant.id not in edition.variants:
-            self.problem("unknown_variant", f"variant {variant.id!r} is not played with {edition.id} (it has {', '.join(edition.variants)})", 0)
+            self.problem(
+                "unknown_variant",
+                f"variant {variant.id!r} is not played with {edition.id} (it has {', '.join(edition.variants)})",
+                0,
+            )
             return None
         rules = record.get("rules") or {}
         if not isinstance(rules, dict):
@@ -309,7 +335,9 @@ class _Builder:
             if flag not in ed.FLAG_DEFAULTS:
                 self.problem("bad_value", f"unknown rule flag {flag!r}", 0)
                 del rules[flag]
-            elif type(value) is not type(ed.FLAG_DEFAULTS[flag]) or (flag in ed.FLAG_CHOICES and value not in ed.FLAG_CHOICES[flag]):
+            elif type(value) is not type(ed.FLAG_DEFAULTS[flag]) or (
+                flag in ed.FLAG_CHOICES and value not in ed.FLAG_CHOICES[flag]
+            ):
                 self.problem("bad_value", f"rule flag {flag!r} cannot be {json.dumps(value)}", 0)
                 del rules[flag]
         players = self.players(record.get("players"), variant)
@@ -344,8 +372,14 @@ class _Builder:
         )
 
     def custom_deck(self, spec: Any) -> Deck | None:
-        if not isinstance(spec, dict) or any(not isinstance(spec.get(c), list) or not spec.get(c) for c in ed.CATEGORIES):
-            self.problem("bad_deck", "edition 'custom' needs a deck: {\"suspects\": [...], \"weapons\": [...], \"rooms\": [...]}, none empty", 0)
+        if not isinstance(spec, dict) or any(
+            not isinstance(spec.get(c), list) or not spec.get(c) for c in ed.CATEGORIES
+        ):
+            self.problem(
+                "bad_deck",
+                'edition \'custom\' needs a deck: {"suspects": [...], "weapons": [...], "rooms": [...]}, none empty',
+                0,
+            )
             return None
         names = [n for c in ed.CATEGORIES for n in spec[c]]
         if any(not isinstance(n, str) or not ed.slug(n) for n in names):
@@ -363,7 +397,11 @@ class _Builder:
             self.problem("bad_players", "game.players must be a list of player objects", 0)
             return None
         if not variant.min_players <= len(spec) <= variant.max_players:
-            self.problem("bad_players", f"{len(spec)} players; the {variant.id} variant has {variant.min_players} to {variant.max_players}", 0)
+            self.problem(
+                "bad_players",
+                f"{len(spec)} players; the {variant.id} variant has {variant.min_players} to {variant.max_players}",
+                0,
+            )
             return None
         players = []
         assert self.deck is not None
@@ -383,7 +421,14 @@ class _Builder:
                 self.problem("bad_value", f"the hand_size of {name} must be a whole number", 0)
                 size = None
             strategy = p.get("strategy")
-            players.append(Player(name=name, character=character, hand_size=size, strategy=strategy if isinstance(strategy, str) else None))
+            players.append(
+                Player(
+                    name=name,
+                    character=character,
+                    hand_size=size,
+                    strategy=strategy if isinstance(strategy, str) else None,
+                )
+            )
         names = [p.name for p in players]
         if len(set(names)) != len(names) or len({ed.slug(n) for n in names}) != len(names):
             self.problem("bad_players", f"two players share a name: {', '.join(names)}", 0)
@@ -398,7 +443,11 @@ class _Builder:
         dealt = ed.dealt_hand_sizes(len(deck.cards), len(players), variant.room_cards)
         sizes = tuple(p.hand_size if p.hand_size is not None else d for p, d in zip(players, dealt))
         if sum(sizes) != sum(dealt):
-            self.problem("hand_size", f"the hand sizes add up to {sum(sizes)}, but {sum(dealt)} cards are dealt ({'; '.join(f'{p.name} {s}' for p, s in zip(players, sizes))})", 0)
+            self.problem(
+                "hand_size",
+                f"the hand sizes add up to {sum(sizes)}, but {sum(dealt)} cards are dealt ({'; '.join(f'{p.name} {s}' for p, s in zip(players, sizes))})",
+                0,
+            )
         return sizes
 
     # -- the other records
@@ -454,7 +503,11 @@ class _Builder:
         roll = record.get("roll")
         if roll is not None:
             if not isinstance(roll, list) or not all((type(d) is int) or d == UNSEEN for d in roll):
-                self.problem("bad_roll", f"turn.roll must be a list of dice (numbers, or '?' for a magnifier), not {json.dumps(roll)[:60]}", seq)
+                self.problem(
+                    "bad_roll",
+                    f"turn.roll must be a list of dice (numbers, or '?' for a magnifier), not {json.dumps(roll)[:60]}",
+                    seq,
+                )
                 return None
             roll = tuple(roll)
         return None if player is None else Turn(player=player, roll=roll, **base)
@@ -475,7 +528,9 @@ class _Builder:
             return None
         path = record.get("path")
         if path is not None:
-            if not isinstance(path, list) or not all(isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in path):
+            if not isinstance(path, list) or not all(
+                isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in path
+            ):
                 self.problem("bad_value", "move.path must be a list of squares [row, col]", seq)
                 return None
             path = tuple((s[0], s[1]) for s in path)
@@ -542,7 +597,7 @@ class _Builder:
                 return None
             audience = tuple(names)  # type: ignore[arg-type]
         else:
-            self.problem("bad_value", "reveal.to must be a list of players or \"all\"", seq)
+            self.problem("bad_value", 'reveal.to must be a list of players or "all"', seq)
             return None
         card = self.card(record["card"], seq, "reveal.card", unseen=True)
         if card == UNSEEN and audience == ALL:
@@ -677,8 +732,13 @@ def event_dict(r: Event) -> dict[str, Any]:
     elif isinstance(r, Peek):
         d.update(player=r.player, room=r.room, card=r.card)
     elif isinstance(r, Suggest):
-        d.update(player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room,
-                 responses=[{"player": x.player, "shows": x.shows} for x in r.responses])
+        d.update(
+            player=r.player,
+            suspect=r.suspect,
+            weapon=r.weapon,
+            room=r.room,
+            responses=[{"player": x.player, "shows": x.shows} for x in r.responses],
+        )
     elif isinstance(r, Reveal):
         d.update(player=r.player, card=r.card, to=r.to if r.to == ALL else list(r.to))
         if r.cause is not None:

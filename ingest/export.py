@@ -16,7 +16,17 @@ import duckdb
 
 from clue_stats.ingest.store import read_connection
 
-TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems", "rejected", "ingest_runs")
+TABLES = (
+    "games",
+    "players",
+    "events",
+    "suggestions",
+    "information",
+    "accusations",
+    "problems",
+    "rejected",
+    "ingest_runs",
+)
 
 # table -> columns holding a player's name
 NAME_COLUMNS = {
@@ -56,10 +66,17 @@ def pseudonymise_payload(payload: str, salt: str) -> str:
 
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    return [r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]
+        ).fetchall()
+    ]
 
 
-def export(db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: bool = False, salt: str = "") -> dict[str, int]:
+def export(
+    db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: bool = False, salt: str = ""
+) -> dict[str, int]:
     """Write each table to OUT/<table>.<fmt>; returns rows written per table."""
     if fmt not in ("parquet", "csv"):
         raise ValueError(f"unknown export format {fmt!r}: parquet or csv")
@@ -67,7 +84,9 @@ def export(db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: 
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, int] = {}
     with read_connection(db) as con:
-        con.create_function("pseudonym", lambda name: pseudonym(name, salt), ["VARCHAR"], "VARCHAR", null_handling="special")
+        con.create_function(
+            "pseudonym", lambda name: pseudonym(name, salt), ["VARCHAR"], "VARCHAR", null_handling="special"
+        )
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
             select = []
@@ -78,7 +97,7 @@ def export(db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: 
                 if pseudonymise and column in NAME_COLUMNS.get(table, ()):
                     select.append(f"pseudonym({quoted}) AS {quoted}")
                 elif pseudonymise and table == "events" and column == "payload":
-                    select.append(f"pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
+                    select.append("pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
                 else:
                     select.append(quoted)
             target = folder / f"{table}.{fmt}"

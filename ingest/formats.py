@@ -6,8 +6,8 @@ skipped and counted, never an error (analysis.md, "Command line").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
@@ -42,7 +42,9 @@ def decode(data: bytes, source_file: str) -> tuple[str | None, Problem | None]:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        return None, Problem("encoding", f"not UTF-8 (byte {exc.start + 1} of the file)", line=line, source_file=source_file)
+        return None, Problem(
+            "encoding", f"not UTF-8 (byte {exc.start + 1} of the file)", line=line, source_file=source_file
+        )
 
 
 def detect(path: Path, text: str | None) -> str | None:

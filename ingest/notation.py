@@ -38,7 +38,16 @@ class _Broken:
         self.number, self.raw, self.error = number, raw, error
 
 
-def _problem(code: str, what: str, raw: str | None, start: int, end: int, line: int | None, seq: int | None, source_file: str | None) -> Problem:
+def _problem(
+    code: str,
+    what: str,
+    raw: str | None,
+    start: int,
+    end: int,
+    line: int | None,
+    seq: int | None,
+    source_file: str | None,
+) -> Problem:
     message = pointer(raw, start, end, what) if raw is not None else what
     return Problem(code, message, seq=seq, line=line, source_file=source_file)
 
@@ -67,7 +76,11 @@ def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
             lines.append(_Broken(number, raw, exc))
     used = [k for k, line in enumerate(lines) if not _blank(line)]
     if not used:
-        result.problems.append(Problem("empty_file", "the file holds no games (only blank lines and comments)", line=1, source_file=source_file))
+        result.problems.append(
+            Problem(
+                "empty_file", "the file holds no games (only blank lines and comments)", line=1, source_file=source_file
+            )
+        )
         return result
     starts = [k for k in used if _starts_game(lines[k])]
     if not starts or starts[0] != used[0]:
@@ -123,7 +136,9 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
             item = read_record(line, header.context)
         except NotationError as e:
             # the line keeps its place, so that the seq of every later record is that of the file
-            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file))
+            problems.append(
+                _problem(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file)
+            )
             raw_game.records.append({"type": UNREADABLE})
             raw_game.lines.append(line.number)
             continue
@@ -134,7 +149,9 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     if checks:
         for f in check(parsed, header.context.deck, header.context.players.names):
             line = f.parsed.line
-            problems.append(_problem(f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq_of[id(f.parsed)], source_file))
+            problems.append(
+                _problem(f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq_of[id(f.parsed)], source_file)
+            )
     problems.sort(key=lambda p: p.line or 0)
     return raw_game
 
@@ -155,10 +172,15 @@ def write(records: list[dict]) -> str:
     for g in range(len(starts) - 1):
         raw = RawGame(records=records[starts[g] : starts[g + 1]], lines=[None] * (starts[g + 1] - starts[g]), text="")
         game, problems = cluelog.build_game(raw)
-        label = f"game {g + 1}" + (f" ({records[starts[g]]['id']})" if isinstance(records[starts[g]].get("id"), str) else "")
+        label = f"game {g + 1}" + (
+            f" ({records[starts[g]]['id']})" if isinstance(records[starts[g]].get("id"), str) else ""
+        )
         errors = [p for p in problems if p.is_error]
         if game is None or errors:
-            detail = "; ".join(f"record {p.seq}: {p.code}: {p.message}" if p.seq is not None else f"{p.code}: {p.message}" for p in errors)
+            detail = "; ".join(
+                f"record {p.seq}: {p.code}: {p.message}" if p.seq is not None else f"{p.code}: {p.message}"
+                for p in errors
+            )
             raise NotationWriteError(f"{label} is not valid clue-log/1: {detail}")
         try:
             games.append(write_game(game))
@@ -175,7 +197,11 @@ def _verify(text: str, records: list[dict], starts: list[int]) -> None:
     if back.problems or len(back.games) != len(starts) - 1:
         raise NotationWriteError("the written notation does not read back into the same games")  # pragma: no cover
     for g, raw in enumerate(back.games):
-        original, _ = cluelog.build_game(RawGame(records=records[starts[g] : starts[g + 1]], lines=[None] * (starts[g + 1] - starts[g]), text=""))
+        original, _ = cluelog.build_game(
+            RawGame(records=records[starts[g] : starts[g + 1]], lines=[None] * (starts[g + 1] - starts[g]), text="")
+        )
         again, problems = cluelog.build_game(raw)
         if original is None or again is None or cluelog.record_dicts(original) != cluelog.record_dicts(again):
-            raise NotationWriteError(f"game {g + 1} does not read back the same: {'; '.join(map(str, problems))}")  # pragma: no cover
+            raise NotationWriteError(
+                f"game {g + 1} does not read back the same: {'; '.join(map(str, problems))}"
+            )  # pragma: no cover

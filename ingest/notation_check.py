@@ -57,13 +57,23 @@ class _Notebook:
         line = parsed.line.number
         if owner is not None and card in self.passed[owner]:
             earlier = self.passed[owner][card]
-            self.flag("passed_holding", f"{owner} has {self.name(card)} here, but passed on line {earlier} when {self.name(card)} was named: one of the two lines is wrong", parsed, key)
+            self.flag(
+                "passed_holding",
+                f"{owner} has {self.name(card)} here, but passed on line {earlier} when {self.name(card)} was named: one of the two lines is wrong",
+                parsed,
+                key,
+            )
             return False
         known = self.held.get(card)
         if known is not None and known.owner != owner and known.line != line:
             where = f"{known.how} on line {known.line}"
             who = owner or "nobody"
-            self.flag("card_twice", f"{self.name(card)} is with {who} here, but was {where}: one of the two lines is wrong", parsed, key)
+            self.flag(
+                "card_twice",
+                f"{self.name(card)} is with {who} here, but was {where}: one of the two lines is wrong",
+                parsed,
+                key,
+            )
             return False
         if known is None:
             self.held[card] = _Held(owner, how, line)
@@ -74,7 +84,12 @@ class _Notebook:
         for card in cards:
             known = self.held.get(card)
             if known is not None and known.owner == player:
-                self.flag("passed_holding", f"{player} passes, but holds {self.name(card)} ({known.how} on line {known.line})", parsed, key)
+                self.flag(
+                    "passed_holding",
+                    f"{player} passes, but holds {self.name(card)} ({known.how} on line {known.line})",
+                    parsed,
+                    key,
+                )
                 return
         for card in cards:
             self.passed[player].setdefault(card, line)
@@ -95,7 +110,12 @@ class _Notebook:
         for card, key in zip(cards, keys):
             known = self.held.get(card)
             if known is not None and known.owner is not None:
-                self.flag("envelope_card_dealt", f"{self.name(card)} is in the solution here, but was {known.how} on line {known.line}", parsed, key)
+                self.flag(
+                    "envelope_card_dealt",
+                    f"{self.name(card)} is in the solution here, but was {known.how} on line {known.line}",
+                    parsed,
+                    key,
+                )
 
 
 def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]) -> bool:
@@ -109,11 +129,25 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
         who = response["player"]
         key = f"who{k}"
         if who == suggester:
-            found.append(Finding("suggester_responds", f"{who} made this suggestion and does not answer it: remove '/ {who} ...'", parsed, parsed.spans[key]))
+            found.append(
+                Finding(
+                    "suggester_responds",
+                    f"{who} made this suggestion and does not answer it: remove '/ {who} ...'",
+                    parsed,
+                    parsed.spans[key],
+                )
+            )
             return False
         if k > 0 and responses[k - 1]["shows"] is not None:
             shower = responses[k - 1]["player"]
-            found.append(Finding("after_shown", f"{shower} already showed a card, so nobody answers after: remove '/ {who} ...' (or make {shower}'s answer '-')", parsed, parsed.spans[key]))
+            found.append(
+                Finding(
+                    "after_shown",
+                    f"{shower} already showed a card, so nobody answers after: remove '/ {who} ...' (or make {shower}'s answer '-')",
+                    parsed,
+                    parsed.spans[key],
+                )
+            )
             return False
         if k < len(expected) and who == expected[k]:
             continue
@@ -160,14 +194,23 @@ def check(parsed: list[Parsed], deck: Deck, names: tuple[str, ...]) -> list[Find
                 elif shows == "?":
                     notebook.shows_unseen(who, named, item, key)
                 elif shows not in named:
-                    notebook.flag("shown_not_named", f"{who} shows {deck.name(shows)}, which is not one of {', '.join(map(deck.name, named))}", item, key)
+                    notebook.flag(
+                        "shown_not_named",
+                        f"{who} shows {deck.name(shows)}, which is not one of {', '.join(map(deck.name, named))}",
+                        item,
+                        key,
+                    )
                 else:
                     notebook.holds(who, shows, f"shown by {who}", item, key)
         elif kind == "reveal" and record["card"] != "?":
             owner = record["player"]
-            notebook.holds(owner, record["card"], f"revealed as {owner}'s" if owner else "revealed in nobody's hand", item, "card")
+            notebook.holds(
+                owner, record["card"], f"revealed as {owner}'s" if owner else "revealed in nobody's hand", item, "card"
+            )
         elif kind == "accuse" and record.get("correct") is True:
-            notebook.in_envelope((record["suspect"], record["weapon"], record["room"]), item, ("suspect", "weapon", "room"))
+            notebook.in_envelope(
+                (record["suspect"], record["weapon"], record["room"]), item, ("suspect", "weapon", "room")
+            )
         elif kind == "end" and record["solution"] is not None:
             s = record["solution"]
             notebook.in_envelope((s["suspect"], s["weapon"], s["room"]), item, ("suspect", "weapon", "room"))

@@ -58,7 +58,7 @@ class NotationError(Exception):
         self.code, self.what, self.start, self.end = code, what, start, end
 
     @classmethod
-    def at(cls, code: str, what: str, *tokens: Token) -> "NotationError":
+    def at(cls, code: str, what: str, *tokens: Token) -> NotationError:
         """At the given tokens; at the start of the line when there are none (a line holding only
         a time, say)."""
         if not tokens:
@@ -146,7 +146,9 @@ def lex(number: int, raw: str) -> Line:
     if times:
         if times != [len(tokens) - 1]:
             first = tokens[times[0]]
-            raise NotationError.at("bad_notation", "the time (@...) goes once, at the end of the line (before any # comment)", first)
+            raise NotationError.at(
+                "bad_notation", "the time (@...) goes once, at the end of the line (before any # comment)", first
+            )
         time = tokens[-1].text
         content_end = tokens[-1].start
         tokens.pop()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from typing import Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
 from clue_stats.ingest.notation_lex import NotationError, Token
@@ -88,13 +88,17 @@ class CardNames:
         if exact is not None:
             return {exact} if exact in pool else set()
         typed = key.split("_")
-        found = {card for parts, card in self._by_letter.get(key[0], ()) if card in pool and _prefix_match(typed, parts)}
+        found = {
+            card for parts, card in self._by_letter.get(key[0], ()) if card in pool and _prefix_match(typed, parts)
+        }
         if not found:
             typed = fold(key).split("_")
             found = {card for parts, card in self._folded if card in pool and _prefix_match(typed, parts)}
         if not found and len(typed) == 1:
             # last resort, "Ascot" for Lady Ascot: a custom deck has no aliases for its surnames
-            found = {card for parts, card in self._folded if card in pool and any(p.startswith(typed[0]) for p in parts)}
+            found = {
+                card for parts, card in self._folded if card in pool and any(p.startswith(typed[0]) for p in parts)
+            }
         return found
 
     def _names(self, cards: Collection[str]) -> list[str]:
@@ -130,7 +134,11 @@ class CardNames:
         if ambiguous is not None:
             j, found = ambiguous
             text = " ".join(t.text for t in tokens[i:j])
-            raise NotationError.at("bad_notation", f"'{text}' could be {_listing(self._explained(text, found))}: write more of the name", *tokens[i:j])
+            raise NotationError.at(
+                "bad_notation",
+                f"'{text}' could be {_listing(self._explained(text, found))}: write more of the name",
+                *tokens[i:j],
+            )
         raise self._unknown(tokens, i, end, category, previous, hint)
 
     def _explained(self, text: str, cards: Collection[str]) -> list[str]:
@@ -141,7 +149,9 @@ class CardNames:
             if _prefix_match(typed, slug(name).split("_")):
                 out.append(name)
             else:
-                key = next((k for k, c in self.deck.keys.items() if c == card and _prefix_match(typed, k.split("_"))), None)
+                key = next(
+                    (k for k, c in self.deck.keys.items() if c == card and _prefix_match(typed, k.split("_"))), None
+                )
                 out.append(name if key is None else f"{name} (as '{key}')")
         return out
 
@@ -149,7 +159,9 @@ class CardNames:
         """The one card named by all of ``tokens``."""
         card, j = self.take(tokens, 0, category, hint=hint)
         if j < len(tokens):
-            raise NotationError.at("bad_notation", f"'{' '.join(t.text for t in tokens)}' is not one card name{hint}", *tokens)
+            raise NotationError.at(
+                "bad_notation", f"'{' '.join(t.text for t in tokens)}' is not one card name{hint}", *tokens
+            )
         return card
 
     @staticmethod
@@ -183,7 +195,11 @@ class CardNames:
         if len(elsewhere) == 1 and category is not None:
             card = next(iter(elsewhere))
             other = KIND_OF_CATEGORY[self.deck.category(card)]
-            return NotationError.at("unknown_card", f"'{tokens[i].text}' is a {other} ({self.deck.name(card)}), not a {kind}{hint}", tokens[i])
+            return NotationError.at(
+                "unknown_card",
+                f"'{tokens[i].text}' is a {other} ({self.deck.name(card)}), not a {kind}{hint}",
+                tokens[i],
+            )
         # the best did-you-mean over runs of one to three words, here or extending the name before
         runs = [(i, j, category) for j in range(i + 1, min(self._run_end(tokens, i, end), i + 3) + 1)]
         if previous is not None and all(not t.quoted for t in tokens[previous[0] : i + 1]):
@@ -193,7 +209,9 @@ class CardNames:
         score, names, start, stop, cat = max(options, key=lambda o: (o[0], o[2] - o[3]))
         text = " ".join(t.text for t in tokens[start:stop])
         hint_names = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names and score > 0 else ""
-        return NotationError.at("unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}", *tokens[start:stop])
+        return NotationError.at(
+            "unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}", *tokens[start:stop]
+        )
 
     def _suggest(self, tokens: Sequence[Token], i: int, j: int, category: str | None) -> tuple[float, list[str]]:
         text = " ".join(t.text for t in tokens[i:j])
@@ -226,7 +244,9 @@ class PlayerNames:
         return [
             n
             for n, k, parts in self._keys
-            if k.startswith(key) or _prefix_match(typed, parts) or (len(typed) == 1 and any(p.startswith(key) for p in parts))
+            if k.startswith(key)
+            or _prefix_match(typed, parts)
+            or (len(typed) == 1 and any(p.startswith(key) for p in parts))
         ]
 
     def take(self, tokens: Sequence[Token], i: int, limit: int | None = None) -> tuple[str, int]:
@@ -235,10 +255,18 @@ class PlayerNames:
         if i >= end:
             at = tokens[-1].end if tokens else 0
             raise NotationError("bad_notation", "a player's name is missing", at, at + 1)
-        stop = min(CardNames._run_end(tokens, i, end), i + self.max_words) if (tokens[i].quoted or _joinable(tokens[i])) else i + 1
+        stop = (
+            min(CardNames._run_end(tokens, i, end), i + self.max_words)
+            if (tokens[i].quoted or _joinable(tokens[i]))
+            else i + 1
+        )
         ambiguous: tuple[int, list[str]] | None = None
         for j in range(stop, i, -1):
-            found = [tokens[i].text] if tokens[i].quoted and tokens[i].text in self.names else self.match(" ".join(t.text for t in tokens[i:j]))
+            found = (
+                [tokens[i].text]
+                if tokens[i].quoted and tokens[i].text in self.names
+                else self.match(" ".join(t.text for t in tokens[i:j]))
+            )
             if len(found) == 1:
                 return found[0], j
             if len(found) > 1 and ambiguous is None:
@@ -246,15 +274,23 @@ class PlayerNames:
         if ambiguous is not None:
             j, found = ambiguous
             text = " ".join(t.text for t in tokens[i:j])
-            raise NotationError.at("bad_notation", f"'{text}' could be {_listing(found)}: write more of the name", *tokens[i:j])
+            raise NotationError.at(
+                "bad_notation", f"'{text}' could be {_listing(found)}: write more of the name", *tokens[i:j]
+            )
         text = tokens[i].text
         close = difflib.get_close_matches(slug(text), [k for _, k, _ in self._keys], n=2, cutoff=0.5)
         names = [n for n, k, _ in self._keys if k in close]
         hint = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names else ""
-        raise NotationError.at("unknown_player", f"unknown player '{text}'{hint}; the players are {', '.join(self.names)}", tokens[i])
+        raise NotationError.at(
+            "unknown_player", f"unknown player '{text}'{hint}; the players are {', '.join(self.names)}", tokens[i]
+        )
 
     def whole(self, tokens: Sequence[Token]) -> str:
         name, j = self.take(tokens, 0)
         if j < len(tokens):
-            raise NotationError.at("unknown_player", f"'{' '.join(t.text for t in tokens)}' is not a player; the players are {', '.join(self.names)}", *tokens)
+            raise NotationError.at(
+                "unknown_player",
+                f"'{' '.join(t.text for t in tokens)}' is not a player; the players are {', '.join(self.names)}",
+                *tokens,
+            )
         return name

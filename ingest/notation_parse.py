@@ -11,8 +11,9 @@ The grammar is documented for users in docs/notation.md; the comments here say w
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
@@ -21,8 +22,22 @@ from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
 FORMAT = "clue-log/1"
 HEADER_KEYS = (
-    "game", "edition", "suspects", "weapons", "rooms", "places", "variant", "rules", "players",
-    "hand_sizes", "strategies", "notebook", "perspective", "source", "played", "place",
+    "game",
+    "edition",
+    "suspects",
+    "weapons",
+    "rooms",
+    "places",
+    "variant",
+    "rules",
+    "players",
+    "hand_sizes",
+    "strategies",
+    "notebook",
+    "perspective",
+    "source",
+    "played",
+    "place",
 )
 EVENT_KEYS = ("end", "room_cards")
 VERBS = ("has", "reveals", "turn", "moves", "peeks", "draws", "accuses", "suggests")
@@ -45,7 +60,7 @@ class Context:
     players: PlayerNames
 
     @classmethod
-    def of(cls, deck: Deck, names: Sequence[str]) -> "Context":
+    def of(cls, deck: Deck, names: Sequence[str]) -> Context:
         return cls(deck, CardNames(deck), PlayerNames(names))
 
 
@@ -131,7 +146,14 @@ class _HeaderReader:
             key = keyword(line) or ""
             key = SYNONYMS.get(key, key)
             if key in self.seen:
-                self.fail(line, NotationError.at("bad_notation", f"'{key}' is given twice in this game (first on line {self.seen[key].number})", line.tokens[0]))
+                self.fail(
+                    line,
+                    NotationError.at(
+                        "bad_notation",
+                        f"'{key}' is given twice in this game (first on line {self.seen[key].number})",
+                        line.tokens[0],
+                    ),
+                )
             else:
                 self.seen[key] = line
 
@@ -182,7 +204,9 @@ class _HeaderReader:
     def edition(self, out: dict[str, Any]) -> Deck | None:
         line = self.seen.get("edition")
         if line is None:
-            self.missing("the game has no edition: write e.g. 'edition de-2023', or 'edition custom' with suspects:, weapons: and rooms: lines")
+            self.missing(
+                "the game has no edition: write e.g. 'edition de-2023', or 'edition custom' with suspects:, weapons: and rooms: lines"
+            )
             return None
         text, span = text_value(line, after_keyword(line))
         if text is None:
@@ -194,7 +218,9 @@ class _HeaderReader:
         try:
             edition = ed.edition(text)
         except UnknownName as exc:
-            self.fail(line, NotationError("unknown_edition", f"{exc}; known: {', '.join(ed.editions())}, or custom", *span))
+            self.fail(
+                line, NotationError("unknown_edition", f"{exc}; known: {', '.join(ed.editions())}, or custom", *span)
+            )
             return None
         out["edition"] = edition.id
         return edition.deck
@@ -203,7 +229,9 @@ class _HeaderReader:
         lines = {c: self.seen.get(c) for c in ed.CATEGORIES}
         if out["edition"] != "custom":
             for line in filter(None, lines.values()):
-                self.fail(line, NotationError.at("bad_deck", "a deck is declared only with 'edition custom'", line.tokens[0]))
+                self.fail(
+                    line, NotationError.at("bad_deck", "a deck is declared only with 'edition custom'", line.tokens[0])
+                )
             return deck
         spec: dict[str, list[str]] = {}
         for category, line in lines.items():
@@ -222,7 +250,9 @@ class _HeaderReader:
         ids = [slug(n) for names in spec.values() for n in names]
         twice = sorted({i for i in ids if ids.count(i) > 1 or not i})
         if twice:
-            self.missing(f"the custom deck names a card twice (or without a letter or digit): {', '.join(twice) or repr('')}")
+            self.missing(
+                f"the custom deck names a card twice (or without a letter or digit): {', '.join(twice) or repr('')}"
+            )
             return None
         out["deck"] = spec
         return Deck.custom(spec["suspects"], spec["weapons"], spec["rooms"])
@@ -249,7 +279,12 @@ class _HeaderReader:
                 i += 1
                 continue
             if i + 2 >= len(tokens) or tokens[i + 1].text != "=" or tokens[i + 1].quoted:
-                self.fail(line, NotationError.at("bad_notation", "write each rule flag as flag=value (e.g. suggest_room=chosen)", tokens[i]))
+                self.fail(
+                    line,
+                    NotationError.at(
+                        "bad_notation", "write each rule flag as flag=value (e.g. suggest_room=chosen)", tokens[i]
+                    ),
+                )
                 return
             flag, value = tokens[i], tokens[i + 2]
             rules[flag.text] = value.text if value.quoted else _flag_value(value.text)
@@ -259,7 +294,9 @@ class _HeaderReader:
     def players(self, deck: Deck | None) -> list[dict[str, Any]]:
         line = self.seen.get("players")
         if line is None:
-            self.missing("the game has no players line: write e.g. 'players Anna=Gloria, Ben=Gatow, Cleo' in seat order (clockwise)")
+            self.missing(
+                "the game has no players line: write e.g. 'players Anna=Gloria, Ben=Gatow, Cleo' in seat order (clockwise)"
+            )
             return []
         cards = CardNames(deck) if deck is not None else None
         try:
@@ -278,11 +315,14 @@ class _HeaderReader:
             first = line.tokens[0].text
             word = first.split(":", 1)[0]
             if ":" in first and slug(word) in names and key != "players":
-                self.fail(line, NotationError.at(
-                    "bad_notation",
-                    f"'{word}:' is a header line here; for a record of the player {word}, write the name in quotes: \"{word}\":",
-                    line.tokens[0],
-                ))
+                self.fail(
+                    line,
+                    NotationError.at(
+                        "bad_notation",
+                        f"'{word}:' is a header line here; for a record of the player {word}, write the name in quotes: \"{word}\":",
+                        line.tokens[0],
+                    ),
+                )
 
     def pairs(self, key: str, context: Context, players: list[dict[str, Any]], field_name: str) -> None:
         line = self.seen.get(key)
@@ -293,7 +333,9 @@ class _HeaderReader:
                 name = context.players.whole(name_tokens)
                 if field_name == "hand_size":
                     if value.quoted or not _INT.match(value.text):
-                        raise NotationError.at("bad_notation", f"a hand size is a whole number, not '{value.text}'", value)
+                        raise NotationError.at(
+                            "bad_notation", f"a hand size is a whole number, not '{value.text}'", value
+                        )
                     parsed: Any = int(value.text)
                 else:
                     parsed = value.text
@@ -312,7 +354,9 @@ class _HeaderReader:
         tokens = after_keyword(line)
         try:
             if not tokens:
-                raise NotationError("bad_notation", "whose notebook? write e.g. 'notebook Anna'", line.content_end, line.content_end + 1)
+                raise NotationError(
+                    "bad_notation", "whose notebook? write e.g. 'notebook Anna'", line.content_end, line.content_end + 1
+                )
             out["perspective"] = context.players.whole(tokens)
         except NotationError as exc:
             self.fail(line, exc)
@@ -369,7 +413,9 @@ def _players(tokens: list[Token], cards: CardNames | None) -> list[dict[str, Any
             character: list[Token] | None = None
             if i < len(tokens) and tokens[i].text == "=" and not tokens[i].quoted:
                 # a character may have spaces: it runs to the longest suspect name before the next player
-                nxt = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == "=" and not tokens[k].quoted), None)
+                nxt = next(
+                    (k for k in range(i + 1, len(tokens)) if tokens[k].text == "=" and not tokens[k].quoted), None
+                )
                 limit = len(tokens) if nxt is None else nxt - 1
                 if cards is None or i + 1 >= len(tokens):
                     character = tokens[i + 1 : i + 2]
@@ -406,7 +452,9 @@ def _pairs(tokens: list[Token]) -> list[tuple[list[Token], Token]]:
                 raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *name)
         elif t.text == "=" and not t.quoted:
             if not name or i + 1 >= len(tokens) or tokens[i + 1].text in "=," and not tokens[i + 1].quoted:
-                raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *(name or [t]))
+                raise NotationError.at(
+                    "bad_notation", "write name=value (a value with spaces in quotes)", *(name or [t])
+                )
             out.append((name, tokens[i + 1]))
             name = []
             i += 1
@@ -437,7 +485,7 @@ def read_record(line: Line, context: Context) -> Parsed:
         raise NotationError.at(
             "bad_notation",
             f"'{word}' belongs to the header, before the game's first record; start another game with a 'game' line"
-            f" (a player called {word} is written in quotes: \"{word}\")",
+            f' (a player called {word} is written in quotes: "{word}")',
             line.tokens[0],
         )
     subject, marker, rest = _subject(line.tokens)
@@ -494,7 +542,9 @@ def _triple(tokens: Sequence[Token], context: Context, spans: dict[str, Span], w
         cards.append(card)
         previous, i = (i, category), j
     if i < len(tokens):
-        raise NotationError.at("bad_notation", f"'{' '.join(t.text for t in tokens[i:])}' is more than the room{hint}", *tokens[i:])
+        raise NotationError.at(
+            "bad_notation", f"'{' '.join(t.text for t in tokens[i:])}' is more than the room{hint}", *tokens[i:]
+        )
     return cards[0], cards[1], cards[2]
 
 
@@ -523,7 +573,8 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
         raise NotationError(
             "empty_responses",
             "no answers: after the room write '/ Ben -' for each pass and '/ Cleo Seil' (or '/ Cleo ?') for the card shown, or '/ -' when nobody could show",
-            end, end + 1,
+            end,
+            end + 1,
         )
     responses: list[dict[str, Any]] = []
     if len(answers) == 1 and len(answers[0][1]) == 1 and answers[0][1][0].is_word("-"):
@@ -540,7 +591,9 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
         said = words[j:]
         if not said:
             raise NotationError(
-                "bad_notation", f"what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown", *_after(words, j)
+                "bad_notation",
+                f"what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown",
+                *_after(words, j),
             )
         spans[f"said{k}"] = _span(said)
         if said[0].is_word("-", "?"):
@@ -550,7 +603,14 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
         else:
             shows = _shown(said, context, (suspect, weapon, room))
         responses.append({"player": who, "shows": shows})
-    record = {"type": "suggest", "player": player, "suspect": suspect, "weapon": weapon, "room": room, "responses": responses}
+    record = {
+        "type": "suggest",
+        "player": player,
+        "suspect": suspect,
+        "weapon": weapon,
+        "room": room,
+        "responses": responses,
+    }
     return Parsed(_with_extra(record, line), line, spans)
 
 
@@ -565,7 +625,9 @@ def _shown(words: Sequence[Token], context: Context, named: tuple[str, str, str]
         return found.pop()
     if len(found) > 1:
         names = [context.deck.name(c) for c in named if c in found]
-        raise NotationError.at("bad_notation", f"'{text}' could be {' or '.join(names)}: write more of the name", *words)
+        raise NotationError.at(
+            "bad_notation", f"'{text}' could be {' or '.join(names)}: write more of the name", *words
+        )
     return context.cards.whole(words, None)
 
 
@@ -578,7 +640,11 @@ def _accuse(line: Line, context: Context, subject: list[Token], rest: list[Token
         spans["verdict"] = _span(rest[-1:])
         rest = rest[:-1]
     if any(t.sep for t in rest):
-        raise NotationError.at("bad_notation", "an accusation has no answers: write 'Anna! Grün Seil Salon right' (or wrong)", next(t for t in rest if t.sep))
+        raise NotationError.at(
+            "bad_notation",
+            "an accusation has no answers: write 'Anna! Grün Seil Salon right' (or wrong)",
+            next(t for t in rest if t.sep),
+        )
     suspect, weapon, room = _triple(rest, context, spans, "an accusation")
     record: dict[str, Any] = {"type": "accuse", "player": player, "suspect": suspect, "weapon": weapon, "room": room}
     if correct is not None:
@@ -593,7 +659,11 @@ def _deal(line: Line, context: Context, subject: list[Token], rest: list[Token])
     if len(rest) == 1 and rest[0].is_word("-"):
         rest = []  # "Anna has -": an empty hand
     elif not rest:
-        raise NotationError("bad_notation", f"which cards does {player} hold? (write '-' for none)", *_after(line.tokens, len(line.tokens)))
+        raise NotationError(
+            "bad_notation",
+            f"which cards does {player} hold? (write '-' for none)",
+            *_after(line.tokens, len(line.tokens)),
+        )
     i = 0
     previous: tuple[int, str | None] | None = None
     while i < len(rest):
@@ -613,7 +683,9 @@ def _reveal(line: Line, context: Context, subject: list[Token], rest: list[Token
     owner = None if len(subject) == 1 and subject[0].is_word("nobody") else context.players.whole(subject)
     to = _index(rest, "to")
     if to is None:
-        raise NotationError("bad_notation", "to whom? end with 'to all' or 'to Anna Ben'", *_after(line.tokens, len(line.tokens)))
+        raise NotationError(
+            "bad_notation", "to whom? end with 'to all' or 'to Anna Ben'", *_after(line.tokens, len(line.tokens))
+        )
     card_words = rest[:to]
     if not card_words:
         raise NotationError.at("bad_notation", "which card? write it before 'to' ('?' if you did not see it)", rest[to])
@@ -678,7 +750,9 @@ def _move(line: Line, context: Context, subject: list[Token], rest: list[Token])
         via = words[-1].text.casefold()
         words = words[:-1]
     if not words:
-        raise NotationError("bad_notation", "moves where? a room, or a square as row,col", *_after(line.tokens, len(line.tokens)))
+        raise NotationError(
+            "bad_notation", "moves where? a room, or a square as row,col", *_after(line.tokens, len(line.tokens))
+        )
     spans["to"] = _span(words)
     square = _square(words[0]) if len(words) == 1 else None
     record: dict[str, Any] = {"type": "move", "player": player, "to": square or context.cards.whole(words, "rooms")}
@@ -699,7 +773,11 @@ def _peek(line: Line, context: Context, subject: list[Token], rest: list[Token])
     spans: dict[str, Span] = {}
     player = _player(context, subject, spans)
     if not rest:
-        raise NotationError("bad_notation", "peeks into which room, at which card? e.g. 'Jonas peeks Küche Gatow' ('?' if unseen)", *_after(line.tokens, len(line.tokens)))
+        raise NotationError(
+            "bad_notation",
+            "peeks into which room, at which card? e.g. 'Jonas peeks Küche Gatow' ('?' if unseen)",
+            *_after(line.tokens, len(line.tokens)),
+        )
     room, j = context.cards.take(rest, 0, "rooms", limit=max(len(rest) - 1, 1))
     spans["room"] = _span(rest[:j])
     said = rest[j:]
@@ -723,7 +801,9 @@ def _end(line: Line, context: Context) -> Parsed:
     spans: dict[str, Span] = {}
     first = line.tokens[0]
     rest = after_keyword(line)
-    colon_at_keyword = ":" in first.text or (len(line.tokens) > 1 and not line.tokens[1].quoted and line.tokens[1].text.startswith(":"))
+    colon_at_keyword = ":" in first.text or (
+        len(line.tokens) > 1 and not line.tokens[1].quoted and line.tokens[1].text.startswith(":")
+    )
     winner: str | None = None
     solution: dict[str, str] | None = None
     if colon_at_keyword:
@@ -736,12 +816,16 @@ def _end(line: Line, context: Context) -> Parsed:
         except NotationError:
             subject, marker, words = rest, "", []
         if marker not in ("", ":"):
-            raise NotationError.at("bad_notation", "write 'end Anna: Grün Leuchter Musikzimmer' (winner, ':', solution)", *rest)
+            raise NotationError.at(
+                "bad_notation", "write 'end Anna: Grün Leuchter Musikzimmer' (winner, ':', solution)", *rest
+            )
         spans["winner"] = _span(subject)
         if not (len(subject) == 1 and subject[0].is_word("nobody")):
             winner = context.players.whole(subject)
         if marker == ":" and not words:
-            raise NotationError("bad_notation", "the solution is missing after ':'", *_after(line.tokens, len(line.tokens)))
+            raise NotationError(
+                "bad_notation", "the solution is missing after ':'", *_after(line.tokens, len(line.tokens))
+            )
     if words:
         suspect, weapon, room = _triple(words, context, spans, "the solution")
         solution = {"suspect": suspect, "weapon": weapon, "room": room}
@@ -771,7 +855,11 @@ def _room_cards(line: Line, context: Context) -> Parsed:
             card, i = context.cards.take(tokens, i + 1, None)
             cards[room] = card
     if not rooms:
-        raise NotationError("bad_notation", "which rooms hold a card? e.g. 'room-cards Küche Halle Salon Arbeitszimmer'", *_after(line.tokens, len(line.tokens)))
+        raise NotationError(
+            "bad_notation",
+            "which rooms hold a card? e.g. 'room-cards Küche Halle Salon Arbeitszimmer'",
+            *_after(line.tokens, len(line.tokens)),
+        )
     record: dict[str, Any] = {"type": "room_cards", "rooms": rooms}
     if cards is not None:
         record["cards"] = cards

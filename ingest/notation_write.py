@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.game import (
@@ -33,7 +34,17 @@ from clue_stats.engine.game import (
 )
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation_lex import NotationError, lex
-from clue_stats.ingest.notation_parse import EVENT_KEYS, HEADER_KEYS, VERBS, VERDICTS, VIA, Context, keyword, read_header, read_record
+from clue_stats.ingest.notation_parse import (
+    EVENT_KEYS,
+    HEADER_KEYS,
+    VERBS,
+    VERDICTS,
+    VIA,
+    Context,
+    keyword,
+    read_header,
+    read_record,
+)
 
 # words that mean something where a name may stand: such a name is written in quotes
 RESERVED = {*HEADER_KEYS, *EVENT_KEYS, *VERBS, *VERDICTS, *VIA, "to", "cause", "all", "nobody", "path", "-", "?"}
@@ -97,7 +108,9 @@ class _Names:
 def _extra(line: str, extra: dict[str, Any], where: str) -> str:
     bad = sorted(k for k in extra if k not in ("t", "note"))
     if bad:
-        raise NotationWriteError(f"{where}: the notation has no place for the extension field{'s' if len(bad) > 1 else ''} {', '.join(bad)}")
+        raise NotationWriteError(
+            f"{where}: the notation has no place for the extension field{'s' if len(bad) > 1 else ''} {', '.join(bad)}"
+        )
     if "t" in extra:
         line += " " + time_text(extra["t"])
     if "note" in extra:
@@ -148,7 +161,9 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
             return "room-cards " + n.cards(r.rooms)
         strays = [room for room in r.cards if room not in r.rooms]
         if strays:
-            raise NotationWriteError(f"record {r.seq}: room_cards.cards names {', '.join(strays)}, which is not one of its rooms")
+            raise NotationWriteError(
+                f"record {r.seq}: room_cards.cards names {', '.join(strays)}, which is not one of its rooms"
+            )
         items = [f"{n.card(room)}={n.card(r.cards[room]) if room in r.cards else '?'}" for room in r.rooms]
         return "room-cards " + " ".join(items)
     if isinstance(r, ClueCard):
@@ -159,12 +174,21 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
 
 
 def _header_lines(game: Game, n: _Names) -> list[str]:
-    lines = [_extra("game" + (f" {free_text(game.declared_id)}" if game.declared_id is not None else ""), game.header_extra, "the game record")]
+    lines = [
+        _extra(
+            "game" + (f" {free_text(game.declared_id)}" if game.declared_id is not None else ""),
+            game.header_extra,
+            "the game record",
+        )
+    ]
     lines.append(f"edition {game.edition_id}")
     if game.edition is None:
         for category in ed.CATEGORIES:
             names = [game.deck.name(c) for c in game.deck.of(category)]
-            lines.append(f"{category}: " + ", ".join(name if _plain_words(name) and n.mode == 0 else quoted(name) for name in names))
+            lines.append(
+                f"{category}: "
+                + ", ".join(name if _plain_words(name) and n.mode == 0 else quoted(name) for name in names)
+            )
     if game.variant.id != "standard":
         lines.append(f"variant {game.variant.id}")
     if game.rules:
@@ -192,7 +216,9 @@ def _flag(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return _value_word(str(value)) if value.casefold() not in ("true", "false") and not value.isdigit() else quoted(value)
+    return (
+        _value_word(str(value)) if value.casefold() not in ("true", "false") and not value.isdigit() else quoted(value)
+    )
 
 
 def _value_word(text: str) -> str:
@@ -233,6 +259,9 @@ def write_game(game: Game) -> str:
             except NotationError:
                 return False
 
-        attempts = [lambda mode=mode, r=r: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where) for mode in (0, 1, 2)]
+        attempts = [
+            lambda mode=mode, r=r, where=where: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where)
+            for mode in (0, 1, 2)
+        ]
         out.append(_first_that_reads_back(attempts, reads_back, where))
     return "\n".join(out) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from clue_stats.engine.game import Accuse, Game, Suggest, UNSEEN
+from clue_stats.engine.game import UNSEEN, Accuse, Game, Suggest
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.cluelog import record_dicts
 from clue_stats.ingest.store import GameRows
@@ -16,69 +16,111 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
     hands = game.hands()
     turn_order = replay.turn_order(game)
     winner = replay.winner
-    rows.add("games", {
-        "game_id": game.game_id,
-        "edition": game.edition_id,
-        "variant": game.variant.id,
-        "n_players": game.n_players,
-        "source": game.source,
-        "played_at": game.played_at,
-        "place": game.place,
-        "perspective": game.perspective,
-        "winner": winner,
-        "solution_suspect": solution[0] if solution else None,
-        "solution_weapon": solution[1] if solution else None,
-        "solution_room": solution[2] if solution else None,
-        "source_file": source_file,
-        "line": game.header_line,
-        "n_records": len(game.records) + 1,
-        "hands_known": len(hands),
-        "content_sha256": game.content_sha256,
-        "analysis_version": None,
-    })
+    rows.add(
+        "games",
+        {
+            "game_id": game.game_id,
+            "edition": game.edition_id,
+            "variant": game.variant.id,
+            "n_players": game.n_players,
+            "source": game.source,
+            "played_at": game.played_at,
+            "place": game.place,
+            "perspective": game.perspective,
+            "winner": winner,
+            "solution_suspect": solution[0] if solution else None,
+            "solution_weapon": solution[1] if solution else None,
+            "solution_room": solution[2] if solution else None,
+            "source_file": source_file,
+            "line": game.header_line,
+            "n_records": len(game.records) + 1,
+            "hands_known": len(hands),
+            "content_sha256": game.content_sha256,
+            "analysis_version": None,
+        },
+    )
     for seat, p in enumerate(game.players):
-        rows.add("players", {
-            "game_id": game.game_id,
-            "seat": seat,
-            "name": p.name,
-            "character": p.character,
-            "strategy": p.strategy,
-            "hand_size": game.hand_sizes[seat],
-            "hand_known": p.name in hands,
-            "turn_order": turn_order[p.name],
-            "won": winner == p.name,
-            "eliminated": p.name in replay.eliminated,
-            "first_certain_seq": None,
-        })
+        rows.add(
+            "players",
+            {
+                "game_id": game.game_id,
+                "seat": seat,
+                "name": p.name,
+                "character": p.character,
+                "strategy": p.strategy,
+                "hand_size": game.hand_sizes[seat],
+                "hand_known": p.name in hands,
+                "turn_order": turn_order[p.name],
+                "won": winner == p.name,
+                "eliminated": p.name in replay.eliminated,
+                "first_certain_seq": None,
+            },
+        )
     dicts = record_dicts(game)
-    rows.add("events", {"game_id": game.game_id, "seq": 0, "line": game.header_line, "type": "game", "player": None,
-                        "payload": json.dumps(dicts[0], ensure_ascii=False)})
-    for r, payload in zip(game.records, dicts[1:]):
-        rows.add("events", {
+    rows.add(
+        "events",
+        {
             "game_id": game.game_id,
-            "seq": r.seq,
-            "line": r.line,
-            "type": getattr(r, "kind", r.type),
-            "player": getattr(r, "player", None),
-            "payload": json.dumps(payload, ensure_ascii=False),
-        })
+            "seq": 0,
+            "line": game.header_line,
+            "type": "game",
+            "player": None,
+            "payload": json.dumps(dicts[0], ensure_ascii=False),
+        },
+    )
+    for r, payload in zip(game.records, dicts[1:]):
+        rows.add(
+            "events",
+            {
+                "game_id": game.game_id,
+                "seq": r.seq,
+                "line": r.line,
+                "type": getattr(r, "kind", r.type),
+                "player": getattr(r, "player", None),
+                "payload": json.dumps(payload, ensure_ascii=False),
+            },
+        )
         if isinstance(r, Suggest):
             shower = r.shower
-            rows.add("suggestions", {
-                "game_id": game.game_id, "seq": r.seq, "player": r.player,
-                "suspect": r.suspect, "weapon": r.weapon, "room": r.room,
-                "shown_by": shower.player if shower else None,
-                "shown_card": shower.shows if shower and shower.shows != UNSEEN else None,
-            })
+            rows.add(
+                "suggestions",
+                {
+                    "game_id": game.game_id,
+                    "seq": r.seq,
+                    "player": r.player,
+                    "suspect": r.suspect,
+                    "weapon": r.weapon,
+                    "room": r.room,
+                    "shown_by": shower.player if shower else None,
+                    "shown_card": shower.shows if shower and shower.shows != UNSEEN else None,
+                },
+            )
         elif isinstance(r, Accuse):
             correct = r.correct if r.correct is not None else (r.cards == solution if solution else None)
-            rows.add("accusations", {
-                "game_id": game.game_id, "seq": r.seq, "player": r.player,
-                "suspect": r.suspect, "weapon": r.weapon, "room": r.room, "correct": correct,
-            })
+            rows.add(
+                "accusations",
+                {
+                    "game_id": game.game_id,
+                    "seq": r.seq,
+                    "player": r.player,
+                    "suspect": r.suspect,
+                    "weapon": r.weapon,
+                    "room": r.room,
+                    "correct": correct,
+                },
+            )
     for p in replay.problems:
-        rows.add("problems", {
-            "source_file": source_file, "game_id": game.game_id, "seq": p.seq, "line": p.line,
-            "code": p.code, "severity": p.severity, "message": p.message, "raw_sha256": None,
-        })
+        rows.add(
+            "problems",
+            {
+                "source_file": source_file,
+                "game_id": game.game_id,
+                "seq": p.seq,
+                "line": p.line,
+                "code": p.code,
+                "severity": p.severity,
+                "message": p.message,
+                "raw_sha256": None,
+            },
+        )
     return rows

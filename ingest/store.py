@@ -11,10 +11,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -85,7 +86,7 @@ class StoreError(RuntimeError):
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def _is_lock_error(exc: Exception) -> bool:
@@ -191,24 +192,44 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any
 
 
 def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict], list[dict]]:
-    raw = rej.raw if len(rej.raw.encode("utf-8", errors="replace")) <= RAW_LIMIT else rej.raw.encode("utf-8", errors="replace")[:RAW_LIMIT].decode("utf-8", errors="ignore")
+    raw = (
+        rej.raw
+        if len(rej.raw.encode("utf-8", errors="replace")) <= RAW_LIMIT
+        else rej.raw.encode("utf-8", errors="replace")[:RAW_LIMIT].decode("utf-8", errors="ignore")
+    )
     sha = rej.raw_sha256
     errors = [p for p in rej.problems if p.is_error] or rej.problems
     first = errors[0] if errors else None
-    rejected = [{
-        "source_file": rej.source_file,
-        "line": first.line if first is not None and first.line is not None else rej.line,
-        "game_id": rej.game_id,
-        "code": first.code if first is not None else "rejected",
-        "message": "; ".join(f"line {p.line}: {p.code}: {p.message}" if p.line is not None else f"{p.code}: {p.message}" for p in errors) if errors else "rejected",
-        "raw": raw,
-        "raw_sha256": sha,
-        "rejected_at": at,
-    }]
-    problems = [{
-        "source_file": rej.source_file, "game_id": rej.game_id, "seq": p.seq, "line": p.line,
-        "code": p.code, "severity": p.severity, "message": p.message, "raw_sha256": sha,
-    } for p in rej.problems]
+    rejected = [
+        {
+            "source_file": rej.source_file,
+            "line": first.line if first is not None and first.line is not None else rej.line,
+            "game_id": rej.game_id,
+            "code": first.code if first is not None else "rejected",
+            "message": "; ".join(
+                f"line {p.line}: {p.code}: {p.message}" if p.line is not None else f"{p.code}: {p.message}"
+                for p in errors
+            )
+            if errors
+            else "rejected",
+            "raw": raw,
+            "raw_sha256": sha,
+            "rejected_at": at,
+        }
+    ]
+    problems = [
+        {
+            "source_file": rej.source_file,
+            "game_id": rej.game_id,
+            "seq": p.seq,
+            "line": p.line,
+            "code": p.code,
+            "severity": p.severity,
+            "message": p.message,
+            "raw_sha256": sha,
+        }
+        for p in rej.problems
+    ]
     return rejected, problems
 
 
@@ -223,7 +244,11 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
         ids = [g.game_id for g in games]
         existing: dict[str, str] = {}
         if ids:
-            existing = dict(con.execute("SELECT game_id, content_sha256 FROM games WHERE game_id IN (SELECT unnest(?))", [ids]).fetchall())
+            existing = dict(
+                con.execute(
+                    "SELECT game_id, content_sha256 FROM games WHERE game_id IN (SELECT unnest(?))", [ids]
+                ).fetchall()
+            )
         tables: dict[str, list[dict]] = {t: [] for t in GAME_TABLES}
         for g in games:
             known = existing.get(g.game_id)
@@ -234,10 +259,23 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
                 events = g.tables.get("events", [])
                 raw = "\n".join(str(e["payload"]) for e in events) + "\n"
                 header = g.tables["games"][0]
-                result.rejected.append(Rejection(
-                    source_file=header.get("source_file"), line=header.get("line"), raw=raw, game_id=g.game_id,
-                    problems=[Problem("duplicate_id", f"game id {g.game_id!r} is already stored with other content", seq=0, line=header.get("line"), source_file=header.get("source_file"))],
-                ))
+                result.rejected.append(
+                    Rejection(
+                        source_file=header.get("source_file"),
+                        line=header.get("line"),
+                        raw=raw,
+                        game_id=g.game_id,
+                        problems=[
+                            Problem(
+                                "duplicate_id",
+                                f"game id {g.game_id!r} is already stored with other content",
+                                seq=0,
+                                line=header.get("line"),
+                                source_file=header.get("source_file"),
+                            )
+                        ],
+                    )
+                )
                 continue
             existing[g.game_id] = g.content_sha256
             result.stored.append(g.game_id)
@@ -252,7 +290,12 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
         result.rejected = all_rejections
         if all_rejections:
             shas = [r.raw_sha256 for r in all_rejections]
-            seen = {(f, s) for f, s in con.execute("SELECT source_file, raw_sha256 FROM rejected WHERE raw_sha256 IN (SELECT unnest(?))", [shas]).fetchall()}
+            seen = {
+                (f, s)
+                for f, s in con.execute(
+                    "SELECT source_file, raw_sha256 FROM rejected WHERE raw_sha256 IN (SELECT unnest(?))", [shas]
+                ).fetchall()
+            }
             rejected_rows, problem_rows = [], []
             for rej in all_rejections:
                 key = (rej.source_file, rej.raw_sha256)
@@ -282,13 +325,24 @@ def finish_run(con: duckdb.DuckDBPyConnection, started: datetime, **counts: int)
     con.execute(
         "UPDATE ingest_runs SET finished_at = ?, files_read = ?, files_skipped = ?, games_stored = ?, "
         "games_skipped = ?, games_rejected = ? WHERE started_at = ?",
-        [now(), counts["files_read"], counts["files_skipped"], counts["games_stored"], counts["games_skipped"], counts["games_rejected"], started],
+        [
+            now(),
+            counts["files_read"],
+            counts["files_skipped"],
+            counts["games_stored"],
+            counts["games_skipped"],
+            counts["games_rejected"],
+            started,
+        ],
     )
 
 
 def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[str]:
     """Remove stored games and every row that belongs to them; returns the ids that were found."""
-    found = [r[0] for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [game_ids]).fetchall()]
+    found = [
+        r[0]
+        for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [game_ids]).fetchall()
+    ]
     con.execute("BEGIN TRANSACTION")
     try:
         for table in GAME_TABLES:
@@ -313,28 +367,46 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
         return []
     con.execute("BEGIN TRANSACTION")
     try:
-        stored = {r[0] for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [ids]).fetchall()}
+        stored = {
+            r[0] for r in con.execute("SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?))", [ids]).fetchall()
+        }
         games = [g for g in games if g.game_id in stored]
         found = [g.game_id for g in games]
         for table in ANALYSIS_TABLES:
             con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
             _insert(con, table, [row for g in games for row in g.tables.get(table, [])])
-        certain = [(r["game_id"], r["seat"], r.get("first_certain_seq")) for g in games for r in g.tables.get("players", [])]
+        certain = [
+            (r["game_id"], r["seat"], r.get("first_certain_seq")) for g in games for r in g.tables.get("players", [])
+        ]
         if certain:
-            frame = pa.table({"game_id": [c[0] for c in certain], "seat": [c[1] for c in certain],
-                              "first_certain_seq": pa.array([c[2] for c in certain], pa.int32())})
+            frame = pa.table(
+                {
+                    "game_id": [c[0] for c in certain],
+                    "seat": [c[1] for c in certain],
+                    "first_certain_seq": pa.array([c[2] for c in certain], pa.int32()),
+                }
+            )
             con.register("incoming_players", frame)
             try:
-                con.execute("UPDATE players SET first_certain_seq = i.first_certain_seq FROM incoming_players i "
-                            "WHERE players.game_id = i.game_id AND players.seat = i.seat")
+                con.execute(
+                    "UPDATE players SET first_certain_seq = i.first_certain_seq FROM incoming_players i "
+                    "WHERE players.game_id = i.game_id AND players.seat = i.seat"
+                )
             finally:
                 con.unregister("incoming_players")
         versions = [(g.game_id, g.tables["games"][0].get("analysis_version")) for g in games if g.tables.get("games")]
         if versions:
-            frame = pa.table({"game_id": [v[0] for v in versions], "analysis_version": pa.array([v[1] for v in versions], pa.int32())})
+            frame = pa.table(
+                {
+                    "game_id": [v[0] for v in versions],
+                    "analysis_version": pa.array([v[1] for v in versions], pa.int32()),
+                }
+            )
             con.register("incoming_games", frame)
             try:
-                con.execute("UPDATE games SET analysis_version = i.analysis_version FROM incoming_games i WHERE games.game_id = i.game_id")
+                con.execute(
+                    "UPDATE games SET analysis_version = i.analysis_version FROM incoming_games i WHERE games.game_id = i.game_id"
+                )
             finally:
                 con.unregister("incoming_games")
         con.execute("COMMIT")

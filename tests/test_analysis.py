@@ -58,6 +58,7 @@ def by_key(rows: list[dict], *keys: str) -> dict:
 
 # -- the worked example of the docs ----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def worked() -> tuple[Game, GameRows]:
     game = load(docs_log("## Worked example"))
@@ -130,6 +131,7 @@ def test_shallow_analysis_leaves_best_gain_out(worked) -> None:
 
 # -- turns waited ----------------------------------------------------------------------------------
 
+
 def _waiting_game(with_turns: bool) -> Game:
     # the worked example, but Ben, certain after record 10, lets a turn go by before accusing
     lines = docs_log("## Worked example").splitlines()
@@ -138,7 +140,8 @@ def _waiting_game(with_turns: bool) -> Game:
         '{"type":"turn","player":"Anna"}',
         '{"type":"suggest","player":"Anna","suspect":"green","weapon":"rope","room":"study","responses":[{"player":"Ben","shows":"green"}]}',
         '{"type":"turn","player":"Ben"}',
-        accuse, end,
+        accuse,
+        end,
     ]
     if not with_turns:
         lines = [line for line in lines if '"type":"turn"' not in line]
@@ -255,8 +258,20 @@ def test_wrong_accusation_rows() -> None:
 
 # -- pure helpers ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("acc", "word"), [(1.0, "best"), (0.999, "best"), (0.9989, "good"), (0.8, "good"),
-                                           (0.79, "inaccurate"), (0.5, "inaccurate"), (0.49, "poor"), (0.0, "poor")])
+
+@pytest.mark.parametrize(
+    ("acc", "word"),
+    [
+        (1.0, "best"),
+        (0.999, "best"),
+        (0.9989, "good"),
+        (0.8, "good"),
+        (0.79, "inaccurate"),
+        (0.5, "inaccurate"),
+        (0.49, "poor"),
+        (0.0, "poor"),
+    ],
+)
 def test_labels(acc: float, word: str) -> None:
     assert suggestions.label(acc) == word
 

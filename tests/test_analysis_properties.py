@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.random_games import random_game, small_deck
 from clue_stats.analysis import accusations
 from clue_stats.analysis.information import total_gain
 from clue_stats.analysis.pipeline import annotate
-from benchmarks.random_games import random_game, small_deck
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
@@ -38,7 +38,9 @@ def _analyse(game: Game, deep: bool = False):
 def test_gains_add_up_to_first_minus_last_entropy(seed: int, n_players: int, wrong: int, duel: bool) -> None:
     if duel:
         n_players, wrong = 2, 0
-    game = random_game(seed, n_players=n_players, n_suggestions=10, deck=small_deck(3, 3, 5), wrong_accusations=wrong, duel=duel)
+    game = random_game(
+        seed, n_players=n_players, n_suggestions=10, deck=small_deck(3, 3, 5), wrong_accusations=wrong, duel=duel
+    )
     rows = _analyse(game)
     info = rows.tables["information"]
     for observer in deduction.observers(game):
@@ -80,7 +82,7 @@ def deep_games() -> list:
 
 def test_a_certain_accuser_is_sure(simulated) -> None:
     checked = 0
-    for game, rows in simulated:
+    for _game, rows in simulated:
         certain = {r["name"]: r["first_certain_seq"] for r in rows.tables["players"]}
         for acc in rows.tables["accusations"]:
             assert 0.0 <= acc["p_correct"] <= 1.0
@@ -109,7 +111,8 @@ def test_information_rows_cover_every_observer(simulated) -> None:
     for game, rows in simulated:
         info = rows.tables["information"]
         n_records = sum(1 for r in game.records if r.type in ("suggest", "reveal", "peek")) + sum(
-            1 for a in rows.tables["accusations"] if a["correct"] is False)
+            1 for a in rows.tables["accusations"] if a["correct"] is False
+        )
         assert len(info) == n_records * (game.n_players + 1)
         assert all(not math.isnan(r["gain_bits"]) for r in info)
         assert not any(r["partial_view"] for r in info)  # simulated logs hold every hand

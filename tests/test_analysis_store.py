@@ -10,10 +10,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from clue_stats import pipeline
 from clue_stats.analysis.pipeline import ANALYSIS_VERSION
 from clue_stats.analysis.players import player_summary
-from clue_stats.analysis.store_read import GameFilter, GameNotFound, filter_choices, game_table, list_games, load_game, open_store
-from clue_stats import pipeline
+from clue_stats.analysis.store_read import (
+    GameFilter,
+    GameNotFound,
+    filter_choices,
+    game_table,
+    list_games,
+    load_game,
+    open_store,
+)
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from tests.test_analysis import DOCS, GIVEAWAY_LOG, docs_log, load
@@ -46,13 +54,17 @@ def test_ingest_analyses_and_analyse_deep_adds_best_gain(logs: Path, db: Path) -
     assert summary.games_stored == 2
     assert _query(db, "SELECT DISTINCT analysis_version FROM games") == [(1,)]
     # ingest leaves the best available gain to the second pass
-    assert _query(db, "SELECT count(*) FROM suggestions WHERE expected_gain_bits IS NULL OR best_gain_bits IS NOT NULL") == [(0,)]
+    assert _query(
+        db, "SELECT count(*) FROM suggestions WHERE expected_gain_bits IS NULL OR best_gain_bits IS NOT NULL"
+    ) == [(0,)]
     n_info = _query(db, "SELECT count(*) FROM information")[0][0]
     assert n_info == 4 * 3 + 3 * 4  # worked: 4 suggestions x 3 observers; giveaway: 3 records x 4
 
     report = _analyse(db, "--deep")
     assert report["games_analysed"] == 2 and report["games_outdated"] == 0 and report["games_without_best_gain"] == 0
-    rows = _query(db, "SELECT best_gain_bits, accuracy, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4")
+    rows = _query(
+        db, "SELECT best_gain_bits, accuracy, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4"
+    )
     assert rows[0][0] == pytest.approx(1.25) and rows[0][1] == 1.0 and rows[0][2] == "best"
     assert _query(db, "SELECT count(*) FROM information")[0][0] == n_info  # replaced, not added
     assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NULL") == [(0,)]
@@ -70,8 +82,13 @@ def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
     report = _analyse(db)
     assert report["games_analysed"] == 2 and report["games_outdated"] == 2 and report["games_without_best_gain"] == 2
     assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
-    assert _query(db, "SELECT name, first_certain_seq FROM players WHERE game_id = 'worked-example' ORDER BY seat") == [("Anna", 8), ("Ben", 10)]
-    assert _query(db, "SELECT p_correct, first_certain_seq, turns_waited FROM accusations WHERE game_id = 'worked-example'") == [(1.0, 10, 0)]
+    assert _query(db, "SELECT name, first_certain_seq FROM players WHERE game_id = 'worked-example' ORDER BY seat") == [
+        ("Anna", 8),
+        ("Ben", 10),
+    ]
+    assert _query(
+        db, "SELECT p_correct, first_certain_seq, turns_waited FROM accusations WHERE game_id = 'worked-example'"
+    ) == [(1.0, 10, 0)]
     assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NOT NULL") == [(0,)]
 
     # an older analysis version is recomputed; the deep columns a game had are kept
@@ -81,7 +98,10 @@ def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
         con.execute("UPDATE suggestions SET expected_gain_bits = -1 WHERE game_id = 'worked-example'")
     report = _analyse(db)
     assert report["games_analysed"] == 1 and report["games_outdated"] == 1
-    assert _query(db, "SELECT min(expected_gain_bits) > 0, count(best_gain_bits) FROM suggestions WHERE game_id = 'worked-example'") == [(True, 4)]
+    assert _query(
+        db,
+        "SELECT min(expected_gain_bits) > 0, count(best_gain_bits) FROM suggestions WHERE game_id = 'worked-example'",
+    ) == [(True, 4)]
 
 
 def test_analyse_in_worker_processes(logs: Path, db: Path) -> None:

@@ -51,15 +51,29 @@ def test_user_docs_show_the_same_table(classic: Board) -> None:
 def test_board_facts_of_the_spec(classic: Board) -> None:
     assert (classic.rows, classic.cols) == (25, 24)
     assert {c: classic.starts[c] for c in classic.start_characters} == {
-        "scarlett": (24, 7), "mustard": (17, 0), "white": (0, 9),
-        "green": (0, 14), "peacock": (6, 23), "plum": (19, 23),
+        "scarlett": (24, 7),
+        "mustard": (17, 0),
+        "white": (0, 9),
+        "green": (0, 14),
+        "peacock": (6, 23),
+        "plum": (19, 23),
     }
     assert Counter(d.room for d in classic.doors) == {
-        "ballroom": 4, "hall": 3, "dining_room": 2, "billiard_room": 2, "library": 2,
-        "kitchen": 1, "conservatory": 1, "lounge": 1, "study": 1,
+        "ballroom": 4,
+        "hall": 3,
+        "dining_room": 2,
+        "billiard_room": 2,
+        "library": 2,
+        "kitchen": 1,
+        "conservatory": 1,
+        "lounge": 1,
+        "study": 1,
     }
     assert classic.passages == {
-        "kitchen": "study", "study": "kitchen", "conservatory": "lounge", "lounge": "conservatory",
+        "kitchen": "study",
+        "study": "kitchen",
+        "conservatory": "lounge",
+        "lounge": "conservatory",
     }
     kitchen = next(d for d in classic.doors if d.room == "kitchen")
     assert (kitchen.square, kitchen.side, kitchen.entry) == ((6, 4), "down", (7, 4))

@@ -25,8 +25,14 @@ from tests.conftest import SAMPLES
 from tests.test_dashboard import DUEL_GAME, XSS_GAME, XSS_NAME, XSS_NOTE, build_corpus
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PAGES = {  # url path -> (title, charts it draws on the test corpus)
     "overview": ("Overview", 3),
     "replay": ("Game replay", 3),
@@ -37,7 +43,10 @@ PAGES = {  # url path -> (title, charts it draws on the test corpus)
     "quality": ("Data quality", 1),
 }
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
+)
 
 
 def free_port() -> int:
@@ -68,7 +77,10 @@ def server(tmp_path_factory: pytest.TempPathFactory):
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         cwd=tmp_path_factory.mktemp("elsewhere"),  # the command works from any directory
     )
     try:
@@ -83,7 +95,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
                         break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}")
+                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
                 time.sleep(0.2)
         yield url, port, db
     finally:
@@ -103,14 +115,17 @@ def games_shown(page) -> int:
 def settle(page, title: str, charts: int) -> None:
     """Wait until the page's script has run and Vega has drawn its charts."""
     page.wait_for_selector(f"h1:has-text('{title}')", timeout=30_000)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')", timeout=30_000)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')", timeout=30_000
+    )
     if charts:
         page.wait_for_function(
             """n => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
                    .filter(c => { const d = c.querySelector('canvas, svg.marks');
                                   return d && d.getBoundingClientRect().width > 50 && d.getBoundingClientRect().height > 50; })
                    .length >= n""",
-            arg=charts, timeout=30_000,
+            arg=charts,
+            timeout=30_000,
         )
 
 
@@ -143,8 +158,9 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             settle(page, "Game replay", 2)  # no suggestion yet: no gain chart
             page.get_by_role("button", name="Next suggestion").click()
             page.wait_for_function("() => !document.body.innerText.includes('Record 0 of')", timeout=30_000)
-            assert "suggests" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[0] or \
-                "suggests" in page.inner_text("body")
+            assert "suggests" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[
+                0
+            ] or "suggests" in page.inner_text("body")
 
             # hostile names and notes reach the screen as text
             page.goto(f"{url}/replay?game={XSS_GAME}&seq=4")
@@ -154,7 +170,8 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             injected = page.evaluate(
                 """() => [...document.querySelectorAll('script')].some(s => s.textContent.includes('alert('))
                          || document.querySelectorAll('img[src="x"]').length > 0
-                         || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))""")
+                         || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))"""
+            )
             assert not injected
             page.screenshot(path=str(shots / "replay-hostile.png"), full_page=True)
             assert dialogs == []
@@ -164,14 +181,17 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             settle(page, "Overview", 3)
             before = games_shown(page)
             fresh = db.parent / "fresh.jsonl"
-            fresh.write_text((SAMPLES / "us-clue-family.jsonl").read_text().replace('"us-family-2026-10-31"', '"fresh-game"'))
+            fresh.write_text(
+                (SAMPLES / "us-clue-family.jsonl").read_text().replace('"us-family-2026-10-31"', '"fresh-game"')
+            )
             # what `clue-stats ingest` runs (in this process, a different one from the server's)
             assert pipeline.ingest_paths([str(fresh)], db, analyse=False, workers=1).games_stored == 1
             page.wait_for_function(
                 """n => { const m = [...document.querySelectorAll('[data-testid="stMetric"]')]
                                   .find(e => e.innerText.startsWith('Games'));
                           return m && m.innerText.includes(String(n)); }""",
-                arg=before + 1, timeout=30_000,
+                arg=before + 1,
+                timeout=30_000,
             )
         finally:
             browser.close()

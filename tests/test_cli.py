@@ -58,7 +58,10 @@ def test_the_database_comes_from_the_environment_unless_given(samples, tmp_path)
 def test_validate_needs_no_database_and_names_every_problem(tmp_path):
     result = run("validate", FIXTURES / "invalid" / "passed_holding.jsonl", FIXTURES / "invalid" / "turn_order.jsonl")
     assert result.exit_code == 3
-    assert re.search(r"passed_holding\.jsonl:10: passed_holding: Bob passes on Reverend Green, Dagger, Library while holding Dagger", result.stderr)
+    assert re.search(
+        r"passed_holding\.jsonl:10: passed_holding: Bob passes on Reverend Green, Dagger, Library while holding Dagger",
+        result.stderr,
+    )
     assert re.search(r"turn_order\.jsonl:7: turn_order: ", result.stderr)
     ok = run("validate", ROOT / "data" / "samples" / "de-2023-duel.jsonl", "--json")
     assert ok.exit_code == 0 and json.loads(ok.stdout)["games_valid"] == 1

@@ -60,7 +60,9 @@ def test_every_sample_round_trips(path):
 
 
 def test_names_match_ignoring_case_and_accents_and_unknown_names_get_a_suggestion():
-    text = EXAMPLE.replace('"Küche"', '"KUCHE"').replace('"suspect":"green","weapon":"dagger"', '"suspect":"Bürgermeister Grün","weapon":"Dolk"')
+    text = EXAMPLE.replace('"Küche"', '"KUCHE"').replace(
+        '"suspect":"green","weapon":"dagger"', '"suspect":"Bürgermeister Grün","weapon":"Dolk"'
+    )
     [(game, problems)] = build(text)
     assert game is None
     [problem] = problems
@@ -70,7 +72,8 @@ def test_names_match_ignoring_case_and_accents_and_unknown_names_get_a_suggestio
 
 def test_extensions_and_notes_are_kept_and_written_back():
     text = EXAMPLE.replace('{"type":"deal"', '{"type":"x-timer","seconds":12}\n{"type":"deal"', 1).replace(
-        '"correct":false}', '"correct":false,"note":"wild guess","x-confidence":0.2}')
+        '"correct":false}', '"correct":false,"note":"wild guess","x-confidence":0.2}'
+    )
     [(game, problems)] = build(text)
     assert problems == []
     assert game.records[0].type == "extension" and game.records[1].seq == 2
@@ -79,7 +82,7 @@ def test_extensions_and_notes_are_kept_and_written_back():
 
 
 def test_a_bom_is_accepted_and_blank_lines_do_not_count():
-    result = cluelog.read_text("\ufeff" + EXAMPLE.replace("\n{\"type\":\"suggest\"", "\n\n{\"type\":\"suggest\"", 1), "t")
+    result = cluelog.read_text("\ufeff" + EXAMPLE.replace('\n{"type":"suggest"', '\n\n{"type":"suggest"', 1), "t")
     game, problems = cluelog.build_game(result.games[0])
     assert problems == [] and game.records[1].line == 4 and game.records[1].seq == 2
 

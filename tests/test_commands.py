@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -43,13 +42,15 @@ def test_notebook_usage_errors():
     assert run("notebook", path, "--observer", "Alice").exit_code == 2  # two games: --game needed
     missing = run("notebook", path, "--game", "classic-club-2026-11-06-1", "--observer", "Zed")
     assert missing.exit_code == 2 and "Alice" in missing.stderr
-    assert run("notebook", path, "--game", "classic-club-2026-11-06-1", "--observer", "Alice", "--at", 999).exit_code == 2
+    assert (
+        run("notebook", path, "--game", "classic-club-2026-11-06-1", "--observer", "Alice", "--at", 999).exit_code == 2
+    )
 
 
 def spec_table() -> dict[str, dict[str, int]]:
     text = SPEC.read_text().splitlines()
-    start = next(i for i, l in enumerate(text) if l.startswith("| start |"))
-    lines = [l for l in text[start:] if l.startswith("| ")]
+    start = next(i for i, line in enumerate(text) if line.startswith("| start |"))
+    lines = [line for line in text[start:] if line.startswith("| ")]
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     rows = {}
     for line in lines[1:]:
@@ -69,8 +70,34 @@ def test_board_prints_the_shortest_path_table_of_the_spec():
 
 
 def test_simulate_is_reproducible_and_its_games_validate(tmp_path):
-    a = run("simulate", "--games", 6, "--players", 3, "--strategies", "notebook,random", "--seed", 5, "--out", tmp_path / "a", "--json")
-    b = run("simulate", "--games", 6, "--players", 3, "--strategies", "notebook,random", "--seed", 5, "--out", tmp_path / "b", "--json")
+    a = run(
+        "simulate",
+        "--games",
+        6,
+        "--players",
+        3,
+        "--strategies",
+        "notebook,random",
+        "--seed",
+        5,
+        "--out",
+        tmp_path / "a",
+        "--json",
+    )
+    b = run(
+        "simulate",
+        "--games",
+        6,
+        "--players",
+        3,
+        "--strategies",
+        "notebook,random",
+        "--seed",
+        5,
+        "--out",
+        tmp_path / "b",
+        "--json",
+    )
     assert a.exit_code == 0, a.output
     [fa] = json.loads(a.stdout)["files"]
     [fb] = json.loads(b.stdout)["files"]
@@ -97,7 +124,7 @@ def test_convert_reads_other_clients_and_reports_problems(tmp_path):
     if cluebot.exists():
         result = run("convert", cluebot)
         assert result.exit_code in (0, 3), result.output
-        records = [json.loads(l) for l in result.stdout.splitlines()]
+        records = [json.loads(line) for line in result.stdout.splitlines()]
         assert records and records[0]["type"] == "game" and records[0]["edition"] == "custom"
     junk = tmp_path / "junk.json"
     junk.write_text('{"hello": 1}')

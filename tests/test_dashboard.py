@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,15 +20,15 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from clue_stats import pipeline
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
-from clue_stats import pipeline
 from clue_stats.commands.analyse import analyse_store
 from clue_stats.dashboard import queries
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog, store
-from tests.conftest import FIXTURES, SAMPLES, ROOT
+from tests.conftest import FIXTURES, ROOT, SAMPLES
 
 APP = ROOT / "dashboard" / "app.py"
 PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
@@ -70,7 +69,9 @@ def hostile_game(folder: Path) -> Path:
 
 def simulated_games(folder: Path, games: int = 6) -> Path:
     path = folder / "simulated.jsonl"
-    path.write_text(cluelog.write_games(simulate(games, 3, "classic", ("notebook", "random", "bluffer"), seed=3)), encoding="utf-8")
+    path.write_text(
+        cluelog.write_games(simulate(games, 3, "classic", ("notebook", "random", "bluffer"), seed=3)), encoding="utf-8"
+    )
     return path
 
 
@@ -83,7 +84,9 @@ def build_corpus(root: Path, simulated: int = 6) -> Path:
     analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
     analysed = [str(hostile_game(root))] + ([str(simulated_games(root, simulated))] if simulated else [])
     pipeline.ingest_paths(analysed, db, analyse=True, workers=1)
-    pipeline.ingest_paths([str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1)
+    pipeline.ingest_paths(
+        [str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1
+    )
     return db
 
 
@@ -159,9 +162,12 @@ def test_overview_counts_and_charts_match_the_database(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch)
     assert_clean(at)
     shown = metrics(at)
-    [(games, editions, sources, analysed, rejected)] = sql(corpus, """
+    [(games, editions, sources, analysed, rejected)] = sql(
+        corpus,
+        """
         SELECT count(*), count(DISTINCT edition), count(DISTINCT source),
-               count(*) FILTER (WHERE analysis_version IS NOT NULL), (SELECT count(*) FROM rejected) FROM games""")
+               count(*) FILTER (WHERE analysis_version IS NOT NULL), (SELECT count(*) FROM rejected) FROM games""",
+    )
     [(names,)] = sql(corpus, "SELECT count(DISTINCT name) FROM players")
     assert number(shown["Games"]) == games
     assert number(shown["Editions"]) == editions
@@ -172,7 +178,10 @@ def test_overview_counts_and_charts_match_the_database(corpus, monkeypatch):
     spec, table = chart_with(at, "variant")
     assert spec["mark"]["type"] == "bar" and spec["encoding"]["x"]["field"] == "games"
     expected = {(e, v): n for e, v, n in sql(corpus, "SELECT edition, variant, count(*) FROM games GROUP BY ALL")}
-    assert dict(zip(zip(table["edition"].to_pylist(), table["variant"].to_pylist()), table["games"].to_pylist())) == expected
+    assert (
+        dict(zip(zip(table["edition"].to_pylist(), table["variant"].to_pylist()), table["games"].to_pylist()))
+        == expected
+    )
     _, by_players = chart_with(at, "n_players")
     assert sum(by_players["games"].to_pylist()) == games
 
@@ -189,14 +198,18 @@ def test_a_filter_changes_every_page(corpus, monkeypatch):
     # the filter stays set on the next page, which counts within it
     at.switch_page("app_pages/accusations.py").run()
     assert_clean(at)
-    [(accusations,)] = sql(corpus, """SELECT count(*) FROM accusations a JOIN games g USING (game_id)
-                                      WHERE g.edition = 'classic' AND g.n_players = 3""")
+    [(accusations,)] = sql(
+        corpus,
+        """SELECT count(*) FROM accusations a JOIN games g USING (game_id)
+                                      WHERE g.edition = 'classic' AND g.n_players = 3""",
+    )
     assert number(metrics(at)["Accusations"]) == accusations
     # a date bound leaves out the games without a date, and those outside it
     at.switch_page("app_pages/overview.py").run()
     at.selectbox(key="filter_edition").set_value("any").run()
     at.selectbox(key="filter_players").set_value("any").run()
     from datetime import date
+
     at.date_input(key="filter_from").set_value(date(2026, 11, 1)).run()
     [(dated,)] = sql(corpus, "SELECT count(*) FROM games WHERE left(played_at, 10) >= '2026-11-01'")
     assert number(metrics(at)["Games"]) == dated
@@ -244,23 +257,40 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     own = game.hands()[observer]
     assert all(r["probability"] == 1.0 for r in rows if r["card"] in own and r["place"] == observer)
     expected = timeline.notebook_frame(game, observer, first)
-    assert sorted((r["card"], r["place"].replace("room cards", "room_cards"), r["probability"]) for r in rows) == \
-        sorted(zip(expected["card"], expected["place"], expected["probability"]))
+    assert sorted(
+        (r["card"], r["place"].replace("room cards", "room_cards"), r["probability"]) for r in rows
+    ) == sorted(zip(expected["card"], expected["place"], expected["probability"]))
 
     # the entropy of every observer, as stored by the analysis at ingest
     _, entropy = chart_with(at, "entropy")
-    stored = {(o or "the table (a spectator)", s): h for o, s, h in sql(
-        corpus, "SELECT observer, seq, entropy_after FROM information WHERE game_id = ?", [DUEL_GAME])}
-    shown = {(o, s): h for o, s, h in zip(entropy["observer"].to_pylist(), entropy["seq"].to_pylist(), entropy["entropy"].to_pylist())}
+    stored = {
+        (o or "the table (a spectator)", s): h
+        for o, s, h in sql(
+            corpus, "SELECT observer, seq, entropy_after FROM information WHERE game_id = ?", [DUEL_GAME]
+        )
+    }
+    shown = {
+        (o, s): h
+        for o, s, h in zip(entropy["observer"].to_pylist(), entropy["seq"].to_pylist(), entropy["entropy"].to_pylist())
+    }
     assert stored and all(math.isclose(shown[key], h, abs_tol=1e-9) for key, h in stored.items())
 
     # the current suggestion: gain per observer, expected and best gain, label
     _, gains = chart_with(at, "gain_bits")
-    stored_gain = {o or "the table (a spectator)": g for o, g in sql(
-        corpus, "SELECT observer, gain_bits FROM information WHERE game_id = ? AND seq = ?", [DUEL_GAME, first])}
-    assert {o: g for o, g in zip(gains["observer"].to_pylist(), gains["gain_bits"].to_pylist())} == pytest.approx(stored_gain)
+    stored_gain = {
+        o or "the table (a spectator)": g
+        for o, g in sql(
+            corpus, "SELECT observer, gain_bits FROM information WHERE game_id = ? AND seq = ?", [DUEL_GAME, first]
+        )
+    }
+    assert {o: g for o, g in zip(gains["observer"].to_pylist(), gains["gain_bits"].to_pylist())} == pytest.approx(
+        stored_gain
+    )
     [(expected_gain, best_gain, label)] = sql(
-        corpus, "SELECT expected_gain_bits, best_gain_bits, label FROM suggestions WHERE game_id = ? AND seq = ?", [DUEL_GAME, first])
+        corpus,
+        "SELECT expected_gain_bits, best_gain_bits, label FROM suggestions WHERE game_id = ? AND seq = ?",
+        [DUEL_GAME, first],
+    )
     shown = metrics(at)
     assert shown["Expected gain"] == f"{expected_gain:.3f} bits"
     assert shown["Best available"] == f"{best_gain:.3f} bits"
@@ -285,7 +315,9 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
 
 def test_replay_of_a_game_with_unknown_hands_says_the_view_is_partial(corpus, monkeypatch):
     [(game_id, perspective)] = sql(corpus, "SELECT game_id, perspective FROM games WHERE hands_known < n_players")
-    [(other,)] = sql(corpus, "SELECT name FROM players WHERE game_id = ? AND NOT hand_known ORDER BY seat LIMIT 1", [game_id])
+    [(other,)] = sql(
+        corpus, "SELECT name FROM players WHERE game_id = ? AND NOT hand_known ORDER BY seat LIMIT 1", [game_id]
+    )
     at = open_app(corpus, monkeypatch, "replay", game=game_id, seq="3")
     assert_clean(at)
     assert at.selectbox(key="replay_observer").value == perspective
@@ -333,7 +365,9 @@ def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
 def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "suggestions")
     assert_clean(at)
-    [(total, with_expected, with_accuracy)] = sql(corpus, "SELECT count(*), count(expected_gain_bits), count(accuracy) FROM suggestions")
+    [(total, with_expected, with_accuracy)] = sql(
+        corpus, "SELECT count(*), count(expected_gain_bits), count(accuracy) FROM suggestions"
+    )
     shown = metrics(at)
     assert number(shown["Suggestions"]) == total
     assert number(shown["With expected gain"]) == with_expected
@@ -344,12 +378,20 @@ def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monk
     assert spec["encoding"]["color"]["field"] == "strategy"
     assert sum(accuracy["suggestions"].to_pylist()) == with_accuracy
     _, means = chart_with(at, "mean_accuracy")
-    [(strategy, mean)] = sql(corpus, """SELECT p.strategy, avg(s.accuracy) FROM suggestions s JOIN players p
-        ON p.game_id = s.game_id AND p.name = s.player WHERE s.accuracy IS NOT NULL GROUP BY ALL""")
-    assert dict(zip(means["strategy"].to_pylist(), means["mean_accuracy"].to_pylist())) == {strategy or "(not given)": pytest.approx(mean)}
+    [(strategy, mean)] = sql(
+        corpus,
+        """SELECT p.strategy, avg(s.accuracy) FROM suggestions s JOIN players p
+        ON p.game_id = s.game_id AND p.name = s.player WHERE s.accuracy IS NOT NULL GROUP BY ALL""",
+    )
+    assert dict(zip(means["strategy"].to_pylist(), means["mean_accuracy"].to_pylist())) == {
+        strategy or "(not given)": pytest.approx(mean)
+    }
     best = at.dataframe[-2].value
-    [(game_id, seq)] = sql(corpus, """SELECT game_id, seq FROM suggestions WHERE expected_gain_bits IS NOT NULL
-                                      ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT 1""")
+    [(game_id, seq)] = sql(
+        corpus,
+        """SELECT game_id, seq FROM suggestions WHERE expected_gain_bits IS NOT NULL
+                                      ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT 1""",
+    )
     assert (best["game_id"][0], best["seq"][0]) == (game_id, seq)
     assert best["replay"][0] == f"replay?game={game_id}&seq={seq}"
     worst = at.dataframe[-1].value
@@ -362,8 +404,11 @@ def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monk
 def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "accusations")
     assert_clean(at)
-    [(n, correct, wrong, guesses)] = sql(corpus, """SELECT count(*), count(*) FILTER (WHERE correct),
-        count(*) FILTER (WHERE NOT correct), count(*) FILTER (WHERE p_correct < 1) FROM accusations""")
+    [(n, correct, wrong, guesses)] = sql(
+        corpus,
+        """SELECT count(*), count(*) FILTER (WHERE correct),
+        count(*) FILTER (WHERE NOT correct), count(*) FILTER (WHERE p_correct < 1) FROM accusations""",
+    )
     [(missed,)] = sql(corpus, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL AND NOT won")
     shown = metrics(at)
     assert (number(shown["Accusations"]), number(shown["Correct"]), number(shown["Wrong"])) == (n, correct, wrong)
@@ -373,8 +418,11 @@ def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
     [(rated,)] = sql(corpus, "SELECT count(p_correct) FROM accusations")
     assert sum(p_correct["accusations"].to_pylist()) == rated
     _, waited = chart_with(at, "outcome", "turns_waited")
-    expected = sql(corpus, """SELECT least(turns_waited, 10), count(*) FROM accusations
-                              WHERE turns_waited IS NOT NULL GROUP BY ALL""")
+    expected = sql(
+        corpus,
+        """SELECT least(turns_waited, 10), count(*) FROM accusations
+                              WHERE turns_waited IS NOT NULL GROUP BY ALL""",
+    )
     shown: dict[int, int] = {}
     for turns, n in zip(waited["turns_waited"].to_pylist(), waited["accusations"].to_pylist()):
         shown[turns] = shown.get(turns, 0) + n
@@ -393,13 +441,18 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
 
     def plotted(dimension: str) -> list[tuple]:
         tables = [t for spec, data in charts(at) for t in data if dimension in t.column_names]
-        return sorted((r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
-                      for t in tables for r in t.to_pylist())
+        return sorted(
+            (r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
+            for t in tables
+            for r in t.to_pylist()
+        )
 
     def expected(dimension: str, n: int) -> list[tuple]:
         frame = effects[dimension].filter(effects[dimension]["n_players"] == n)
-        return sorted((r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
-                      for r in frame.iter_rows(named=True))
+        return sorted(
+            (r["edition"], str(r[dimension]), r["games"], r["win_rate"], r["ci_low"], r["ci_high"], r["expected_rate"])
+            for r in frame.iter_rows(named=True)
+        )
 
     for n in counts:
         at.segmented_control(key="positions_players").set_value(n).run()
@@ -505,8 +558,15 @@ def test_new_games_appear_and_a_busy_database_is_waited_for(tmp_path, monkeypatc
 
     # another process holds the file (as ingest does while it writes a batch)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('held', flush=True); sys.stdin.read()", str(db)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('held', flush=True); sys.stdin.read()",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "held"
@@ -524,7 +584,10 @@ def test_new_games_appear_and_a_busy_database_is_waited_for(tmp_path, monkeypatc
 
 
 def test_database_path_prefers_the_option_then_the_environment(tmp_path):
-    assert queries.database_path(["--db", str(tmp_path / "a.duckdb")], {"CLUE_STATS_DB": "b.duckdb"}) == tmp_path / "a.duckdb"
+    assert (
+        queries.database_path(["--db", str(tmp_path / "a.duckdb")], {"CLUE_STATS_DB": "b.duckdb"})
+        == tmp_path / "a.duckdb"
+    )
     assert queries.database_path([f"--db={tmp_path / 'c.duckdb'}"], {}) == tmp_path / "c.duckdb"
     assert queries.database_path([], {"CLUE_STATS_DB": str(tmp_path / "b.duckdb")}) == tmp_path / "b.duckdb"
     assert queries.database_path([], {}) == Path("clue.duckdb").resolve()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import socket
 import tomllib
 
-from hypothesis import given, strategies as hs
+from hypothesis import given
+from hypothesis import strategies as hs
 from typer.testing import CliRunner
 
 from clue_stats.cli import app
@@ -30,7 +31,10 @@ def test_streamlit_is_started_headless_local_and_without_usage_statistics(tmp_pa
     assert flags["--server.address"] == "127.0.0.1"
     assert flags["--server.port"] == "8600"
     assert cmd[-3:] == ["--", "--db", str(tmp_path / "x.duckdb")]
-    assert dict(zip(*[iter(command.streamlit_command(tmp_path / "x.duckdb", 1, "0.0.0.0")[5:])] * 2))["--server.address"] == "0.0.0.0"
+    assert (
+        dict(zip(*[iter(command.streamlit_command(tmp_path / "x.duckdb", 1, "0.0.0.0")[5:])] * 2))["--server.address"]
+        == "0.0.0.0"
+    )
 
 
 def test_the_projects_streamlit_settings_keep_it_local_and_quiet():
@@ -84,17 +88,33 @@ def test_md_escapes_every_markdown_character(text):
 def test_records_in_words():
     names = {"white": "Mrs. White", "rope": "Rope", "hall": "Hall"}.get
     name = lambda card: names(card) or card  # noqa: E731
-    suggestion = {"type": "suggest", "player": "Ann", "suspect": "white", "weapon": "rope", "room": "hall",
-                  "responses": [{"player": "Bo", "shows": None}, {"player": "Cy", "shows": "?"}]}
-    assert words.describe(suggestion, name) == "Ann suggests Mrs. White with Rope in Hall; Bo passes; Cy shows an unseen card"
+    suggestion = {
+        "type": "suggest",
+        "player": "Ann",
+        "suspect": "white",
+        "weapon": "rope",
+        "room": "hall",
+        "responses": [{"player": "Bo", "shows": None}, {"player": "Cy", "shows": "?"}],
+    }
+    assert (
+        words.describe(suggestion, name)
+        == "Ann suggests Mrs. White with Rope in Hall; Bo passes; Cy shows an unseen card"
+    )
     nobody = {**suggestion, "responses": [{"player": "Bo", "shows": None}]}
     assert words.describe(nobody, name).endswith("Bo passes; nobody shows a card")
-    assert words.describe({"type": "accuse", "player": "Ann", "suspect": "white", "weapon": "rope", "room": "hall", "correct": False}, name) \
+    assert (
+        words.describe(
+            {"type": "accuse", "player": "Ann", "suspect": "white", "weapon": "rope", "room": "hall", "correct": False},
+            name,
+        )
         == "Ann accuses Mrs. White with Rope in Hall (wrong)"
+    )
     assert words.describe({"type": "end", "winner": None, "solution": None}, name) == "the game ends: nobody wins"
     assert words.describe({"type": "turn", "player": "Bo", "roll": [3, "?"]}, name) == "Bo's turn (rolls 3 and ?)"
-    assert words.describe({"type": "reveal", "player": None, "card": "rope", "to": "all"}, name) == \
-        "a card in nobody's hand Rope is revealed to everyone"
+    assert (
+        words.describe({"type": "reveal", "player": None, "card": "rope", "to": "all"}, name)
+        == "a card in nobody's hand Rope is revealed to everyone"
+    )
 
 
 def test_tests_in_words():

@@ -23,42 +23,61 @@ def suggest(player, s, w, r, *responses):
 
 def test_generated_games_are_consistent():
     for seed in range(5):
-        assert first_inconsistent(random_game(seed, n_players=3 + seed % 4, n_suggestions=20, wrong_accusations=1)) is None
+        assert (
+            first_inconsistent(random_game(seed, n_players=3 + seed % 4, n_suggestions=20, wrong_accusations=1)) is None
+        )
     assert first_inconsistent(random_game(1, n_players=3, n_suggestions=8, deck=small_deck())) is None
 
 
 def test_a_pass_while_holding_contradicts_the_deal():
-    game = make_game(DECK, ["Anna", "Ben"], [
-        Deal(seq=0, player="Ben", cards=("hall",)),
-        suggest("Anna", "plum", "rope", "study", ("Ben", None)),  # fine: Ben has none of them
-        suggest("Anna", "green", "knife", "hall", ("Ben", None)),  # Ben holds Hall
-    ])
+    game = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Deal(seq=0, player="Ben", cards=("hall",)),
+            suggest("Anna", "plum", "rope", "study", ("Ben", None)),  # fine: Ben has none of them
+            suggest("Anna", "green", "knife", "hall", ("Ben", None)),  # Ben holds Hall
+        ],
+    )
     assert first_inconsistent(game) == (3, [1])
 
 
 def test_hands_unknown_the_contradiction_names_a_minimal_set_of_records():
     # with Mustard in the deck, Ben's one card could be Mustard: only the clause makes it Hall
     deck = Deck.custom(["Plum", "Green", "Mustard"], ["Rope", "Knife"], ["Hall", "Study"])
-    game = make_game(deck, ["Anna", "Ben"], [
-        suggest("Anna", "plum", "rope", "hall", ("Ben", UNSEEN)),  # Ben holds one of them
-        suggest("Anna", "green", "knife", "study", ("Ben", None)),  # irrelevant to what follows
-        suggest("Anna", "plum", "knife", "study", ("Ben", None)),  # not Plum
-        suggest("Anna", "green", "rope", "study", ("Ben", None)),  # not Rope: so Hall
-        suggest("Anna", "green", "knife", "hall", ("Ben", None)),  # but not Hall
-    ], hand_sizes=(3, 1))
+    game = make_game(
+        deck,
+        ["Anna", "Ben"],
+        [
+            suggest("Anna", "plum", "rope", "hall", ("Ben", UNSEEN)),  # Ben holds one of them
+            suggest("Anna", "green", "knife", "study", ("Ben", None)),  # irrelevant to what follows
+            suggest("Anna", "plum", "knife", "study", ("Ben", None)),  # not Plum
+            suggest("Anna", "green", "rope", "study", ("Ben", None)),  # not Rope: so Hall
+            suggest("Anna", "green", "knife", "hall", ("Ben", None)),  # but not Hall
+        ],
+        hand_sizes=(3, 1),
+    )
     assert first_inconsistent(game) == (5, [1, 3, 4])
 
 
 def test_the_solution_is_checked_against_the_hands():
-    game = make_game(DECK, ["Anna", "Ben"], [
-        Deal(seq=0, player="Ben", cards=("hall",)),
-        Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="hall", correct=True),
-    ])
+    game = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Deal(seq=0, player="Ben", cards=("hall",)),
+            Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="hall", correct=True),
+        ],
+    )
     assert first_inconsistent(game) == (2, [1])
-    ended = make_game(DECK, ["Anna", "Ben"], [
-        Deal(seq=0, player="Anna", cards=("plum", "rope")),
-        End(seq=0, winner=None, solution=("plum", "knife", "hall")),
-    ])
+    ended = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Deal(seq=0, player="Anna", cards=("plum", "rope")),
+            End(seq=0, winner=None, solution=("plum", "knife", "hall")),
+        ],
+    )
     assert first_inconsistent(ended) == (2, [1])
 
 

@@ -14,8 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq  # noqa: E402
 
-from clue_stats.engine import counting_kernel  # noqa: E402
-from clue_stats.engine import counting  # noqa: E402
+from clue_stats.engine import (
+    counting,  # noqa: E402
+    counting_kernel,  # noqa: E402
+)
 from clue_stats.engine.counting import _expand, entropy_of, plan, run_python, split_by_holder  # noqa: E402
 from clue_stats.engine.deduction import (  # noqa: E402
     TABLE,
@@ -28,7 +30,7 @@ from clue_stats.engine.deduction import (  # noqa: E402
     solution_counts,
 )
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions  # noqa: E402
-from clue_stats.engine.game import ALL, UNSEEN, Deal, Reveal, Response, Suggest  # noqa: E402
+from clue_stats.engine.game import ALL, UNSEEN, Deal, Response, Reveal, Suggest  # noqa: E402
 from clue_stats.engine.knowledge import Knowledge  # noqa: E402
 
 # decks and player counts small enough to enumerate every deal in a moment
@@ -51,8 +53,13 @@ def _vary(game, rng: random.Random, hide_shows: bool, drop_deal: bool, reveal: b
         card = rng.choice(d.cards)
         to = ALL if rng.random() < 0.5 else (rng.choice(game.names),)
         records.insert(rng.randrange(len(records) + 1), Reveal(seq=0, player=d.player, card=card, to=to))
-    return make_game(game.deck, game.names, [r for r in records if r.type != "end"] + [game.records[-1]],
-                     duel=game.room_card_count > 0, hand_sizes=game.hand_sizes)
+    return make_game(
+        game.deck,
+        game.names,
+        [r for r in records if r.type != "end"] + [game.records[-1]],
+        duel=game.room_card_count > 0,
+        hand_sizes=game.hand_sizes,
+    )
 
 
 @st.composite
@@ -178,12 +185,28 @@ def test_big_decks_count_exactly_beyond_64_bits():
     # 40 cards and 6 players: the counts pass 2**63, so the exact Python program runs
     deck = Deck.custom([f"S{i}" for i in range(10)], [f"W{i}" for i in range(10)], [f"R{i}" for i in range(20)])
     names = [f"P{i}" for i in range(6)]
-    game = make_game(deck, names, [
-        Suggest(seq=0, player="P0", suspect="s0", weapon="w0", room="r0",
-                responses=tuple(Response(n, None) for n in names[1:])),
-        Suggest(seq=0, player="P1", suspect="s1", weapon="w1", room="r1",
-                responses=(Response("P2", None), Response("P3", UNSEEN))),
-    ])
+    game = make_game(
+        deck,
+        names,
+        [
+            Suggest(
+                seq=0,
+                player="P0",
+                suspect="s0",
+                weapon="w0",
+                room="r0",
+                responses=tuple(Response(n, None) for n in names[1:]),
+            ),
+            Suggest(
+                seq=0,
+                player="P1",
+                suspect="s1",
+                weapon="w1",
+                room="r1",
+                responses=(Response("P2", None), Response("P3", UNSEEN)),
+            ),
+        ],
+    )
     sizes = game.hand_sizes
     k0 = knowledge_at(game, TABLE, 0)
     assert not counting_kernel.fits(plan(k0))
@@ -233,11 +256,15 @@ def test_entropy_of_a_known_distribution():
 
 def test_inconsistent_knowledge_counts_nothing():
     deck = small_deck(2, 2, 2)
-    game = make_game(deck, ["Anna", "Ben"], [
-        # Ben passes on everything Anna could not hold: no deal is left for the table
-        Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0", responses=(Response("Ben", None),)),
-        Suggest(seq=0, player="Anna", suspect="s1", weapon="w1", room="r1", responses=(Response("Ben", None),)),
-    ])
+    game = make_game(
+        deck,
+        ["Anna", "Ben"],
+        [
+            # Ben passes on everything Anna could not hold: no deal is left for the table
+            Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0", responses=(Response("Ben", None),)),
+            Suggest(seq=0, player="Anna", suspect="s1", weapon="w1", room="r1", responses=(Response("Ben", None),)),
+        ],
+    )
     k = knowledge_at(game, TABLE, 2)
     assert isinstance(k, Knowledge) and not k.consistent
     c = count(k)

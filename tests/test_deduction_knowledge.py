@@ -53,11 +53,15 @@ def test_a_player_learns_their_hand_from_their_deal_record():
 
 
 def test_a_clause_with_two_cards_known_absent_names_the_third():
-    game = make_game(DECK, ["Anna", "Ben"], [
-        suggest("Anna", "plum", "rope", "hall", ("Ben", UNSEEN)),
-        suggest("Anna", "plum", "knife", "study", ("Ben", None)),
-        suggest("Anna", "green", "rope", "study", ("Ben", None)),
-    ])
+    game = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            suggest("Anna", "plum", "rope", "hall", ("Ben", UNSEEN)),
+            suggest("Anna", "plum", "knife", "study", ("Ben", None)),
+            suggest("Anna", "green", "rope", "study", ("Ben", None)),
+        ],
+    )
     assert knowledge_at(game, TABLE, 1).clause_list == [("Ben", ("plum", "rope", "hall"))]
     assert knowledge_at(game, TABLE, 2).clause_list == [("Ben", ("rope", "hall"))]
     k = knowledge_at(game, TABLE, 3)
@@ -66,10 +70,15 @@ def test_a_clause_with_two_cards_known_absent_names_the_third():
 
 
 def test_who_sees_a_shown_card():
-    game = make_game(DECK, ["Anna", "Ben", "Cleo"], [
-        suggest("Anna", "plum", "rope", "hall", ("Ben", None), ("Cleo", "rope")),
-        suggest("Ben", "green", "knife", "study", ("Cleo", UNSEEN)),
-    ], hand_sizes=(1, 1, 2))
+    game = make_game(
+        DECK,
+        ["Anna", "Ben", "Cleo"],
+        [
+            suggest("Anna", "plum", "rope", "hall", ("Ben", None), ("Cleo", "rope")),
+            suggest("Ben", "green", "knife", "study", ("Cleo", UNSEEN)),
+        ],
+        hand_sizes=(1, 1, 2),
+    )
     # the suggester sees the card; the shower knows what they showed; the others only the clause
     assert knowledge_at(game, "Anna", 1).holder("rope") == "Cleo"
     assert knowledge_at(game, "Cleo", 1).holder("rope") == "Cleo"
@@ -85,15 +94,19 @@ def test_who_sees_a_shown_card():
 
 
 def test_reveals_accusations_and_the_end():
-    game = make_game(DECK, ["Anna", "Ben"], [
-        Reveal(seq=0, player="Ben", card="hall", to=("Anna",)),
-        Reveal(seq=0, player=None, card="green", to=ALL),
-        Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="study", correct=False),
-        Accuse(seq=0, player="Ben", suspect="green", weapon="rope", room="hall"),  # `correct` left out
-        Turn(seq=0, player="Anna"),
-        Move(seq=0, player="Anna", to="hall"),
-        End(seq=0, winner=None, solution=("green", "knife", "study")),
-    ])
+    game = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Reveal(seq=0, player="Ben", card="hall", to=("Anna",)),
+            Reveal(seq=0, player=None, card="green", to=ALL),
+            Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="study", correct=False),
+            Accuse(seq=0, player="Ben", suspect="green", weapon="rope", room="hall"),  # `correct` left out
+            Turn(seq=0, player="Anna"),
+            Move(seq=0, player="Anna", to="hall"),
+            End(seq=0, winner=None, solution=("green", "knife", "study")),
+        ],
+    )
     assert knowledge_at(game, "Anna", 1).holder("hall") == "Ben"
     assert knowledge_at(game, "Ben", 1).holder("hall") == "Ben"
     assert knowledge_at(game, TABLE, 1).holder("hall") is None
@@ -112,9 +125,13 @@ def test_reveals_accusations_and_the_end():
 
 
 def test_a_wrong_accusation_rules_out_its_solution_only():
-    game = make_game(DECK, ["Anna", "Ben"], [
-        Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="study", correct=False),
-    ])
+    game = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Accuse(seq=0, player="Anna", suspect="plum", weapon="rope", room="study", correct=False),
+        ],
+    )
     before = count(knowledge_at(game, TABLE, 0))
     after = count(knowledge_at(game, TABLE, 1))
     assert ("plum", "rope", "study") not in after.solutions
@@ -124,8 +141,11 @@ def test_a_wrong_accusation_rules_out_its_solution_only():
 
 def test_a_solution_ruled_out_everywhere_but_one_card_moves_that_card_out_of_the_envelope():
     # Plum with every weapon and room ruled out: Plum is not the suspect
-    records = [Accuse(seq=0, player="Anna", suspect="plum", weapon=w, room=r, correct=False)
-               for w in ("rope", "knife") for r in ("hall", "study")]
+    records = [
+        Accuse(seq=0, player="Anna", suspect="plum", weapon=w, room=r, correct=False)
+        for w in ("rope", "knife")
+        for r in ("hall", "study")
+    ]
     game = make_game(DECK, ["Anna", "Ben"], records)
     k = knowledge_at(game, TABLE, 4)
     assert "envelope" not in k.possible("plum")
@@ -134,14 +154,22 @@ def test_a_solution_ruled_out_everywhere_but_one_card_moves_that_card_out_of_the
 
 def test_knowledge_is_canonical_and_hashable():
     # the same facts reached in another order are the same knowledge
-    a = make_game(DECK, ["Anna", "Ben"], [
-        suggest("Anna", "plum", "rope", "hall", ("Ben", None)),
-        suggest("Anna", "green", "knife", "hall", ("Ben", None)),
-    ])
-    b = make_game(DECK, ["Anna", "Ben"], [
-        suggest("Anna", "green", "knife", "hall", ("Ben", None)),
-        suggest("Anna", "plum", "rope", "hall", ("Ben", None)),
-    ])
+    a = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            suggest("Anna", "plum", "rope", "hall", ("Ben", None)),
+            suggest("Anna", "green", "knife", "hall", ("Ben", None)),
+        ],
+    )
+    b = make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            suggest("Anna", "green", "knife", "hall", ("Ben", None)),
+            suggest("Anna", "plum", "rope", "hall", ("Ben", None)),
+        ],
+    )
     ka, kb = knowledge_at(a, TABLE, 2), knowledge_at(b, TABLE, 2)
     assert ka == kb and hash(ka) == hash(kb) and len({ka, kb}) == 1
     assert knowledge_at(a, TABLE, 1) != knowledge_at(b, TABLE, 1)

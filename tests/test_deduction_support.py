@@ -146,8 +146,9 @@ def test_brute_force_reads_a_pass():
     from clue_stats.engine.game import Response
 
     game = make_game(
-        deck, ["Anna", "Ben"], [Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0",
-                                        responses=(Response("Ben", None),))]
+        deck,
+        ["Anna", "Ben"],
+        [Suggest(seq=0, player="Anna", suspect="s0", weapon="w0", room="r0", responses=(Response("Ben", None),))],
     )
     total, solutions, _ = brute_counts(game, None)[1]
     # Ben's one card is none of s0, w0, r0, so it is the s1, w1 or r1 left out of the envelope: a

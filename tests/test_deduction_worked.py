@@ -31,12 +31,17 @@ DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 
 
 def worked_game(shown=UNSEEN):
-    return make_game(DECK, ["Anna", "Ben"], [
-        Deal(seq=0, player="Anna", cards=("green", "knife")),
-        Deal(seq=0, player="Ben", cards=("hall",)),
-        Suggest(seq=0, player="Anna", suspect="plum", weapon="rope", room="hall",
-                responses=(Response("Ben", shown),)),
-    ])
+    return make_game(
+        DECK,
+        ["Anna", "Ben"],
+        [
+            Deal(seq=0, player="Anna", cards=("green", "knife")),
+            Deal(seq=0, player="Ben", cards=("hall",)),
+            Suggest(
+                seq=0, player="Anna", suspect="plum", weapon="rope", room="hall", responses=(Response("Ben", shown),)
+            ),
+        ],
+    )
 
 
 def test_before_anything_the_table_counts_24_deals():
@@ -105,7 +110,7 @@ def test_answer_chances_match_enumeration_with_the_one_in_j_rule():
         consistent = [d for d in deals if _consistent_for(game, suggester, d, seq)]
         assert len(consistent) == brute[seq][0]
         expected: dict = {}
-        for envelope, hands, _ in consistent:
+        for _envelope, hands, _ in consistent:
             answer = None
             seat = game.names.index(suggester)
             for step in range(1, 3):

@@ -14,7 +14,12 @@ runner = CliRunner()
 
 
 def test_export_writes_every_table_and_pseudonyms_hide_names(samples, db, tmp_path):
-    pipeline.ingest_paths([str(samples / "de-2023-anna-notebook.jsonl"), str(samples / "us-clue-family.jsonl")], db, analyse=False, workers=1)
+    pipeline.ingest_paths(
+        [str(samples / "de-2023-anna-notebook.jsonl"), str(samples / "us-clue-family.jsonl")],
+        db,
+        analyse=False,
+        workers=1,
+    )
     plain = runner.invoke(app, ["export", "--db", str(db), "--out", str(tmp_path / "plain"), "--json"])
     assert plain.exit_code == 0, plain.output
     rows = json.loads(plain.stdout)["rows"]
@@ -23,15 +28,47 @@ def test_export_writes_every_table_and_pseudonyms_hide_names(samples, db, tmp_pa
     names = {r[0] for r in con.execute(f"SELECT name FROM '{tmp_path / 'plain' / 'players.parquet'}'").fetchall()}
     assert "Anna" in names
 
-    hidden = runner.invoke(app, ["export", "--db", str(db), "--out", str(tmp_path / "p"), "--format", "csv", "--pseudonymise", "--salt", "club"])
+    hidden = runner.invoke(
+        app,
+        [
+            "export",
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "p"),
+            "--format",
+            "csv",
+            "--pseudonymise",
+            "--salt",
+            "club",
+        ],
+    )
     assert hidden.exit_code == 0, hidden.output
     text = "".join(p.read_text() for p in (tmp_path / "p").glob("*.csv"))
     for name in ("Anna", "Ben", "Cleo", "Dirk", "Mom", "Dad", "Sam", "Köln"):
         assert name not in text, name
-    again = runner.invoke(app, ["export", "--db", str(db), "--out", str(tmp_path / "p2"), "--format", "csv", "--pseudonymise", "--salt", "club"])
+    again = runner.invoke(
+        app,
+        [
+            "export",
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "p2"),
+            "--format",
+            "csv",
+            "--pseudonymise",
+            "--salt",
+            "club",
+        ],
+    )
     assert again.exit_code == 0
     assert (tmp_path / "p" / "players.csv").read_text() == (tmp_path / "p2" / "players.csv").read_text()
     # the same player keeps one pseudonym across tables
-    anna = con.execute(f"SELECT name FROM read_csv('{tmp_path / 'p' / 'players.csv'}') WHERE seat = 0 AND game_id LIKE 'spiele%'").fetchone()[0]
-    perspective = con.execute(f"SELECT perspective FROM read_csv('{tmp_path / 'p' / 'games.csv'}') WHERE game_id LIKE 'spiele%'").fetchone()[0]
+    anna = con.execute(
+        f"SELECT name FROM read_csv('{tmp_path / 'p' / 'players.csv'}') WHERE seat = 0 AND game_id LIKE 'spiele%'"
+    ).fetchone()[0]
+    perspective = con.execute(
+        f"SELECT perspective FROM read_csv('{tmp_path / 'p' / 'games.csv'}') WHERE game_id LIKE 'spiele%'"
+    ).fetchone()[0]
     assert anna == perspective and anna.startswith("p-")

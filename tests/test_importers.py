@@ -47,7 +47,7 @@ def test_each_fixture_is_recognised_by_its_own_importer_only(path: Path):
         "cr.suggest('sc', 'pe', 'kn', 'ha', 'mu', None)\nimport os\n",  # calls, but not only calls
         '{"version": 12, "players": []}',
         "setup:\n  players: [a, b]\nevents: []\n",  # effect-clue-like players in YAML: not a cluebot sheet
-        "This game's players are:\n  Player \"a\"\n",  # a header without the solution line
+        'This game\'s players are:\n  Player "a"\n',  # a header without the solution line
     ],
 )
 def test_other_texts_are_not_taken_for_any_format(text: str):
@@ -75,12 +75,16 @@ def test_every_converted_game_passes_validation(path: Path):
         game, _ = build_game(raw)
         assert game is not None
         if len(game.hands()) < game.n_players:  # validation then asks the deduction engine
-            pytest.importorskip("clue_stats.engine.deduction", reason="the deduction engine (engine/deduction.py) is not written yet")
+            pytest.importorskip(
+                "clue_stats.engine.deduction", reason="the deduction engine (engine/deduction.py) is not written yet"
+            )
         assert [str(p) for p in validate(game).problems if p.is_error] == []
 
 
 def test_a_notebook_that_contradicts_itself_is_rejected_by_validation():
-    pytest.importorskip("clue_stats.engine.deduction", reason="the deduction engine (engine/deduction.py) is not written yet")
+    pytest.importorskip(
+        "clue_stats.engine.deduction", reason="the deduction engine (engine/deduction.py) is not written yet"
+    )
     # The user saw bo's lounge; the sheet now also says cy showed the lounge: no deal fits both.
     text = (FIXTURES / "cluebot" / "classic_sheet.yml").read_text(encoding="utf-8") + '  - r: "cy lounge"\n'
     game, _ = build_game(FORMATS["cluebot"].read(text, "s.yml").games[0])

@@ -43,15 +43,38 @@ def test_the_real_game_sheet():
     assert raw.problems == []
     header = raw.records[0]
     assert header["edition"] == "us-classic" and header["perspective"] == "you"
-    assert [(p["name"], p["hand_size"]) for p in header["players"]] == [("you", 3), ("bill", 3), ("sam", 4), ("kat", 4), ("lin", 4)]
+    assert [(p["name"], p["hand_size"]) for p in header["players"]] == [
+        ("you", 3),
+        ("bill", 3),
+        ("sam", 4),
+        ("kat", 4),
+        ("lin", 4),
+    ]
     assert raw.records[1]["type"] == "deal" and raw.records[1]["cards"] == ["library", "wrench", "ballroom"]
     assert len(raw.records) == 2 + 14  # every event converts
     # q: "bill green conservatory wrench", a: "kat": sam, between them, passed; the card is not on the sheet.
     bill = next(r for r in of_type(raw, "suggest") if r["player"] == "bill")
     assert (bill["suspect"], bill["weapon"], bill["room"]) == ("green", "wrench", "conservatory")
     assert bill["responses"] == [{"player": "sam", "shows": None}, {"player": "kat", "shows": "?"}]
-    assert of_type(raw, "reveal")[0] == {"type": "reveal", "player": None, "card": "hall", "to": ["you"], "cause": "seen outside a suggestion", "x-source-line": 16}
-    assert of_type(raw, "accuse") == [{"type": "accuse", "player": "lin", "suspect": "white", "weapon": "revolver", "room": "hall", "correct": False, "x-source-line": 33}]
+    assert of_type(raw, "reveal")[0] == {
+        "type": "reveal",
+        "player": None,
+        "card": "hall",
+        "to": ["you"],
+        "cause": "seen outside a suggestion",
+        "x-source-line": 16,
+    }
+    assert of_type(raw, "accuse") == [
+        {
+            "type": "accuse",
+            "player": "lin",
+            "suspect": "white",
+            "weapon": "revolver",
+            "room": "hall",
+            "correct": False,
+            "x-source-line": 33,
+        }
+    ]
     assert not of_type(raw, "end")  # "# you win!" is a comment: the sheet has no winner
     _, result = checked(raw)
     assert [p.code for p in result.problems if p.is_error] == []
@@ -62,9 +85,16 @@ def test_the_real_example_with_its_own_deck():
     raw = convert(real_sheet("examples/simple.yml"))
     header = raw.records[0]
     assert header["edition"] == "custom"
-    assert header["deck"] == {"suspects": ["white", "plum", "scarlet", "green"], "weapons": ["dagger"], "rooms": ["kitchen", "hall"]}
+    assert header["deck"] == {
+        "suspects": ["white", "plum", "scarlet", "green"],
+        "weapons": ["dagger"],
+        "rooms": ["kitchen", "hall"],
+    }
     assert [p["hand_size"] for p in header["players"]] == [2, 1, 1] and header["perspective"] == "meg"
-    assert of_type(raw, "suggest")[1]["responses"] == [{"player": "meg", "shows": None}, {"player": "bob", "shows": "?"}]
+    assert of_type(raw, "suggest")[1]["responses"] == [
+        {"player": "meg", "shows": None},
+        {"player": "bob", "shows": "?"},
+    ]
     assert [p.code for p in checked(raw)[1].problems if p.is_error] == []
 
 
@@ -105,9 +135,18 @@ def test_a_shown_card_that_was_not_named_is_rejected_by_the_rules():
 @pytest.mark.parametrize(
     ("setup", "code"),
     [
-        ("setup:\n  players:\n    - name: a\n      card_count: 9\n    - name: b\n      card_count: 9\nevents: []\n", "bad_players"),
-        ("setup:\n  players:\n    - name: a\n      cards: 'green'\n    - name: b\n      cards: 'plum'\nevents: []\n", "bad_players"),
-        ("setup:\n  players:\n    - name: a\n      cards: 'green'\n    - name: b\n      card_count: lots\nevents: []\n", "bad_value"),
+        (
+            "setup:\n  players:\n    - name: a\n      card_count: 9\n    - name: b\n      card_count: 9\nevents: []\n",
+            "bad_players",
+        ),
+        (
+            "setup:\n  players:\n    - name: a\n      cards: 'green'\n    - name: b\n      cards: 'plum'\nevents: []\n",
+            "bad_players",
+        ),
+        (
+            "setup:\n  players:\n    - name: a\n      cards: 'green'\n    - name: b\n      card_count: lots\nevents: []\n",
+            "bad_value",
+        ),
         ("setup:\n  cards:\n    suspects: [a]\n  players:\n    - name: a\n      cards: 'a'\nevents: []\n", "bad_deck"),
         ("setup: [\n", "bad_import"),
     ],

@@ -125,7 +125,9 @@ def test_a_partial_own_hand_is_not_a_deal():
     data["hands"][0]["cards"] = data["hands"][0]["cards"][:3]
     raw = convert(data)
     assert not of_type(raw, "deal")
-    assert of_type(raw, "x-effect-clue-known-cards") == [{"type": "x-effect-clue-known-cards", "player": "Ana", "cards": ["lounge", "scarlett", "hall"]}]
+    assert of_type(raw, "x-effect-clue-known-cards") == [
+        {"type": "x-effect-clue-known-cards", "player": "Ana", "cards": ["lounge", "scarlett", "hall"]}
+    ]
 
 
 def test_ui_only_fields_are_not_read():
@@ -178,7 +180,10 @@ def test_the_notebook_owner_passing_while_holding_a_card_is_rejected():
         (lambda d: d["suggestions"][0].update(refuter="Ben"), "suggester_responds"),
         (lambda d: d["suggestions"][0].update(nonRefuters=["Cyd"]), "bad_import"),  # Cyd both passes and shows
         (lambda d: d["suggestions"][1].update(refuter=None), "bad_import"),  # a seen card, but nobody showed
-        (lambda d: d["suggestions"][0]["cards"].__setitem__(0, "card-mrs-peacock"), "bad_import"),  # two suspects, no room
+        (
+            lambda d: d["suggestions"][0]["cards"].__setitem__(0, "card-mrs-peacock"),
+            "bad_import",
+        ),  # two suspects, no room
         (lambda d: d["suggestions"][0]["cards"].__setitem__(0, "card-gazebo"), "unknown_card"),
         (lambda d: d["suggestions"][0].update(suggester="Eve"), "unknown_player"),
         (lambda d: d["suggestions"][0].pop("loggedAt"), "missing_field"),
@@ -201,7 +206,13 @@ def test_records_that_cannot_be_converted_reject_the_game_with_the_reason(change
         (lambda d: d.pop("handSizes"), "missing_field", "handSizes"),
         (lambda d: d.update(selfPlayerId=7), "bad_value", "selfPlayerId"),
         (lambda d: d.update(selfPlayerId="Zed"), "unknown_player", "Zed"),
-        (lambda d: d["setup"]["categories"].append({"id": "category-x", "name": "Motive", "cards": [{"id": "card-x", "name": "Greed"}]}), "bad_deck", "4 categories"),
+        (
+            lambda d: d["setup"]["categories"].append(
+                {"id": "category-x", "name": "Motive", "cards": [{"id": "card-x", "name": "Greed"}]}
+            ),
+            "bad_deck",
+            "4 categories",
+        ),
         (lambda d: d["setup"].update(players=["Ana", "Ana", "Cyd", "Dot"]), "bad_players", "twice"),
         (lambda d: d["handSizes"].append({"player": "Ben", "size": -1}), "bad_value", "whole number"),
     ],

@@ -34,7 +34,12 @@ def test_java_calls():
         zip(PLAYERS, ["scarlett", "mustard", "white", "green", "peacock", "plum"])
     )
     assert header["perspective"] == "sc" and header["edition"] == "us-classic"
-    assert raw.records[1] == {"type": "deal", "player": "sc", "cards": ["white", "green", "kitchen"], "x-source-line": 4}
+    assert raw.records[1] == {
+        "type": "deal",
+        "player": "sc",
+        "cards": ["white", "green", "kitchen"],
+        "x-source-line": 4,
+    }
     # cr.suggest("mu", "wh", "kn", "bi", "sc", "wh");  sc, the owner, refuted and names the card.
     assert raw.records[3] == {
         "type": "suggest", "player": "mu", "suspect": "white", "weapon": "dagger", "room": "billiard_room",
@@ -68,7 +73,11 @@ def test_java_and_python_forms_of_the_same_calls_convert_alike():
 
 def test_cards_in_any_order_are_put_in_their_categories():
     raw = convert("suggest('gr', 'ba', 'kn', 'pl', 'sc', null)\n")
-    assert (raw.records[1]["suspect"], raw.records[1]["weapon"], raw.records[1]["room"]) == ("plum", "dagger", "ballroom")
+    assert (raw.records[1]["suspect"], raw.records[1]["weapon"], raw.records[1]["room"]) == (
+        "plum",
+        "dagger",
+        "ballroom",
+    )
     assert "perspective" not in raw.records[0]
 
 

@@ -39,7 +39,14 @@ def test_a_game_won_by_the_last_player_standing():
     assert header["edition"] == "us-classic" and header["variant"] == "speedclue"
     assert [p["name"] for p in header["players"]] == ["alpha", "beta", "gamma"]
     assert [d["player"] for d in of_type(raw, "deal")] == ["alpha", "beta", "gamma"]
-    assert of_type(raw, "deal")[0]["cards"] == ["white", "kitchen", "candlestick", "green", "billiard_room", "dining_room"]
+    assert of_type(raw, "deal")[0]["cards"] == [
+        "white",
+        "kitchen",
+        "candlestick",
+        "green",
+        "billiard_room",
+        "dining_room",
+    ]
     # "Player "beta" [1] suggests Suggestion{Green, Candlestick, Billiards Room}." then alpha shows Green.
     second = of_type(raw, "suggest")[1]
     assert second == {
@@ -48,7 +55,12 @@ def test_a_game_won_by_the_last_player_standing():
     }  # fmt: skip
     accusations = of_type(raw, "accuse")
     assert [(a["player"], a["correct"]) for a in accusations] == [("alpha", False), ("beta", False)]
-    assert raw.records[-1] == {"type": "end", "winner": "gamma", "solution": {"suspect": "plum", "weapon": "rope", "room": "lounge"}, "x-source-line": 69}
+    assert raw.records[-1] == {
+        "type": "end",
+        "winner": "gamma",
+        "solution": {"suspect": "plum", "weapon": "rope", "room": "lounge"},
+        "x-source-line": 69,
+    }
     game, result = checked(raw)
     assert result.winner == "gamma" and result.eliminated == {"alpha", "beta"}
     assert [p for p in result.problems if p.is_error] == []
@@ -58,9 +70,13 @@ def test_eliminated_players_still_disprove():
     raw = convert(fixture("four_eliminated_disprover.txt"))
     out_at = next(i for i, r in enumerate(raw.records) if r["type"] == "accuse" and r["player"] == "SpockAI")
     assert raw.records[out_at]["correct"] is False
-    later_shows = [r for r in raw.records[out_at:] if r["type"] == "suggest" and r["responses"][-1]["player"] == "SpockAI"]
+    later_shows = [
+        r for r in raw.records[out_at:] if r["type"] == "suggest" and r["responses"][-1]["player"] == "SpockAI"
+    ]
     assert later_shows and all(r["responses"][-1]["shows"] not in (None, "?") for r in later_shows)
-    assert not any(r.get("player") == "SpockAI" for r in raw.records[out_at + 1 :] if r["type"] in ("turn", "suggest", "accuse"))
+    assert not any(
+        r.get("player") == "SpockAI" for r in raw.records[out_at + 1 :] if r["type"] in ("turn", "suggest", "accuse")
+    )
     _, result = checked(raw)
     assert result.eliminated == {"SpockAI"} and result.winner == "RandomAI"
     assert [p for p in result.problems if p.is_error] == []
@@ -95,7 +111,11 @@ def replace_line(text: str, old: str, new: str) -> str:
 
 def test_a_card_shown_but_not_held_is_rejected_by_the_rules():
     # beta holds Mustard, not Lounge; the transcript now says beta showed Lounge.
-    text = replace_line(fixture("three_last_standing.txt"), 'Player "beta" [1] shows Suspect{Mustard}.', 'Player "beta" [1] shows Room{Lounge}.')
+    text = replace_line(
+        fixture("three_last_standing.txt"),
+        'Player "beta" [1] shows Suspect{Mustard}.',
+        'Player "beta" [1] shows Room{Lounge}.',
+    )
     _, result = checked(convert(text))
     assert [p.code for p in result.problems if p.is_error] == ["shown_not_held"]
 
@@ -125,7 +145,12 @@ def test_a_wrong_verdict_is_rejected_by_the_rules():
         ('Player "beta" [1] shows Suspect{Mustard}.', 'Player "beta" [1] shows Suspect{Mustrad}.', "unknown_card", 32),
         ('Player "beta" [1] shows Suspect{Mustard}.', 'Player "gamma" [2] shows Suspect{Mustard}.', "bad_import", 32),
         ('Player "beta" [1] shows Suspect{Mustard}.', 'Player "beta" [2] shows Suspect{Mustard}.', "bad_import", 32),
-        ('Player "beta" [1] shows Suspect{Mustard}.', 'Player "omega" [1] shows Suspect{Mustard}.', "unknown_player", 32),
+        (
+            'Player "beta" [1] shows Suspect{Mustard}.',
+            'Player "omega" [1] shows Suspect{Mustard}.',
+            "unknown_player",
+            32,
+        ),
         ("It is incorrect.", "It is wrong.", "bad_import", 42),
         ('Player "alpha" [0] makes no accusation.', "alpha passes the turn", "bad_import", 17),
     ],

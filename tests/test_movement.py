@@ -20,7 +20,9 @@ BEN_TO_LOUNGE_DOOR = [[17, 1], [17, 2], [17, 3], [17, 4], [17, 5], [17, 6], [18,
 
 def game_of(*records: dict, edition: str = "classic", players=PLAYERS):
     header = {
-        "type": "game", "format": "clue-log/1", "edition": edition,
+        "type": "game",
+        "format": "clue-log/1",
+        "edition": edition,
         "players": [{"name": n, "character": c} if c else {"name": n} for n, c in players],
     }
     text = "\n".join(json.dumps(r) for r in (header, *records))
@@ -49,8 +51,14 @@ def suggest(player: str, suspect: str, room: str, weapon: str = "rope") -> dict:
     seat = names.index(player)
     order = [names[(seat + i) % 3] for i in (1, 2)]
     assert set(order) == set(others)
-    return {"type": "suggest", "player": player, "suspect": suspect, "weapon": weapon, "room": room,
-            "responses": [{"player": p, "shows": None} for p in order]}
+    return {
+        "type": "suggest",
+        "player": player,
+        "suspect": suspect,
+        "weapon": weapon,
+        "room": room,
+        "responses": [{"player": p, "shows": None} for p in order],
+    }
 
 
 def accuse(player: str, room: str = "hall") -> dict:
@@ -82,7 +90,9 @@ def test_a_walk_ending_in_the_corridor_uses_the_whole_roll() -> None:
 def test_a_magnifier_counts_one() -> None:
     uk = (("Anna", "scarlett"), ("Ben", "mustard"), ("Cleo", "orchid"))
     assert roll_total(("?", 6), 1) == 7 and roll_total(("?", 6), 0) is None
-    walk7 = game_of(turn("Anna", "?", 6), move("Anna", [17, 7], TO_LOUNGE[:6] + [[17, 7]]), edition="uk-2020", players=uk)
+    walk7 = game_of(
+        turn("Anna", "?", 6), move("Anna", [17, 7], TO_LOUNGE[:6] + [[17, 7]]), edition="uk-2020", players=uk
+    )
     assert check_movement(walk7) == []
     walk8 = game_of(turn("Anna", "?", 6), move("Anna", "lounge", TO_LOUNGE), edition="uk-2020", players=uk)
     assert [p.code for p in check_movement(walk8)] == ["bad_move"]
@@ -113,10 +123,14 @@ def test_a_room_is_entered_only_through_its_door() -> None:
 
 def test_no_square_another_token_stands_on_and_no_blocked_door() -> None:
     game = game_of(
-        turn("Anna", 1, 1), move("Anna", [22, 7], TO_LOUNGE[:2]),
-        turn("Ben", 3, 4), move("Ben", [18, 6], BEN_TO_LOUNGE_DOOR),
-        turn("Cleo", 1, 1), move("Cleo", [1, 8], [[1, 9], [1, 8]]),
-        turn("Anna", 3, 3), move("Anna", "lounge", TO_LOUNGE[2:]),
+        turn("Anna", 1, 1),
+        move("Anna", [22, 7], TO_LOUNGE[:2]),
+        turn("Ben", 3, 4),
+        move("Ben", [18, 6], BEN_TO_LOUNGE_DOOR),
+        turn("Cleo", 1, 1),
+        move("Cleo", [1, 8], [[1, 9], [1, 8]]),
+        turn("Anna", 3, 3),
+        move("Anna", "lounge", TO_LOUNGE[2:]),
     )
     [problem] = check_movement(game)
     assert problem.seq == 8 and "18,6" in problem.message and "Colonel Mustard" in problem.message
@@ -124,19 +138,51 @@ def test_no_square_another_token_stands_on_and_no_blocked_door() -> None:
 
 def test_a_token_of_a_character_nobody_plays_blocks_too() -> None:
     # Mrs Peacock's token stands on her start square 6,23 although nobody plays her.
-    game = game_of(turn("Anna", 1, 1), move("Anna", [6, 23], [[5, 22], [6, 23]]), players=(("Anna", "green"), ("Ben", "plum"), ("Cleo", "mustard")))
+    game = game_of(
+        turn("Anna", 1, 1),
+        move("Anna", [6, 23], [[5, 22], [6, 23]]),
+        players=(("Anna", "green"), ("Ben", "plum"), ("Cleo", "mustard")),
+    )
     assert any("Mrs Peacock" in p.message for p in check_movement(game))
 
 
 def test_secret_passage_only_instead_of_rolling() -> None:
     into = [turn("Anna", 4, 4), move("Anna", "lounge", TO_LOUNGE)]
-    ok = game_of(*into, turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]), turn("Cleo"), turn("Anna"), move("Anna", "conservatory", via="passage"))
+    ok = game_of(
+        *into,
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        turn("Cleo"),
+        turn("Anna"),
+        move("Anna", "conservatory", via="passage"),
+    )
     assert check_movement(ok) == []
-    inferred = game_of(*into, turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]), turn("Cleo"), turn("Anna"), move("Anna", "conservatory"))
+    inferred = game_of(
+        *into,
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        turn("Cleo"),
+        turn("Anna"),
+        move("Anna", "conservatory"),
+    )
     assert check_movement(inferred) == []
-    rolled = game_of(*into, turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]), turn("Cleo"), turn("Anna", 3, 3), move("Anna", "conservatory", via="passage"))
+    rolled = game_of(
+        *into,
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        turn("Cleo"),
+        turn("Anna", 3, 3),
+        move("Anna", "conservatory", via="passage"),
+    )
     assert ["replaces the roll" in p.message for p in check_movement(rolled)] == [True]
-    wrong = game_of(*into, turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]), turn("Cleo"), turn("Anna"), move("Anna", "kitchen", via="passage"))
+    wrong = game_of(
+        *into,
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        turn("Cleo"),
+        turn("Anna"),
+        move("Anna", "kitchen", via="passage"),
+    )
     assert ["leads to Conservatory" in p.message for p in check_movement(wrong)] == [True]
     corridor = game_of(turn("Anna"), move("Anna", "study", via="passage"))
     assert ["where there is none" in p.message for p in check_movement(corridor)] == [True]
@@ -154,8 +200,12 @@ def test_one_move_per_turn() -> None:
 
 def test_suggestion_room_is_where_the_token_stands() -> None:
     game = game_of(
-        turn("Anna", 4, 4), move("Anna", "lounge", TO_LOUNGE), suggest("Anna", "plum", "hall"),
-        turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]), suggest("Ben", "plum", "hall"),
+        turn("Anna", 4, 4),
+        move("Anna", "lounge", TO_LOUNGE),
+        suggest("Anna", "plum", "hall"),
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        suggest("Ben", "plum", "hall"),
     )
     problems = check_movement(game)
     assert [(p.code, p.seq) for p in problems] == [("suggest_room", 3), ("suggest_room", 6)]
@@ -165,20 +215,29 @@ def test_suggestion_room_is_where_the_token_stands() -> None:
 def test_a_suspect_called_into_a_room_stays_there() -> None:
     called = [turn("Anna", 4, 4), move("Anna", "lounge", TO_LOUNGE), suggest("Anna", "mustard", "lounge")]
     from_start = game_of(*called, turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]))
-    assert ["leaves" in p.message or "not one orthogonal step" in p.message for p in check_movement(from_start)] == [True]
+    assert ["leaves" in p.message or "not one orthogonal step" in p.message for p in check_movement(from_start)] == [
+        True
+    ]
     from_room = game_of(*called, turn("Ben", 1, 1), move("Ben", [17, 6], [[18, 6], [17, 6]]))
     assert check_movement(from_room) == []
-    stays_and_suggests = game_of(*called, turn("Ben"), move("Ben", "lounge", via="stay"), suggest("Ben", "plum", "lounge"))
+    stays_and_suggests = game_of(
+        *called, turn("Ben"), move("Ben", "lounge", via="stay"), suggest("Ben", "plum", "lounge")
+    )
     assert check_movement(stays_and_suggests) == []
 
 
 @pytest.mark.parametrize("edition, expected", [("classic", []), ("us-classic", [("suggest_again", 9)])])
 def test_suggesting_again_without_leaving(edition: str, expected) -> None:
     game = game_of(
-        turn("Anna", 4, 4), move("Anna", "lounge", TO_LOUNGE), suggest("Anna", "plum", "lounge"),
-        turn("Ben", 1, 1), move("Ben", [17, 2], [[17, 1], [17, 2]]),
-        turn("Cleo", 1, 1), move("Cleo", [1, 8], [[1, 9], [1, 8]]),
-        turn("Anna"), suggest("Anna", "green", "lounge"),
+        turn("Anna", 4, 4),
+        move("Anna", "lounge", TO_LOUNGE),
+        suggest("Anna", "plum", "lounge"),
+        turn("Ben", 1, 1),
+        move("Ben", [17, 2], [[17, 1], [17, 2]]),
+        turn("Cleo", 1, 1),
+        move("Cleo", [1, 8], [[1, 9], [1, 8]]),
+        turn("Anna"),
+        suggest("Anna", "green", "lounge"),
         edition=edition,
     )
     assert codes(game) == expected
@@ -186,10 +245,17 @@ def test_suggesting_again_without_leaving(edition: str, expected) -> None:
 
 def test_us_classic_lets_a_player_called_in_suggest_there() -> None:
     game = game_of(
-        turn("Anna", 4, 4), move("Anna", "lounge", TO_LOUNGE), suggest("Anna", "mustard", "lounge"),
-        turn("Ben"), move("Ben", "lounge", via="stay"), suggest("Ben", "plum", "lounge"),
-        turn("Cleo", 1, 1), move("Cleo", [1, 8], [[1, 9], [1, 8]]),
-        turn("Anna"), move("Anna", "lounge", via="stay"), suggest("Anna", "white", "lounge"),
+        turn("Anna", 4, 4),
+        move("Anna", "lounge", TO_LOUNGE),
+        suggest("Anna", "mustard", "lounge"),
+        turn("Ben"),
+        move("Ben", "lounge", via="stay"),
+        suggest("Ben", "plum", "lounge"),
+        turn("Cleo", 1, 1),
+        move("Cleo", [1, 8], [[1, 9], [1, 8]]),
+        turn("Anna"),
+        move("Anna", "lounge", via="stay"),
+        suggest("Anna", "white", "lounge"),
         edition="us-classic",
     )
     assert codes(game) == [("suggest_again", 11)]
@@ -202,7 +268,11 @@ def test_accusing_outside_a_room(edition: str, expected) -> None:
 
 
 def test_a_player_without_a_character_is_not_checked() -> None:
-    game = game_of(turn("Anna", 1, 1), move("Anna", "hall", [[5, 5]]), players=(("Anna", None), ("Ben", "mustard"), ("Cleo", "white")))
+    game = game_of(
+        turn("Anna", 1, 1),
+        move("Anna", "hall", [[5, 5]]),
+        players=(("Anna", None), ("Ben", "mustard"), ("Cleo", "white")),
+    )
     assert check_movement(game) == []
 
 

@@ -43,8 +43,12 @@ def problems_of(text: str) -> list:
 def test_lex_keeps_columns_quotes_note_and_time() -> None:
     line = lex(7, 'Anna: "Mr. Green" Seil/Ben -  @20:15 # zögert')
     assert [(t.text, t.start, t.quoted, t.sep) for t in line.tokens] == [
-        ("Anna:", 0, False, False), ("Mr. Green", 6, True, False), ("Seil", 18, False, False),
-        ("/", 22, False, True), ("Ben", 23, False, False), ("-", 27, False, False),
+        ("Anna:", 0, False, False),
+        ("Mr. Green", 6, True, False),
+        ("Seil", 18, False, False),
+        ("/", 22, False, True),
+        ("Ben", 23, False, False),
+        ("-", 27, False, False),
     ]
     assert (line.number, line.time, line.note) == (7, "20:15", "zögert")
 
@@ -78,10 +82,23 @@ def german() -> CardNames:
 @pytest.mark.parametrize(
     "typed, card",
     [
-        ("Seil", "rope"), ("seil", "rope"), ("rope", "rope"), ("Heiz", "lead_pipe"), ("Rohr", "lead_pipe"),
-        ("Zange", "wrench"), ("Kuche", "kitchen"), ("Kueche", "kitchen"), ("Gruen", "green"), ("GRÜN", "green"),
-        ("Weiss", "white"), ("Koechin", "white"), ("Prof B", "plum"), ("Oberst v", "mustard"), ("Musik", "ballroom"),
-        ("Lady-Gloria", "scarlett"), ("dining_room", "dining_room"),
+        ("Seil", "rope"),
+        ("seil", "rope"),
+        ("rope", "rope"),
+        ("Heiz", "lead_pipe"),
+        ("Rohr", "lead_pipe"),
+        ("Zange", "wrench"),
+        ("Kuche", "kitchen"),
+        ("Kueche", "kitchen"),
+        ("Gruen", "green"),
+        ("GRÜN", "green"),
+        ("Weiss", "white"),
+        ("Koechin", "white"),
+        ("Prof B", "plum"),
+        ("Oberst v", "mustard"),
+        ("Musik", "ballroom"),
+        ("Lady-Gloria", "scarlett"),
+        ("dining_room", "dining_room"),
     ],
 )
 def test_a_card_by_name_alias_id_or_unique_abbreviation(german: CardNames, typed: str, card: str) -> None:
@@ -128,7 +145,11 @@ def test_players_by_name_prefix_or_any_word_and_ambiguity() -> None:
 
 def test_a_suggestion_shown_unseen_and_passes() -> None:
     assert one_record("Anna: Grün Dolch Salon / Ben - / Cleo Dolch") == {
-        "type": "suggest", "player": "Anna", "suspect": "green", "weapon": "dagger", "room": "lounge",
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "green",
+        "weapon": "dagger",
+        "room": "lounge",
         "responses": [{"player": "Ben", "shows": None}, {"player": "Cleo", "shows": "dagger"}],
     }
     assert one_record("B:bloom rohr halle/c ?")["responses"] == [{"player": "Cleo", "shows": "?"}]
@@ -146,14 +167,21 @@ def test_nobody_showed_is_every_other_player_passing_clockwise_from_the_left() -
 
 def test_accusations_deals_and_the_end() -> None:
     assert one_record("Cleo! Weiß Zange Biblio wrong") == {
-        "type": "accuse", "player": "Cleo", "suspect": "white", "weapon": "wrench", "room": "library", "correct": False,
+        "type": "accuse",
+        "player": "Cleo",
+        "suspect": "white",
+        "weapon": "wrench",
+        "room": "library",
+        "correct": False,
     }
     assert one_record("Cleo accuses Weiß Zange Biblio")["type"] == "accuse"
     assert "correct" not in one_record("Cleo! Weiß Zange Biblio")
     assert one_record("Anna has Seil Halle Bloom")["cards"] == ["rope", "hall", "plum"]
     assert one_record("Anna has -")["cards"] == []
     assert one_record("end Anna: Grün Leuchter Musik") == {
-        "type": "end", "winner": "Anna", "solution": {"suspect": "green", "weapon": "candlestick", "room": "ballroom"},
+        "type": "end",
+        "winner": "Anna",
+        "solution": {"suspect": "green", "weapon": "candlestick", "room": "ballroom"},
     }
     assert one_record("end nobody: Grün Leuchter Musik")["winner"] is None
     assert one_record("end: Grün Leuchter Musik")["winner"] is None
@@ -164,18 +192,43 @@ def test_accusations_deals_and_the_end() -> None:
 def test_reveals_clue_cards_turns_moves_and_peeks() -> None:
     assert one_record("nobody reveals Seil to all") == {"type": "reveal", "player": None, "card": "rope", "to": "all"}
     assert one_record("Ben reveals ? to Anna, Cleo cause Hinweiskarte 7") == {
-        "type": "reveal", "player": "Ben", "card": "?", "to": ["Anna", "Cleo"], "cause": "Hinweiskarte 7",
+        "type": "reveal",
+        "player": "Ben",
+        "card": "?",
+        "to": ["Anna", "Cleo"],
+        "cause": "Hinweiskarte 7",
     }
-    assert one_record('Cleo draws "Zeige allen eine Waffe"') == {"type": "clue_card", "player": "Cleo", "text": "Zeige allen eine Waffe"}
+    assert one_record('Cleo draws "Zeige allen eine Waffe"') == {
+        "type": "clue_card",
+        "player": "Cleo",
+        "text": "Zeige allen eine Waffe",
+    }
     assert one_record("Anna turn 6 ?") == {"type": "turn", "player": "Anna", "roll": [6, "?"]}
     assert one_record("Anna turn") == {"type": "turn", "player": "Anna"}
-    assert one_record("Anna moves Küche passage") == {"type": "move", "player": "Anna", "to": "kitchen", "via": "passage"}
-    assert one_record("Anna moves 7,5 path 7,4 7,5") == {"type": "move", "player": "Anna", "to": [7, 5], "path": [[7, 4], [7, 5]]}
+    assert one_record("Anna moves Küche passage") == {
+        "type": "move",
+        "player": "Anna",
+        "to": "kitchen",
+        "via": "passage",
+    }
+    assert one_record("Anna moves 7,5 path 7,4 7,5") == {
+        "type": "move",
+        "player": "Anna",
+        "to": [7, 5],
+        "path": [[7, 4], [7, 5]],
+    }
     duel = "edition de-2023\nvariant duel\nplayers Jonas, Mara\n"
-    assert one_record("Jonas peeks Küche ?", duel) == {"type": "peek", "player": "Jonas", "room": "kitchen", "card": None}
+    assert one_record("Jonas peeks Küche ?", duel) == {
+        "type": "peek",
+        "player": "Jonas",
+        "room": "kitchen",
+        "card": None,
+    }
     assert one_record("Jonas peeks Küche Gatow", duel)["card"] == "mustard"
     assert one_record("room-cards Küche=Gatow Halle=? Salon Biblio", duel) == {
-        "type": "room_cards", "rooms": ["kitchen", "hall", "lounge", "library"], "cards": {"kitchen": "mustard"},
+        "type": "room_cards",
+        "rooms": ["kitchen", "hall", "lounge", "library"],
+        "cards": {"kitchen": "mustard"},
     }
     assert "cards" not in one_record("room-cards Küche Halle Salon Biblio", duel)
 
@@ -192,16 +245,28 @@ def test_the_header_makes_the_game_record() -> None:
     text = (
         'game club-7 @2026-11-20T19:30 # "erstes\\nSpiel"\n'
         "edition: Cluedo (Deutschland 2023)\nvariant Standard\nrules suggest_room=chosen accuse_in_room=false\n"
-        "players Anna=Lady Gloria Ben=Gatow Cleo\nhand-sizes Anna=6, Ben=6\nstrategies Ben=greedy, Cleo=\"bot 2\"\n"
+        'players Anna=Lady Gloria Ben=Gatow Cleo\nhand-sizes Anna=6, Ben=6\nstrategies Ben=greedy, Cleo="bot 2"\n'
         "perspective Anna\nsource tabletop\nplayed 2026-11-20\nplace Café  Z  # where\n"
     )
     (game,) = records_of(text)
     assert game == {
-        "type": "game", "format": "clue-log/1", "id": "club-7", "edition": "de-2023", "variant": "standard",
+        "type": "game",
+        "format": "clue-log/1",
+        "id": "club-7",
+        "edition": "de-2023",
+        "variant": "standard",
         "rules": {"suggest_room": "chosen", "accuse_in_room": False},
-        "players": [{"name": "Anna", "character": "scarlett", "hand_size": 6}, {"name": "Ben", "character": "mustard", "hand_size": 6, "strategy": "greedy"}, {"name": "Cleo", "strategy": "bot 2"}],
-        "perspective": "Anna", "source": "tabletop", "played_at": "2026-11-20", "place": "Café  Z",
-        "t": "2026-11-20T19:30", "note": "erstes\nSpiel",
+        "players": [
+            {"name": "Anna", "character": "scarlett", "hand_size": 6},
+            {"name": "Ben", "character": "mustard", "hand_size": 6, "strategy": "greedy"},
+            {"name": "Cleo", "strategy": "bot 2"},
+        ],
+        "perspective": "Anna",
+        "source": "tabletop",
+        "played_at": "2026-11-20",
+        "place": "Café  Z",
+        "t": "2026-11-20T19:30",
+        "note": "erstes\nSpiel",
     }
 
 
@@ -212,9 +277,20 @@ def test_a_custom_deck_and_team_names_with_spaces() -> None:
         "Nord: Rot Seil Turm / Süd -\n"
     )
     game, suggest = records_of(text)
-    assert game["deck"] == {"suspects": ["Pfarrer Braun", "Gräfin Rot"], "weapons": ["Degen", "Seil"], "rooms": ["Kirche", "Turmzimmer", "Garten"]}
+    assert game["deck"] == {
+        "suspects": ["Pfarrer Braun", "Gräfin Rot"],
+        "weapons": ["Degen", "Seil"],
+        "rooms": ["Kirche", "Turmzimmer", "Garten"],
+    }
     assert [p["name"] for p in game["players"]] == ["Team Nord", "Team Süd"]
-    assert suggest == {"type": "suggest", "player": "Team Nord", "suspect": "grafin_rot", "weapon": "seil", "room": "turmzimmer", "responses": [{"player": "Team Süd", "shows": None}]}
+    assert suggest == {
+        "type": "suggest",
+        "player": "Team Nord",
+        "suspect": "grafin_rot",
+        "weapon": "seil",
+        "room": "turmzimmer",
+        "responses": [{"player": "Team Süd", "shows": None}],
+    }
 
 
 def test_several_games_with_their_lines_and_texts() -> None:
@@ -244,14 +320,24 @@ def test_an_empty_file_and_a_file_of_comments_hold_no_games() -> None:
         ("edition classic\nedition clue\nplayers A, B\n", "bad_notation", 2, "given twice"),
         ("edition custom\nsuspects: X, Y\nweapons: W\nplayers A, B\n", "bad_notation", 1, "'rooms:' line"),
         ("edition classic\nrooms: Crypt\nplayers A, B\n", "bad_deck", 2, "only with 'edition custom'"),
-        ("edition classic\nplayers A, B\nA: Plum Rope Hall / B -\nplace Leeds\n", "bad_notation", 4, "belongs to the header"),
+        (
+            "edition classic\nplayers A, B\nA: Plum Rope Hall / B -\nplace Leeds\n",
+            "bad_notation",
+            4,
+            "belongs to the header",
+        ),
         ("edition classic\nplayers A, B\nA: Plum Rope / B -\n", "bad_notation", 3, "the room is missing"),
         ("edition classic\nplayers A, B\nA: Plum Rope Hall Study / B -\n", "bad_notation", 3, "more than the room"),
         ("edition classic\nplayers A, B\nA: Plum Rope Hall / B\n", "bad_notation", 3, "what did B answer"),
         ("edition classic\nplayers A, B\nA: Plum Rope Hall / / B -\n", "bad_notation", 3, "answer is missing"),
         ("edition classic\nplayers A, B\nA turn 3 x\n", "bad_notation", 3, "a die shows"),
         ("edition classic\nplayers A, B\nA reveals Rope\n", "bad_notation", 3, "to whom"),
-        ("edition classic\nplayers A, Place\nPlace: Plum Rope Hall / A -\n", "bad_notation", 3, 'write the name in quotes: "Place":'),
+        (
+            "edition classic\nplayers A, Place\nPlace: Plum Rope Hall / A -\n",
+            "bad_notation",
+            3,
+            'write the name in quotes: "Place":',
+        ),
     ],
 )
 def test_header_and_line_mistakes(text: str, code: str, line: int, fragment: str) -> None:
@@ -295,12 +381,31 @@ def test_the_typed_games_pass_the_deduction_engine(name: str) -> None:
 def test_the_kaffeeklatsch_records_as_checked_by_hand() -> None:
     (raw,) = notation.read((FIXTURES / "kaffeeklatsch.clue").read_text(encoding="utf-8"), "k.clue").games
     by_line = dict(zip(raw.lines, raw.records))
-    assert by_line[10] == {"type": "deal", "player": "Anna", "cards": ["rope", "hall", "plum", "kitchen", "revolver", "lounge"]}
-    assert by_line[12] == {"type": "suggest", "player": "Anna", "suspect": "green", "weapon": "dagger", "room": "lounge", "responses": [{"player": "Ben", "shows": "dagger"}], "t": "15:02"}
+    assert by_line[10] == {
+        "type": "deal",
+        "player": "Anna",
+        "cards": ["rope", "hall", "plum", "kitchen", "revolver", "lounge"],
+    }
+    assert by_line[12] == {
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "green",
+        "weapon": "dagger",
+        "room": "lounge",
+        "responses": [{"player": "Ben", "shows": "dagger"}],
+        "t": "15:02",
+    }
     assert by_line[13]["note"] == "Rohr! Bloom und Halle hab ich ja"
     assert by_line[14]["suspect"] == "white" and by_line[14]["room"] == "kitchen"
     assert by_line[17] == {"type": "reveal", "player": "Ben", "card": "dagger", "to": "all", "cause": "Hinweiskarte"}
-    assert by_line[21] == {"type": "accuse", "player": "Ben", "suspect": "plum", "weapon": "lead_pipe", "room": "library", "correct": False}
+    assert by_line[21] == {
+        "type": "accuse",
+        "player": "Ben",
+        "suspect": "plum",
+        "weapon": "lead_pipe",
+        "room": "library",
+        "correct": False,
+    }
 
 
 def test_the_examples_of_the_documentation_read_as_documented() -> None:
@@ -316,14 +421,24 @@ def test_the_examples_of_the_documentation_read_as_documented() -> None:
 
 def test_the_german_sample_twin_holds_the_same_game_as_the_jsonl() -> None:
     jsonl = cluelog.read_path(ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl").games[0]
-    twin = notation.read((ROOT / "data" / "samples" / "de-2023-anna-notebook.clue").read_text(encoding="utf-8"), "twin.clue").games[0]
+    twin = notation.read(
+        (ROOT / "data" / "samples" / "de-2023-anna-notebook.clue").read_text(encoding="utf-8"), "twin.clue"
+    ).games[0]
     a, pa = cluelog.build_game(jsonl)
     b, pb = cluelog.build_game(twin)
     assert a is not None and b is not None and pa == pb == []
     assert cluelog.record_dicts(a) == cluelog.record_dicts(b)
     assert (a.game_id, a.content_sha256) == (b.game_id, b.content_sha256)
     # converting the jsonl gives notation that reads back into the twin's records
-    text = notation.write([json.loads(line) for line in (ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()])
+    text = notation.write(
+        [
+            json.loads(line)
+            for line in (ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()
+            if line.strip()
+        ]
+    )
     again, _ = cluelog.build_game(notation.read(text, "converted.clue").games[0])
     assert again is not None and cluelog.record_dicts(again) == cluelog.record_dicts(b)
     # and converting the twin gives the jsonl's game as clue-log/1

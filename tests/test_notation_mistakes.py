@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from clue_stats.pipeline import ingest_paths
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, notation
+from clue_stats.pipeline import ingest_paths
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notation"
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
@@ -18,17 +18,32 @@ SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 # fixture -> (code, line, column, the text under the caret, words of the message, the fix: old line -> new line)
 MISTAKES = {
     "misspelt-card.clue": (
-        "unknown_card", 14, 14, "Pisotle", ["unknown weapon 'Pisotle'", "did you mean 'Pistole'"],
+        "unknown_card",
+        14,
+        14,
+        "Pisotle",
+        ["unknown weapon 'Pisotle'", "did you mean 'Pistole'"],
         ("Cleo: Gloria Pisotle Bibliothek", "Cleo: Gloria Pistole Bibliothek"),
     ),
     "forgotten-responder.clue": (
-        "response_order", 12, 33, "Dirk", ["Cleo sits between Ben and Dirk", "write '/ Cleo -' before Dirk"],
+        "response_order",
+        12,
+        33,
+        "Dirk",
+        ["Cleo sits between Ben and Dirk", "write '/ Cleo -' before Dirk"],
         ("Ben: Grün Dolch Arbeitszimmer / Dirk ?", "Ben: Grün Dolch Arbeitszimmer / Cleo - / Dirk ?"),
     ),
     "shown-after-pass.clue": (
-        "passed_holding", 13, 39, "Arbeitszimmer", ["Ben has Arbeitszimmer here", "passed on line 9"],
+        "passed_holding",
+        13,
+        39,
+        "Arbeitszimmer",
+        ["Ben has Arbeitszimmer here", "passed on line 9"],
         # it was Dirk, not Ben, who showed the Arbeitszimmer: Ben passed and Cleo too
-        ("Anna: Gatow Dolch Arbeitszimmer / Ben Arbeitszimmer", "Anna: Gatow Dolch Arbeitszimmer / Ben - / Cleo - / Dirk Arbeitszimmer"),
+        (
+            "Anna: Gatow Dolch Arbeitszimmer / Ben Arbeitszimmer",
+            "Anna: Gatow Dolch Arbeitszimmer / Ben - / Cleo - / Dirk Arbeitszimmer",
+        ),
     ),
 }
 
@@ -72,7 +87,11 @@ def test_the_line_fixed_as_the_message_says_gives_a_valid_game(name: str) -> Non
 def test_every_mistake_of_a_noisy_evening_is_reported_together() -> None:
     first, second = read_fixture("several-mistakes.clue")
     assert [(p.code, p.line) for p in first.problems] == [
-        ("unknown_player", 8), ("bad_notation", 9), ("bad_notation", 10), ("missing_responses", 11), ("after_shown", 12),
+        ("unknown_player", 8),
+        ("bad_notation", 9),
+        ("bad_notation", 10),
+        ("missing_responses", 11),
+        ("after_shown", 12),
     ]
     messages = [p.message for p in first.problems]
     assert "did you mean 'Ben'" in messages[0]
@@ -97,7 +116,10 @@ def test_a_shown_card_in_the_writers_own_hand_and_a_card_in_two_hands() -> None:
     )
     (raw,) = read_fixture("t.clue", text)
     assert [(p.code, p.line) for p in raw.problems] == [
-        ("card_twice", 5), ("passed_holding", 7), ("card_twice", 7), ("passed_holding", 8),
+        ("card_twice", 5),
+        ("passed_holding", 7),
+        ("card_twice", 7),
+        ("passed_holding", 8),
     ]
     assert "Seil is with Ben here, but was dealt to Anna on line 4" in raw.problems[0].message
     assert "Ben passes, but holds Dolch (shown by Ben on line 6)" in raw.problems[1].message
@@ -113,7 +135,10 @@ def test_a_card_shown_by_someone_who_cannot_hold_any_of_the_three() -> None:
     )
     (raw,) = read_fixture("t.clue", text)
     assert [(p.code, p.line) for p in raw.problems] == [("shown_not_held", 5)]
-    assert "Ben shows a card, but holds none of Anwältin Porz (passed on line 4), Dolch (passed on line 4) and Salon (passed on line 4)" in raw.problems[0].message
+    assert (
+        "Ben shows a card, but holds none of Anwältin Porz (passed on line 4), Dolch (passed on line 4) and Salon (passed on line 4)"
+        in raw.problems[0].message
+    )
 
 
 def test_a_line_holding_only_a_time_is_a_problem_of_its_line() -> None:
@@ -132,14 +157,21 @@ def test_ingest_stores_the_good_games_and_rejects_the_mistaken_ones(tmp_path: Pa
     # five good games (club-night holds two); five games with mistakes (several-mistakes holds two)
     assert (summary.games_stored, summary.games_rejected) == (5, 5)
     assert {(Path(p.source_file).name, p.line) for p in summary.problems if p.is_error} >= {
-        ("misspelt-card.clue", 14), ("forgotten-responder.clue", 12), ("shown-after-pass.clue", 13),
+        ("misspelt-card.clue", 14),
+        ("forgotten-responder.clue", 12),
+        ("shown-after-pass.clue", 13),
     }
 
 
 def test_the_german_sample_and_its_twin_are_stored_once(tmp_path: Path) -> None:
     for name in ("de-2023-anna-notebook.jsonl", "de-2023-anna-notebook.clue"):
         shutil.copy(SAMPLES / name, tmp_path / name)
-    summary = ingest_paths([str(tmp_path / "de-2023-anna-notebook.jsonl"), str(tmp_path / "de-2023-anna-notebook.clue")], tmp_path / "clue.duckdb", analyse=False, workers=1)
+    summary = ingest_paths(
+        [str(tmp_path / "de-2023-anna-notebook.jsonl"), str(tmp_path / "de-2023-anna-notebook.clue")],
+        tmp_path / "clue.duckdb",
+        analyse=False,
+        workers=1,
+    )
     assert (summary.games_stored, summary.games_skipped, summary.games_rejected) == (1, 1, 0)
 
 
@@ -170,5 +202,8 @@ def test_convert_shows_the_mistake_with_its_caret_and_exits_3() -> None:
 
     result = CliRunner().invoke(app, ["convert", str(FIXTURES / "misspelt-card.clue")])
     assert result.exit_code == 3
-    assert "misspelt-card.clue:14: unknown_card: column 14: unknown weapon 'Pisotle' (did you mean 'Pistole'?)" in result.stderr
+    assert (
+        "misspelt-card.clue:14: unknown_card: column 14: unknown weapon 'Pisotle' (did you mean 'Pistole'?)"
+        in result.stderr
+    )
     assert "    Cleo: Gloria Pisotle Bibliothek / Anna Pistole\n                 ^^^^^^^" in result.stderr

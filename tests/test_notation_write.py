@@ -66,7 +66,11 @@ def test_a_typed_game_written_again_reads_back_the_same(name: str) -> None:
 def test_the_writer_uses_the_editions_own_names_without_quotes_where_it_can() -> None:
     records = jsonl_records(ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl")
     lines = notation.write(records).splitlines()
-    assert lines[:3] == ["game spieleabend-2026-11-20-1", "edition de-2023", "players Anna=Lady Gloria, Ben=Oberst von Gatow, Cleo=Anwältin Porz, Dirk=Professor Bloom"]
+    assert lines[:3] == [
+        "game spieleabend-2026-11-20-1",
+        "edition de-2023",
+        "players Anna=Lady Gloria, Ben=Oberst von Gatow, Cleo=Anwältin Porz, Dirk=Professor Bloom",
+    ]
     assert "Ben: Köchin Weiß Leuchter Bibliothek / Cleo ? # Ben zögert lange" in lines
     assert "Anna: Anwältin Porz Rohrzange Arbeitszimmer / Ben - / Cleo - / Dirk Arbeitszimmer" in lines
     assert lines[-1] == "end Cleo: Anwältin Porz Leuchter Halle"
@@ -74,12 +78,31 @@ def test_the_writer_uses_the_editions_own_names_without_quotes_where_it_can() ->
 
 def test_names_that_need_quotes_get_them() -> None:
     records = [
-        {"type": "game", "format": "clue-log/1", "id": "x #1", "edition": "custom",
-         "deck": {"suspects": ["Père Ubu", "to", "A, B"], "weapons": ["@gun", "#2 knife"], "rooms": ["Wine  cellar", "Kirche/Turm", "Room: 1"]},
-         "variant": "live", "players": [{"name": "Team Nord"}, {"name": "nobody"}, {"name": "a:b!c"}],
-         "source": " spaced ", "note": "line1\nline2", "t": "2026-01-01 10:00"},
-        {"type": "suggest", "player": "nobody", "suspect": "to", "weapon": "@gun", "room": "kirche_turm",
-         "responses": [{"player": "a:b!c", "shows": None}, {"player": "Team Nord", "shows": "?"}], "note": '"quoted"'},
+        {
+            "type": "game",
+            "format": "clue-log/1",
+            "id": "x #1",
+            "edition": "custom",
+            "deck": {
+                "suspects": ["Père Ubu", "to", "A, B"],
+                "weapons": ["@gun", "#2 knife"],
+                "rooms": ["Wine  cellar", "Kirche/Turm", "Room: 1"],
+            },
+            "variant": "live",
+            "players": [{"name": "Team Nord"}, {"name": "nobody"}, {"name": "a:b!c"}],
+            "source": " spaced ",
+            "note": "line1\nline2",
+            "t": "2026-01-01 10:00",
+        },
+        {
+            "type": "suggest",
+            "player": "nobody",
+            "suspect": "to",
+            "weapon": "@gun",
+            "room": "kirche_turm",
+            "responses": [{"player": "a:b!c", "shows": None}, {"player": "Team Nord", "shows": "?"}],
+            "note": '"quoted"',
+        },
         {"type": "reveal", "player": None, "card": "#2 knife", "to": "all", "cause": "clue card: 'nobody'"},
         {"type": "end", "winner": None, "solution": None},
     ]
@@ -95,7 +118,10 @@ def test_what_the_notation_cannot_say_is_refused_not_dropped() -> None:
     cases = [
         ([{**game, "x-app": {"v": 2}}], "the game record: the notation has no place for the extension field x-app"),
         ([game, {"type": "x-chat", "text": "hi"}], "record 1: the extension record 'x-chat' has no notation"),
-        ([game, {"type": "turn", "player": "A", "x-clock": 3}], "record 1 (turn): the notation has no place for the extension field x-clock"),
+        (
+            [game, {"type": "turn", "player": "A", "x-clock": 3}],
+            "record 1 (turn): the notation has no place for the extension field x-clock",
+        ),
         ([game, {"type": "reveal", "player": "A", "card": "Rope", "to": []}], "a reveal to nobody"),
         ([game, {"type": "turn", "player": "Zed"}], "is not valid clue-log/1: record 1: unknown_player"),
         ([{"type": "turn", "player": "A"}], "do not start with a game record"),
@@ -158,7 +184,16 @@ def games(draw) -> list[dict]:
             entry["strategy"] = draw(TEXT)
         header["players"].append(entry)
     if draw(st.booleans()):
-        header["rules"] = draw(st.fixed_dictionaries({}, optional={"suggest_room": st.sampled_from(["current", "chosen"]), "board": st.booleans(), "magnifier_moves": st.integers(0, 2)}))
+        header["rules"] = draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "suggest_room": st.sampled_from(["current", "chosen"]),
+                    "board": st.booleans(),
+                    "magnifier_moves": st.integers(0, 2),
+                },
+            )
+        )
     for key in ("id", "source", "played_at", "place", "t", "note"):
         if draw(st.booleans()):
             header[key] = draw(TEXT)
@@ -171,17 +206,32 @@ def games(draw) -> list[dict]:
     texts = TEXT
 
     def triple() -> dict:
-        return {"suspect": named(card(deck.suspects)), "weapon": named(card(deck.weapons)), "room": named(card(deck.rooms))}
+        return {
+            "suspect": named(card(deck.suspects)),
+            "weapon": named(card(deck.weapons)),
+            "room": named(card(deck.rooms)),
+        }
 
     records = [header]
     for _ in range(draw(st.integers(0, 12))):
-        kind = draw(st.sampled_from(["deal", "suggest", "accuse", "reveal", "end", "turn", "move", "peek", "room_cards", "clue_card"]))
+        kind = draw(
+            st.sampled_from(
+                ["deal", "suggest", "accuse", "reveal", "end", "turn", "move", "peek", "room_cards", "clue_card"]
+            )
+        )
         r: dict = {"type": kind}
         if kind == "deal":
-            r.update(player=player(), cards=[named(c) for c in draw(st.lists(st.sampled_from(deck.cards), max_size=5, unique=True))])
+            r.update(
+                player=player(),
+                cards=[named(c) for c in draw(st.lists(st.sampled_from(deck.cards), max_size=5, unique=True))],
+            )
         elif kind == "suggest":
             answers = draw(st.lists(st.sampled_from(players), min_size=1, max_size=4))
-            r.update(player=player(), **triple(), responses=[{"player": a, "shows": draw(st.sampled_from([None, "?", named(card())]))} for a in answers])
+            r.update(
+                player=player(),
+                **triple(),
+                responses=[{"player": a, "shows": draw(st.sampled_from([None, "?", named(card())]))} for a in answers],
+            )
         elif kind == "accuse":
             r.update(player=player(), **triple())
             if draw(st.booleans()):
@@ -189,7 +239,11 @@ def games(draw) -> list[dict]:
         elif kind == "reveal":
             to = draw(st.sampled_from(["all", "list"]))
             shown = named(card()) if to == "all" else draw(st.sampled_from(["?", named(card())]))
-            r.update(player=draw(st.sampled_from([None, *players])), card=shown, to="all" if to == "all" else draw(st.lists(st.sampled_from(players), min_size=1, max_size=3)))
+            r.update(
+                player=draw(st.sampled_from([None, *players])),
+                card=shown,
+                to="all" if to == "all" else draw(st.lists(st.sampled_from(players), min_size=1, max_size=3)),
+            )
             if draw(st.booleans()):
                 r["cause"] = draw(texts)
         elif kind == "end":
@@ -206,7 +260,9 @@ def games(draw) -> list[dict]:
             if draw(st.booleans()):
                 r["path"] = draw(st.lists(square, max_size=3))
         elif kind == "peek":
-            r.update(player=player(), room=named(card(deck.rooms)), card=draw(st.sampled_from([None, "?", named(card())])))
+            r.update(
+                player=player(), room=named(card(deck.rooms)), card=draw(st.sampled_from([None, "?", named(card())]))
+            )
         elif kind == "room_cards":
             rooms = draw(st.lists(st.sampled_from(deck.rooms), min_size=1, max_size=4, unique=True))
             r["rooms"] = [named(x) for x in rooms]
@@ -222,7 +278,12 @@ def games(draw) -> list[dict]:
     return records
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+)
 @given(st.lists(games(), min_size=1, max_size=2))
 def test_any_clue_log_game_goes_to_notation_and_back_with_the_same_records(game_list: list[list[dict]]) -> None:
     records = [r for game in game_list for r in game]
@@ -232,6 +293,8 @@ def test_any_clue_log_game_goes_to_notation_and_back_with_the_same_records(game_
     assert not back.problems and len(back.games) == len(expected)
     for raw, want in zip(back.games, expected):
         # rule problems (answers out of order, cards in two hands) may be reported: the records stay
-        assert all(p.code not in ("bad_notation", "unknown_card", "unknown_player") for p in raw.problems), [str(p) for p in raw.problems]
+        assert all(p.code not in ("bad_notation", "unknown_card", "unknown_player") for p in raw.problems), [
+            str(p) for p in raw.problems
+        ]
         game, _ = cluelog.build_game(RawGame(records=raw.records, lines=raw.lines, text=raw.text))
         assert game is not None and cluelog.record_dicts(game) == want

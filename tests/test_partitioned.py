@@ -13,12 +13,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from clue_stats.analysis.partitioned import (
-    OUTPUT_TABLES, analyse_events, output_schema, partition_events, read_partition,
-)
-from clue_stats.analysis.pipeline import annotate
 from benchmarks.random_games import random_game
 from clue_stats import pipeline
+from clue_stats.analysis.partitioned import (
+    OUTPUT_TABLES,
+    analyse_events,
+    output_schema,
+    partition_events,
+    read_partition,
+)
+from clue_stats.analysis.pipeline import annotate
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
@@ -76,8 +80,10 @@ def _sorted(table: str, rows: list[dict]) -> list[tuple]:
 
 
 def parquet_rows(out: Path) -> dict[str, list[tuple]]:
-    return {t: _sorted(t, pa.concat_tables([pq.read_table(f) for f in sorted((out / t).glob("*.parquet"))]).to_pylist())
-            for t in OUTPUT_TABLES}
+    return {
+        t: _sorted(t, pa.concat_tables([pq.read_table(f) for f in sorted((out / t).glob("*.parquet"))]).to_pylist())
+        for t in OUTPUT_TABLES
+    }
 
 
 def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expected, tmp_path, monkeypatch):
@@ -93,15 +99,35 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
     out = tmp_path / "analysis"
     # the machine may be busy with other work: connections get time to come up (default 30 s)
     slow = {"distributed.comm.timeouts.connect": "180s", "distributed.comm.timeouts.tcp": "180s"}
-    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "180s", "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": "180s"}
+    env = {
+        **os.environ,
+        "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "180s",
+        "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": "180s",
+    }
     # spawned workers re-run the parent's __main__ file; earlier tests in this process (Streamlit's
     # AppTest runs the dashboard as __main__) may have left a script there: the workers get none
     monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
-    with dask.config.set(slow), LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with (
+        dask.config.set(slow),
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+    ):
         done = subprocess.run(
-            [sys.executable, "-m", "clue_stats.analysis.partitioned", str(exported), str(out), "--partitions", "3",
-             "--scheduler", cluster.scheduler_address],
-            capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
+            [
+                sys.executable,
+                "-m",
+                "clue_stats.analysis.partitioned",
+                str(exported),
+                str(out),
+                "--partitions",
+                "3",
+                "--scheduler",
+                cluster.scheduler_address,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=600,
+            env=env,
         )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     summary = json.loads(done.stdout)
@@ -112,7 +138,9 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
     for table in OUTPUT_TABLES:
         assert got[table] == expected[table], table
     # the analysis columns are filled in (not merely copied from a store without analysis)
-    assert all(r[output_schema("suggestions").names.index("expected_gain_bits")] is not None for r in got["suggestions"])
+    assert all(
+        r[output_schema("suggestions").names.index("expected_gain_bits")] is not None for r in got["suggestions"]
+    )
     assert any(r[output_schema("players").names.index("first_certain_seq")] is not None for r in got["players"])
     assert not (out / "_partitions").exists()
 
@@ -136,7 +164,9 @@ def test_partitions_hold_whole_games_and_every_game_once(corpus, tmp_path):
 def test_a_game_cut_in_two_or_unreadable_is_reported_and_the_others_analysed(corpus):
     _, exported = corpus
     events = pq.read_table(exported / "events.parquet").select(["game_id", "seq", "line", "payload"])
-    generated = sorted(i for i in set(events.column("game_id").to_pylist()) if len(i) == 16 and all(c in "0123456789abcdef" for c in i))
+    generated = sorted(
+        i for i in set(events.column("game_id").to_pylist()) if len(i) == 16 and all(c in "0123456789abcdef" for c in i)
+    )
     # three generated classic games (they declare no id, so theirs is their content hash)
     cut, broken, whole = generated[:3]
     ids = {cut, broken, whole}

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from clue_stats.analysis.positions import character_effects, seat_effects, seat_test, start_square_effects, start_squares
+from clue_stats.analysis.positions import (
+    character_effects,
+    seat_effects,
+    seat_test,
+    start_square_effects,
+    start_squares,
+)
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
 from clue_stats.analysis.store_read import GameFilter, open_store
 from clue_stats.engine.board import load_board
@@ -53,17 +59,39 @@ def _corpus(path: Path, games: int, first_seat_share: float, seed: int, n_player
             winner_seat = 0
         else:
             winner_seat = rng.randrange(1, n_players)
-        rows.add("games", {
-            "game_id": gid, "edition": "classic", "variant": "standard", "n_players": n_players,
-            "source": "synthetic", "played_at": f"2026-{1 + i % 12:02d}-01", "winner": None if winner_seat is None else f"P{winner_seat}",
-            "n_records": 1, "hands_known": 0, "content_sha256": f"sha-{gid}", "analysis_version": None,
-        })
+        rows.add(
+            "games",
+            {
+                "game_id": gid,
+                "edition": "classic",
+                "variant": "standard",
+                "n_players": n_players,
+                "source": "synthetic",
+                "played_at": f"2026-{1 + i % 12:02d}-01",
+                "winner": None if winner_seat is None else f"P{winner_seat}",
+                "n_records": 1,
+                "hands_known": 0,
+                "content_sha256": f"sha-{gid}",
+                "analysis_version": None,
+            },
+        )
         for seat in range(n_players):
-            rows.add("players", {
-                "game_id": gid, "seat": seat, "name": f"P{seat}", "character": chars[seat], "strategy": None,
-                "hand_size": 4, "hand_known": False, "turn_order": seat, "won": seat == winner_seat,
-                "eliminated": False, "first_certain_seq": None,
-            })
+            rows.add(
+                "players",
+                {
+                    "game_id": gid,
+                    "seat": seat,
+                    "name": f"P{seat}",
+                    "character": chars[seat],
+                    "strategy": None,
+                    "hand_size": 4,
+                    "hand_known": False,
+                    "turn_order": seat,
+                    "won": seat == winner_seat,
+                    "eliminated": False,
+                    "first_certain_seq": None,
+                },
+            )
         batch.append(rows)
     with store.write_connection(path) as con:
         store.write_batch(con, batch, [])
@@ -108,12 +136,35 @@ def test_expected_rate_counts_games_nobody_won(tmp_path: Path) -> None:
     for i, winner in enumerate([0, 0, 1, None]):
         gid = f"g{i}"
         rows = GameRows(gid, gid)
-        rows.add("games", {"game_id": gid, "edition": "classic", "variant": "standard", "n_players": 2,
-                           "winner": None if winner is None else f"P{winner}", "n_records": 1, "hands_known": 0,
-                           "content_sha256": gid, "played_at": "2026-03-0" + str(i + 1)})
+        rows.add(
+            "games",
+            {
+                "game_id": gid,
+                "edition": "classic",
+                "variant": "standard",
+                "n_players": 2,
+                "winner": None if winner is None else f"P{winner}",
+                "n_records": 1,
+                "hands_known": 0,
+                "content_sha256": gid,
+                "played_at": "2026-03-0" + str(i + 1),
+            },
+        )
         for seat in range(2):
-            rows.add("players", {"game_id": gid, "seat": seat, "name": f"P{seat}", "character": ("scarlett", "plum")[seat],
-                                 "hand_size": 9, "hand_known": False, "turn_order": seat, "won": seat == winner, "eliminated": False})
+            rows.add(
+                "players",
+                {
+                    "game_id": gid,
+                    "seat": seat,
+                    "name": f"P{seat}",
+                    "character": ("scarlett", "plum")[seat],
+                    "hand_size": 9,
+                    "hand_known": False,
+                    "turn_order": seat,
+                    "won": seat == winner,
+                    "eliminated": False,
+                },
+            )
         batch.append(rows)
     with store.write_connection(db) as con:
         store.write_batch(con, batch, [])

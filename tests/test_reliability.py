@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import duckdb
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clue_stats import pipeline
 from clue_stats.ingest import cluelog, store
@@ -21,9 +22,14 @@ from tests.conftest import FIXTURES, ROOT, SAMPLES
 # `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
 FUZZ = max(1, int(os.environ.get("CLUE_STATS_FUZZ", "1")))
 
-VALID = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace(
-    '"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}',
-    '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}')
+VALID = (
+    (FIXTURES / "invalid" / "passed_holding.jsonl")
+    .read_text()
+    .replace(
+        '"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}',
+        '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}',
+    )
+)
 VALID_LINES = VALID.splitlines()
 
 
@@ -61,8 +67,14 @@ def test_random_json_lines_never_escape(values):
     check_text(("\n".join(json.dumps(v) for v in values)).encode())
 
 
-FIELD_VALUES = st.one_of(st.none(), st.integers(-3, 30), st.text(max_size=12), st.sampled_from(
-    ["Ann", "Bob", "Cat", "green", "rope", "library", "?", "all", [], {}, ["Ann"], [1, 2], {"suspect": "x"}]))
+FIELD_VALUES = st.one_of(
+    st.none(),
+    st.integers(-3, 30),
+    st.text(max_size=12),
+    st.sampled_from(
+        ["Ann", "Bob", "Cat", "green", "rope", "library", "?", "all", [], {}, ["Ann"], [1, 2], {"suspect": "x"}]
+    ),
+)
 
 
 @settings(max_examples=250 * FUZZ, deadline=None)
@@ -126,8 +138,12 @@ def _corpus(folder: Path, games: int) -> None:
 
     folder.mkdir()
     for start in range(0, games, 100):
-        (folder / f"g{start:05d}.jsonl").write_text("".join(
-            cluelog.write_game(random_game(seed, n_players=4, n_suggestions=12)) for seed in range(start, start + 100)))
+        (folder / f"g{start:05d}.jsonl").write_text(
+            "".join(
+                cluelog.write_game(random_game(seed, n_players=4, n_suggestions=12))
+                for seed in range(start, start + 100)
+            )
+        )
 
 
 def _db_counts(db: Path) -> tuple:
@@ -148,7 +164,18 @@ def test_sigkill_in_the_middle_never_stores_a_partial_game(tmp_path):
     corpus = tmp_path / "corpus"
     _corpus(corpus, 1500)
     db = tmp_path / "killed.duckdb"
-    command = [sys.executable, "-m", "clue_stats", "ingest", str(corpus), "--db", str(db), "--no-analyse", "--workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "clue_stats",
+        "ingest",
+        str(corpus),
+        "--db",
+        str(db),
+        "--no-analyse",
+        "--workers",
+        "1",
+    ]
     rng = random.Random(7)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for _ in range(3):
@@ -173,15 +200,23 @@ def test_readers_see_whole_games_while_ingest_writes(tmp_path):
     with store.write_connection(db):
         pass
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "clue_stats", "ingest", str(corpus), "--db", str(db), "--no-analyse", "--workers", "1"],
-                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clue_stats", "ingest", str(corpus), "--db", str(db), "--no-analyse", "--workers", "1"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = []
     while proc.poll() is None:
         try:
             with store.read_connection(db, wait_seconds=20) as con:
-                seen.append(con.execute(
-                    "SELECT count(*), (SELECT count(*) FROM games g WHERE n_records <> (SELECT count(*) FROM events e WHERE e.game_id = g.game_id)) FROM games"
-                ).fetchone())
+                seen.append(
+                    con.execute(
+                        "SELECT count(*), (SELECT count(*) FROM games g WHERE n_records <> (SELECT count(*) FROM events e WHERE e.game_id = g.game_id)) FROM games"
+                    ).fetchone()
+                )
         except store.StoreBusy:
             pass
         time.sleep(0.05)
@@ -197,7 +232,9 @@ def test_samples_with_html_in_names_are_stored_as_text(tmp_path, db):
     summary = pipeline.ingest_paths([str(tmp_path)], db, analyse=False, workers=1)
     assert summary.games_stored == 1
     with store.read_connection(db) as con:
-        assert con.execute("SELECT count(*) FROM players WHERE name = ?", ["<script>alert(1)</script>"]).fetchone()[0] == 1
+        assert (
+            con.execute("SELECT count(*) FROM players WHERE name = ?", ["<script>alert(1)</script>"]).fetchone()[0] == 1
+        )
 
 
 def _read_everything(fmt: str, text: str) -> None:
@@ -220,7 +257,9 @@ def test_every_reader_survives_random_text(fmt, text):
 def test_every_reader_survives_its_own_fixtures_mutated(data):
     from clue_stats.ingest import formats
 
-    fixtures = sorted(p for p in (FIXTURES / "importers").rglob("*") if p.is_file()) + sorted((FIXTURES / "notation").glob("*.clue"))
+    fixtures = sorted(p for p in (FIXTURES / "importers").rglob("*") if p.is_file()) + sorted(
+        (FIXTURES / "notation").glob("*.clue")
+    )
     path = data.draw(st.sampled_from(fixtures))
     text = path.read_text(encoding="utf-8", errors="replace")
     fmt = "notation" if path.suffix == ".clue" else formats.detect(path, text)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import math
-from fractions import Fraction
 import re
 import shutil
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,13 +16,19 @@ import pytest
 from typer.testing import CliRunner
 
 from clue_stats.analysis.report import (
-    ReportData, SuggestionLine, best_and_worst, gather, missing_analysis, post_mortem, with_analysis,
+    ReportData,
+    SuggestionLine,
+    best_and_worst,
+    gather,
+    missing_analysis,
+    post_mortem,
+    with_analysis,
 )
 from clue_stats.analysis.report_html import render_html
 from clue_stats.analysis.report_md import md_escape, render_markdown, sparkline
 from clue_stats.cli import app
-from clue_stats.pipeline import ingest_paths
 from clue_stats.ingest.store import read_connection
+from clue_stats.pipeline import ingest_paths
 from tests.conftest import SAMPLES
 
 runner = CliRunner()
@@ -44,7 +50,11 @@ def _rename(value, old: str, new: str):
 
 def _hostile_game(folder: Path) -> Path:
     """The duel sample with Mara renamed to a script tag, an HTML place, and a note holding HTML and Markdown."""
-    records = [json.loads(line) for line in (SAMPLES / "de-2023-duel.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [
+        json.loads(line)
+        for line in (SAMPLES / "de-2023-duel.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     records = [_rename(r, "Mara", EVIL_NAME) for r in records]
     records[0]["id"] = HOSTILE
     records[0]["place"] = "<b>Pub</b> & <i>grill</i>"
@@ -157,8 +167,12 @@ def test_entropy_rows_start_at_log2_324_and_match_the_timeline(main):
 def test_best_and_worst_suggestions_follow_the_stored_accuracy(store, main):
     data, html = main
     pm = post_mortem(data)
-    stored = _sql(store, "SELECT seq, accuracy, best_suspect FROM suggestions WHERE game_id = ? AND accuracy IS NOT NULL "
-                         "ORDER BY accuracy DESC, expected_gain_bits DESC, seq", [MAIN])
+    stored = _sql(
+        store,
+        "SELECT seq, accuracy, best_suspect FROM suggestions WHERE game_id = ? AND accuracy IS NOT NULL "
+        "ORDER BY accuracy DESC, expected_gain_bits DESC, seq",
+        [MAIN],
+    )
     assert len(stored) == 12
     assert [s.seq for s in pm.best] == [row[0] for row in stored[:3]]
     worst_stored = [row for row in sorted(stored, key=lambda r: r[1]) if row[1] < 1 - 1e-9]
@@ -175,8 +189,9 @@ def test_best_and_worst_suggestions_follow_the_stored_accuracy(store, main):
 def test_accusation_timing_matches_the_store(store, main):
     data, html = main
     pm = post_mortem(data)
-    (seq, player, p_correct, turns_waited, correct), = _sql(
-        store, "SELECT seq, player, p_correct, turns_waited, correct FROM accusations WHERE game_id = ?", [MAIN])
+    ((seq, player, p_correct, turns_waited, correct),) = _sql(
+        store, "SELECT seq, player, p_correct, turns_waited, correct FROM accusations WHERE game_id = ?", [MAIN]
+    )
     certain = dict(_sql(store, "SELECT name, first_certain_seq FROM players WHERE game_id = ?", [MAIN]))
     line = next(t for t in pm.timing if t.player == player)
     assert (line.accused_seq, line.correct, line.turns_waited) == (seq, correct, turns_waited)
@@ -189,8 +204,12 @@ def test_accusation_timing_matches_the_store(store, main):
 def test_giveaways_add_up_per_refuter(store, main):
     data, _ = main
     pm = post_mortem(data)
-    stored = _sql(store, "SELECT shown_by, count(*), sum(giveaway_bits), max(giveaway_bits) FROM suggestions "
-                         "WHERE game_id = ? AND shown_by IS NOT NULL GROUP BY shown_by", [MAIN])
+    stored = _sql(
+        store,
+        "SELECT shown_by, count(*), sum(giveaway_bits), max(giveaway_bits) FROM suggestions "
+        "WHERE game_id = ? AND shown_by IS NOT NULL GROUP BY shown_by",
+        [MAIN],
+    )
     assert {g.refuter: g.refutations for g in pm.giveaways} == {r[0]: r[1] for r in stored}
     for refuter, _, total, largest in stored:
         line = next(g for g in pm.giveaways if g.refuter == refuter)
@@ -206,10 +225,14 @@ def test_giveaways_add_up_per_refuter(store, main):
 def test_key_moments_are_the_records_that_moved_the_most(store, main):
     data, html = main
     pm = post_mortem(data)
-    ranked = _sql(store, """
+    ranked = _sql(
+        store,
+        """
         SELECT i.seq, sum(abs(i.gain_bits)) AS moved FROM information i JOIN players p
           ON p.game_id = i.game_id AND p.name = i.observer
-        WHERE i.game_id = ? GROUP BY i.seq HAVING moved > 1e-12 ORDER BY moved DESC, i.seq LIMIT 5""", [MAIN])
+        WHERE i.game_id = ? GROUP BY i.seq HAVING moved > 1e-12 ORDER BY moved DESC, i.seq LIMIT 5""",
+        [MAIN],
+    )
     assert [(m.seq, round(m.moved, 9)) for m in pm.moments] == [(s, round(v, 9)) for s, v in ranked]
     top = pm.moments[0]
     assert top.gains and set(top.gains) <= set(data.game.names)
@@ -228,9 +251,14 @@ def test_markdown_has_the_same_sections(store):
         pm = post_mortem(gather(con, MAIN))
     md = render_markdown(pm)
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
-    assert headings == ["The game in brief", "Envelope entropy over the game", "Best and worst suggestions",
-                        "When each player could have accused, and when they did", "What each refuter gave away",
-                        "Key moments"]  # and no notes: this log has none
+    assert headings == [
+        "The game in brief",
+        "Envelope entropy over the game",
+        "Best and worst suggestions",
+        "When each player could have accused, and when they did",
+        "What each refuter gave away",
+        "Key moments",
+    ]  # and no notes: this log has none
     assert "- **Solution:** Colonel Mustard, Rope, Study" in md
     for line in pm.entropy:
         assert sparkline(line.series, pm.entropy[0].start) in md
@@ -252,7 +280,7 @@ def test_hostile_names_and_notes_are_text_in_html(hostile):
     assert "<b>Pub</b> & <i>grill</i>" in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     # ... and in the chart legend, escaped by Vega
-    svg = html[html.index("<svg"):html.index("</svg>")]
+    svg = html[html.index("<svg") : html.index("</svg>")]
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg
 
 
@@ -271,7 +299,9 @@ def test_hostile_names_and_notes_are_text_in_markdown(hostile):
     assert sum(t in ("h1", "h2", "h3", "h4", "h5", "h6") for t, _ in page.tags) == 1 + md.count("\n## ")
 
 
-@pytest.mark.parametrize("text", ["<script>x</script>", "*a* _b_ `c` [d](e) ![f](g) <h@i.j> www.k.l http://m.n |o| #p ~q~ &amp; $r$ \\s"])
+@pytest.mark.parametrize(
+    "text", ["<script>x</script>", "*a* _b_ `c` [d](e) ![f](g) <h@i.j> www.k.l http://m.n |o| #p ~q~ &amp; $r$ \\s"]
+)
 def test_md_escape_leaves_only_text(text):
     from markdown_it import MarkdownIt
 
@@ -297,14 +327,30 @@ def test_no_network_resources_in_the_html(main, hostile):
 
 
 def _line(seq, accuracy, expected, best=1.0):
-    return SuggestionLine(seq=seq, player="A", cards=("s", "w", "r"), shown_by=None, shown_card=None,
-                          expected_gain=expected, best_gain=best, best_cards=("s", "w", "r"), accuracy=accuracy,
-                          label=None, giveaway=None)
+    return SuggestionLine(
+        seq=seq,
+        player="A",
+        cards=("s", "w", "r"),
+        shown_by=None,
+        shown_card=None,
+        expected_gain=expected,
+        best_gain=best,
+        best_cards=("s", "w", "r"),
+        accuracy=accuracy,
+        label=None,
+        giveaway=None,
+    )
 
 
 def test_best_and_worst_rank_by_accuracy_then_gain():
-    lines = [_line(1, 1.0, 0.5), _line(2, 0.4, 0.4), _line(3, 1.0, 0.9), _line(4, 0.9, 0.9), _line(5, 0.4, 0.2, 2.0),
-             _line(6, None, None)]
+    lines = [
+        _line(1, 1.0, 0.5),
+        _line(2, 0.4, 0.4),
+        _line(3, 1.0, 0.9),
+        _line(4, 0.9, 0.9),
+        _line(5, 0.4, 0.2, 2.0),
+        _line(6, None, None),
+    ]
     best, worst = best_and_worst(lines, n=2)
     assert [s.seq for s in best] == [3, 1]
     assert [s.seq for s in worst] == [5, 2]  # same accuracy: the larger gap to the best is worse
@@ -330,13 +376,21 @@ def test_the_command_writes_html_and_markdown(store, tmp_path, monkeypatch):
     assert f"wrote the post-mortem of {MAIN} to {MAIN}.html" in result.stdout
     result = runner.invoke(app, ["report", MAIN, "--db", str(store), "--json", "--out", "again.html"])
     summary = json.loads(result.stdout)
-    assert summary == {"game_id": MAIN, "out": "again.html", "format": "html",
-                       "bytes": (tmp_path / "again.html").stat().st_size, "analysis_computed": False}
+    assert summary == {
+        "game_id": MAIN,
+        "out": "again.html",
+        "format": "html",
+        "bytes": (tmp_path / "again.html").stat().st_size,
+        "analysis_computed": False,
+    }
     result = runner.invoke(app, ["report", MAIN, "--db", str(store), "--format", "md", "--out", "-"])
     assert result.exit_code == 0 and result.stdout.startswith(f"# Post-mortem: {MAIN}")
     target = tmp_path / "sub" / "r.md"
     target.parent.mkdir()
-    assert runner.invoke(app, ["report", HOSTILE, "--db", str(store), "--format", "MD", "--out", str(target)]).exit_code == 0
+    assert (
+        runner.invoke(app, ["report", HOSTILE, "--db", str(store), "--format", "MD", "--out", str(target)]).exit_code
+        == 0
+    )
     assert target.read_text(encoding="utf-8").startswith(f"# Post-mortem: {HOSTILE}")
 
 
@@ -368,7 +422,11 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
     html, md = render_html(pm, charts=False), render_markdown(pm)
     assert "clue-stats analyse --deep" in html and "clue-stats analyse --deep" in md
     stored_only = runner.invoke(app, ["report", DUEL, "--db", str(db), "--stored-only", "--out", "-", "--format", "md"])
-    assert stored_only.exit_code == 0 and "computing" not in stored_only.stderr and "Not analysed yet" in stored_only.stdout
+    assert (
+        stored_only.exit_code == 0
+        and "computing" not in stored_only.stderr
+        and "Not analysed yet" in stored_only.stdout
+    )
     # by default the command computes it in memory, and says so
     computed = runner.invoke(app, ["report", DUEL, "--db", str(db), "--out", "-", "--format", "md"])
     assert computed.exit_code == 0 and f"computing the analysis of {DUEL}" in computed.stderr
@@ -389,9 +447,13 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
 
 def _comparable(rows: list[dict]) -> list[dict]:
     """Rows with floats rounded (the store keeps doubles; the analysis may hand over exact fractions)."""
+
     def value(v):
         return round(float(v), 9) if isinstance(v, (float, Fraction)) else v
-    return sorted(({k: value(v) for k, v in row.items()} for row in rows), key=lambda r: (r["seq"], str(r.get("observer"))))
+
+    return sorted(
+        ({k: value(v) for k, v in row.items()} for row in rows), key=lambda r: (r["seq"], str(r.get("observer")))
+    )
 
 
 def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
@@ -400,14 +462,31 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
     from clue_stats.analysis.store_read import game_from_payloads
 
     records = [
-        {"type": "game", "format": "clue-log/1", "id": "t", "edition": "classic",
-         "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}]},
+        {
+            "type": "game",
+            "format": "clue-log/1",
+            "id": "t",
+            "edition": "classic",
+            "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}],
+        },
         {"type": "turn", "player": "A"},  # 1
-        {"type": "suggest", "player": "A", "suspect": "plum", "weapon": "rope", "room": "hall",
-         "responses": [{"player": "B", "shows": "?"}]},  # 2: A certain from here
+        {
+            "type": "suggest",
+            "player": "A",
+            "suspect": "plum",
+            "weapon": "rope",
+            "room": "hall",
+            "responses": [{"player": "B", "shows": "?"}],
+        },  # 2: A certain from here
         {"type": "turn", "player": "B"},  # 3
-        {"type": "suggest", "player": "B", "suspect": "green", "weapon": "rope", "room": "hall",
-         "responses": [{"player": "C", "shows": "?"}]},  # 4: B certain from here, and has turn 3 left
+        {
+            "type": "suggest",
+            "player": "B",
+            "suspect": "green",
+            "weapon": "rope",
+            "room": "hall",
+            "responses": [{"player": "C", "shows": "?"}],
+        },  # 4: B certain from here, and has turn 3 left
         {"type": "turn", "player": "C"},  # 5: C's only turn ends where the next begins
         {"type": "turn", "player": "A"},  # 6: C certain from here: too late
         {"type": "accuse", "player": "A", "suspect": "plum", "weapon": "rope", "room": "hall", "correct": True},  # 7
@@ -418,11 +497,23 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
     waited = turns_waited(game, "A", 2, 7)
     assert waited == 1  # turn 1 ended after seq 2; turn 6 is the accusing one
     data = ReportData(
-        game=game, header={"winner": "A", "analysis_version": 1},
+        game=game,
+        header={"winner": "A", "analysis_version": 1},
         players=[{"seat": i, "name": n, "first_certain_seq": certain[n]} for i, n in enumerate("ABCD")],
-        suggestions=[], information=[],
-        accusations=[{"seq": 7, "player": "A", "suspect": "plum", "weapon": "rope", "room": "hall", "correct": True,
-                      "p_correct": 1.0, "turns_waited": waited}],
+        suggestions=[],
+        information=[],
+        accusations=[
+            {
+                "seq": 7,
+                "player": "A",
+                "suspect": "plum",
+                "weapon": "rope",
+                "room": "hall",
+                "correct": True,
+                "p_correct": 1.0,
+                "turns_waited": waited,
+            }
+        ],
     )
     verdicts = {t.player: t.verdict for t in timing_lines(data)}
     assert verdicts == {
@@ -441,12 +532,36 @@ def test_records_in_words_use_the_editions_names():
     from clue_stats.analysis.store_read import game_from_payloads
 
     records = [
-        {"type": "game", "format": "clue-log/1", "edition": "de-2023", "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": "Cleo"}]},
-        {"type": "suggest", "player": "Anna", "suspect": "green", "weapon": "dagger", "room": "lounge",
-         "responses": [{"player": "Ben", "shows": None}, {"player": "Cleo", "shows": "dagger"}]},
-        {"type": "suggest", "player": "Ben", "suspect": "plum", "weapon": "rope", "room": "study",
-         "responses": [{"player": "Cleo", "shows": None}, {"player": "Anna", "shows": None}]},
-        {"type": "accuse", "player": "Cleo", "suspect": "white", "weapon": "wrench", "room": "library", "correct": False},
+        {
+            "type": "game",
+            "format": "clue-log/1",
+            "edition": "de-2023",
+            "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": "Cleo"}],
+        },
+        {
+            "type": "suggest",
+            "player": "Anna",
+            "suspect": "green",
+            "weapon": "dagger",
+            "room": "lounge",
+            "responses": [{"player": "Ben", "shows": None}, {"player": "Cleo", "shows": "dagger"}],
+        },
+        {
+            "type": "suggest",
+            "player": "Ben",
+            "suspect": "plum",
+            "weapon": "rope",
+            "room": "study",
+            "responses": [{"player": "Cleo", "shows": None}, {"player": "Anna", "shows": None}],
+        },
+        {
+            "type": "accuse",
+            "player": "Cleo",
+            "suspect": "white",
+            "weapon": "wrench",
+            "room": "library",
+            "correct": False,
+        },
     ]
     game = game_from_payloads([json.dumps(r) for r in records])
     assert [describe(game, r) for r in game.records] == [
@@ -470,8 +585,14 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         try:
             context = browser.new_context(offline=True)
@@ -499,7 +620,12 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
                     # drawn marks: the entropy lines and the suggestion bars
                     assert charts.nth(i).locator("path").count() > 10
                 legend = page.locator("figure[data-chart=entropy] svg text").all_text_contents()
-                players = [r[0] for r in _sql(store, "SELECT name FROM players WHERE game_id = ?", [MAIN if name == "main" else HOSTILE])]
+                players = [
+                    r[0]
+                    for r in _sql(
+                        store, "SELECT name FROM players WHERE game_id = ?", [MAIN if name == "main" else HOSTILE]
+                    )
+                ]
                 assert len(players) >= 2 and set(players) <= set(legend)
                 if name == "hostile":
                     assert EVIL_NAME in page.inner_text("#brief")
@@ -508,4 +634,3 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
             assert all(url.startswith("file://") for url in requested)
         finally:
             browser.close()
-

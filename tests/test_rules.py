@@ -63,5 +63,9 @@ def test_a_magnifier_die_follows_the_editions_dice_not_its_clue_cards(tmp_path):
     traditional = classic.replace('"edition": "classic"', '"edition": "de-2023", "variant": "traditional"')
     (tmp_path / "classic.jsonl").write_text(classic)
     (tmp_path / "traditional.jsonl").write_text(traditional)
-    found = {p.source_file.rsplit("/", 1)[-1]: p.code for p in pipeline.validate_paths([str(tmp_path)], workers=1).problems if p.is_error}
+    found = {
+        p.source_file.rsplit("/", 1)[-1]: p.code
+        for p in pipeline.validate_paths([str(tmp_path)], workers=1).problems
+        if p.is_error
+    }
     assert found == {"classic.jsonl": "bad_roll"}

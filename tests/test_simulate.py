@@ -179,8 +179,14 @@ def _notebook(me: str = "A") -> Notebook:
 
 
 def _suggest(player: str, cards: tuple[str, str, str], responses: list[tuple[str, str | None]]) -> Suggest:
-    return Suggest(seq=1, player=player, suspect=cards[0], weapon=cards[1], room=cards[2],
-                   responses=tuple(Response(p, s) for p, s in responses))
+    return Suggest(
+        seq=1,
+        player=player,
+        suspect=cards[0],
+        weapon=cards[1],
+        room=cards[2],
+        responses=tuple(Response(p, s) for p, s in responses),
+    )
 
 
 def test_notebook_everyone_passing_puts_unheld_cards_in_the_envelope() -> None:
@@ -222,7 +228,7 @@ def test_notebook_wrong_accusation_clears_the_third_card() -> None:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(3, 6))
 def test_any_seed_gives_valid_games(seed: int, players: int) -> None:
-    game = next(iter(simulate(1, players, "classic", ["notebook", "random", "bluffer"][: players], seed=seed)))
+    game = next(iter(simulate(1, players, "classic", ["notebook", "random", "bluffer"][:players], seed=seed)))
     assert errors(game) == []
 
 
@@ -230,7 +236,9 @@ def test_a_tampered_roll_in_a_simulated_game_is_caught() -> None:
     from dataclasses import replace
 
     game = next(iter(simulate(1, 4, "classic", ["notebook"], seed=12)))
-    walks = [i for i, r in enumerate(game.records) if isinstance(r, Move) and r.via == "walk" and len(r.path or ()) >= 3]
+    walks = [
+        i for i, r in enumerate(game.records) if isinstance(r, Move) and r.via == "walk" and len(r.path or ()) >= 3
+    ]
     i = walks[0]
     turn_index = max(j for j in range(i) if isinstance(game.records[j], Turn))
     game.records[turn_index] = replace(game.records[turn_index], roll=(1, 1))

@@ -12,8 +12,10 @@ from tests.conftest import FIXTURES
 
 def counts(db):
     with store.read_connection(db) as con:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("games", "players", "events", "suggestions", "accusations", "rejected", "problems", "ingest_runs")}
+        return {
+            t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("games", "players", "events", "suggestions", "accusations", "rejected", "problems", "ingest_runs")
+        }
 
 
 def test_ingest_stores_every_sample_and_a_second_run_stores_nothing(samples, db):
@@ -23,7 +25,9 @@ def test_ingest_stores_every_sample_and_a_second_run_stores_nothing(samples, db)
     second = pipeline.ingest_paths([str(samples)], db, analyse=False, workers=1)
     assert second.games_stored == 0 and second.games_skipped == first.games_stored + first.games_skipped
     after = counts(db)
-    assert {k: v for k, v in after.items() if k != "ingest_runs"} == {k: v for k, v in before.items() if k != "ingest_runs"}
+    assert {k: v for k, v in after.items() if k != "ingest_runs"} == {
+        k: v for k, v in before.items() if k != "ingest_runs"
+    }
     assert after["ingest_runs"] == 2
 
 
@@ -40,7 +44,14 @@ def test_every_record_is_an_event_row_with_its_seq_and_line(samples, db):
 
 
 def test_rejected_games_are_kept_with_their_text_and_valid_neighbours_stored(tmp_path, db):
-    good = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace('"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}', '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}')
+    good = (
+        (FIXTURES / "invalid" / "passed_holding.jsonl")
+        .read_text()
+        .replace(
+            '"weapon": "dagger", "room": "library", "responses": [{"player": "Ann", "shows": null}',
+            '"weapon": "rope", "room": "library", "responses": [{"player": "Ann", "shows": null}',
+        )
+    )
     bad = (FIXTURES / "invalid" / "passed_holding.jsonl").read_text().replace('"id": "fixture"', '"id": "fixture-bad"')
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "mixed.jsonl").write_text(good + bad)
@@ -58,7 +69,9 @@ def test_rejected_games_are_kept_with_their_text_and_valid_neighbours_stored(tmp
 
 def test_the_same_id_with_other_content_is_rejected_as_duplicate(tmp_path, samples, db):
     pipeline.ingest_paths([str(samples / "us-clue-family.jsonl")], db, analyse=False, workers=1)
-    changed = (samples / "us-clue-family.jsonl").read_text().replace('"played_at":"2026-10-31"', '"played_at":"2026-11-01"')
+    changed = (
+        (samples / "us-clue-family.jsonl").read_text().replace('"played_at":"2026-10-31"', '"played_at":"2026-11-01"')
+    )
     (tmp_path / "changed.jsonl").write_text(changed)
     summary = pipeline.ingest_paths([str(tmp_path / "changed.jsonl")], db, analyse=False, workers=1)
     assert summary.games_rejected == 1 and summary.games_stored == 0
@@ -101,7 +114,9 @@ def test_a_writer_waits_a_bounded_time_for_a_held_database(db):
         "    print(exc, round(time.monotonic() - t, 1))\n"
     )
     try:
-        done = subprocess.run([sys.executable, "-c", script, str(db)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(db)], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
     finally:
         holder.close()
     assert "held by another process" in done.stdout, done.stderr

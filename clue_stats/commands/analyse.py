@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
 
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -95,11 +95,15 @@ def analyse_store(
     pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 and len(targets) > 1 else None
     try:
         for start in range(0, len(targets), BATCH):
-            chunk = targets[start:start + BATCH]
+            chunk = targets[start : start + BATCH]
             with store.read_connection(db, wait_seconds) as con:
                 payloads = stored_games(con, [gid for gid, _, _ in chunk])
             items = [(gid, *payloads[gid], source, want_deep) for gid, want_deep, source in chunk if gid in payloads]
-            results = list(pool.map(_analyse_one, items, chunksize=4)) if pool is not None else [_analyse_one(i) for i in items]
+            results = (
+                list(pool.map(_analyse_one, items, chunksize=4))
+                if pool is not None
+                else [_analyse_one(i) for i in items]
+            )
             with store.write_connection(db, wait_seconds) as con:
                 done = store.replace_analysis(con, results)
             summary.games_analysed += len(done)
@@ -116,9 +120,13 @@ def analyse_store(
 @app.command("analyse")
 @handled
 def analyse_command(
-    db: Optional[str] = DbOption,
-    deep: bool = typer.Option(False, "--deep", help="Also compute the best available gain (accuracy, label) where it is missing."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes that analyse games (default: up to 2)."),
+    db: str | None = DbOption,
+    deep: bool = typer.Option(
+        False, "--deep", help="Also compute the best available gain (accuracy, label) where it is missing."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Processes that analyse games (default: up to 2)."
+    ),
     wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
     json_output: bool = JsonOption,
 ) -> None:
@@ -127,10 +135,18 @@ def analyse_command(
     if not Path(path).exists():
         raise store.StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
     if sys.stderr.isatty() and not json_output:
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed} games"),
-                      TimeElapsedColumn(), console=err, transient=True) as bar:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TextColumn("{task.completed} games"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
             task = bar.add_task("analysing", total=None)
-            summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait, progress=lambda n: bar.advance(task, n))
+            summary = analyse_store(
+                path, deep=deep, workers=workers, wait_seconds=wait, progress=lambda n: bar.advance(task, n)
+            )
     else:
         summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait)
     if json_output:
@@ -138,5 +154,7 @@ def analyse_command(
         return
     message = f"{summary.games_analysed} games analysed (analysis version {summary.analysis_version})"
     if summary.games_without_best_gain:
-        message += f"; {summary.games_without_best_gain} without the best available gain (`clue-stats analyse --deep` adds it)"
+        message += (
+            f"; {summary.games_without_best_gain} without the best available gain (`clue-stats analyse --deep` adds it)"
+        )
     out.print(f"{message}  ->  {path}")

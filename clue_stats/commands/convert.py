@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 
 
-def _read(path: Path, source_format: Optional[str]) -> tuple[list, list]:
+def _read(path: Path, source_format: str | None) -> tuple[list, list]:
     """The games of a file, checked like any ingested game, and every problem found."""
     data = path.read_bytes()
     text, problem = formats.decode(data, str(path))
@@ -42,9 +41,13 @@ def _read(path: Path, source_format: Optional[str]) -> tuple[list, list]:
 @handled
 def convert_command(
     path: Path = typer.Argument(..., help="The file to convert."),
-    source_format: Optional[str] = typer.Option(None, "--from", help="The format of FILE (default: from its name and content): clue-log, notation, speedclue, effect-clue, cluebot, reasoner."),
+    source_format: str | None = typer.Option(
+        None,
+        "--from",
+        help="The format of FILE (default: from its name and content): clue-log, notation, speedclue, effect-clue, cluebot, reasoner.",
+    ),
     target: str = typer.Option("clue-log", "--to", help="clue-log or notation."),
-    out_file: Optional[Path] = typer.Option(None, "--out", help="Write here instead of standard output."),
+    out_file: Path | None = typer.Option(None, "--out", help="Write here instead of standard output."),
 ) -> None:
     """Convert a game file to clue-log/1 (or to the tabletop notation); games are checked on the way."""
     if not path.is_file():

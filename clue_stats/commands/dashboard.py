@@ -9,12 +9,10 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 import clue_stats.dashboard
-
 from clue_stats.cli import DbOption, app, database, err, fail, handled, out
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
@@ -26,13 +24,24 @@ def streamlit_command(db: Path, port: int, address: str = LOCAL) -> list[str]:
     whatever other Streamlit config the user has, the dashboard stays headless, local unless told
     otherwise, and sends no usage statistics."""
     return [
-        sys.executable, "-m", "streamlit", "run", str(APP),
-        "--server.headless", "true",
-        "--browser.gatherUsageStats", "false",
-        "--server.address", address,
-        "--server.port", str(port),
-        "--server.fileWatcherType", "none",
-        "--", "--db", str(db),
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP),
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+        "--server.fileWatcherType",
+        "none",
+        "--",
+        "--db",
+        str(db),
     ]
 
 
@@ -61,20 +70,30 @@ def _open_when_up(url: str, address: str, port: int, timeout: float = 30.0) -> N
 @app.command("dashboard")
 @handled
 def dashboard_command(
-    db: Optional[str] = DbOption,
+    db: str | None = DbOption,
     port: int = typer.Option(8501, "--port", min=1, max=65535, help="The port to serve on."),
-    address: str = typer.Option(LOCAL, "--address", help="The address to listen on: 127.0.0.1 (the default) lets "
-                                "only this machine in; 0.0.0.0 lets in anyone who can reach it, and they can read every game."),
+    address: str = typer.Option(
+        LOCAL,
+        "--address",
+        help="The address to listen on: 127.0.0.1 (the default) lets "
+        "only this machine in; 0.0.0.0 lets in anyone who can reach it, and they can read every game.",
+    ),
     open_browser: bool = typer.Option(False, "--open", help="Open the dashboard in a web browser once it is up."),
 ) -> None:
     """Start the Streamlit dashboard on the database (Ctrl+C stops it)."""
     path = Path(database(db)).expanduser().resolve()
     if not path.exists():
-        err.print(f"clue-stats: no database at {path} yet; the dashboard shows its games as soon as "
-                  "`clue-stats ingest` stores some", markup=False)
+        err.print(
+            f"clue-stats: no database at {path} yet; the dashboard shows its games as soon as "
+            "`clue-stats ingest` stores some",
+            markup=False,
+        )
     if not port_free(address, port):
-        raise fail(f"cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
-                   "(choose another with --port or --address)", 1)
+        raise fail(
+            f"cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
+            "(choose another with --port or --address)",
+            1,
+        )
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
     out.print(f"clue-stats dashboard on {path}: {url}  (Ctrl+C stops it)", markup=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -15,7 +14,7 @@ from clue_stats.ingest import store
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
 
 
-def _check_paths(paths: List[str]) -> None:
+def _check_paths(paths: list[str]) -> None:
     from pathlib import Path
 
     missing = [p for p in paths if not Path(p).exists()]
@@ -31,10 +30,14 @@ def _report_problems(summary: pipeline.Summary) -> None:
 @app.command("ingest")
 @handled
 def ingest_command(
-    paths: List[str] = PathsArgument,
-    db: Optional[str] = DbOption,
-    no_analyse: bool = typer.Option(False, "--no-analyse", help="Store games without computing their analysis (run `clue-stats analyse` later)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes that check and analyse games (default: up to 2)."),
+    paths: list[str] = PathsArgument,
+    db: str | None = DbOption,
+    no_analyse: bool = typer.Option(
+        False, "--no-analyse", help="Store games without computing their analysis (run `clue-stats analyse` later)."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Processes that check and analyse games (default: up to 2)."
+    ),
     wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
     json_output: bool = JsonOption,
 ) -> None:
@@ -42,10 +45,23 @@ def ingest_command(
     _check_paths(paths)
     path = database(db)
     if sys.stderr.isatty() and not json_output:
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed} games"), TimeElapsedColumn(), console=err, transient=True) as bar:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TextColumn("{task.completed} games"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
             task = bar.add_task("ingesting", total=None)
-            summary = pipeline.ingest_paths(paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait,
-                                            progress=lambda n: bar.advance(task, n))
+            summary = pipeline.ingest_paths(
+                paths,
+                path,
+                analyse=not no_analyse,
+                workers=workers,
+                wait_seconds=wait,
+                progress=lambda n: bar.advance(task, n),
+            )
     else:
         summary = pipeline.ingest_paths(paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait)
     if json_output:
@@ -63,8 +79,8 @@ def ingest_command(
 @app.command("validate")
 @handled
 def validate_command(
-    paths: List[str] = PathsArgument,
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes that check games (default: up to 2)."),
+    paths: list[str] = PathsArgument,
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Processes that check games (default: up to 2)."),
     json_output: bool = JsonOption,
 ) -> None:
     """Check game records without a database: every problem as file:line: code: message."""
@@ -77,15 +93,17 @@ def validate_command(
     else:
         for p in summary.problems:
             (err if p.is_error else out).print(str(p), markup=False)
-        out.print(f"{summary.files_read} files read, {summary.files_skipped} skipped; {summary.games_valid} games valid, {summary.games_rejected} rejected")
+        out.print(
+            f"{summary.files_read} files read, {summary.files_skipped} skipped; {summary.games_valid} games valid, {summary.games_rejected} rejected"
+        )
     raise typer.Exit(summary.exit_code)
 
 
 @app.command("delete")
 @handled
 def delete_command(
-    game_ids: List[str] = typer.Argument(..., help="The ids of the games to remove."),
-    db: Optional[str] = DbOption,
+    game_ids: list[str] = typer.Argument(..., help="The ids of the games to remove."),
+    db: str | None = DbOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Remove stored games (ingest a corrected log afterwards)."""
@@ -103,7 +121,7 @@ def delete_command(
 @app.command("games")
 @handled
 def games_command(
-    db: Optional[str] = DbOption,
+    db: str | None = DbOption,
     limit: int = typer.Option(50, "--limit", min=1, help="Show at most this many games (newest first)."),
     json_output: bool = JsonOption,
 ) -> None:
@@ -114,14 +132,36 @@ def games_command(
     with store.read_connection(path) as con:
         rows = con.execute(
             "SELECT game_id, edition, variant, n_players, source, played_at, winner, hands_known, analysis_version "
-            "FROM games ORDER BY ingested_at DESC, game_id LIMIT ?", [limit]).fetchall()
+            "FROM games ORDER BY ingested_at DESC, game_id LIMIT ?",
+            [limit],
+        ).fetchall()
         total = con.execute("SELECT count(*) FROM games").fetchone()[0]
         rejected = con.execute("SELECT count(*) FROM rejected").fetchone()[0]
-    columns = ["game_id", "edition", "variant", "n_players", "source", "played_at", "winner", "hands_known", "analysis_version"]
+    columns = [
+        "game_id",
+        "edition",
+        "variant",
+        "n_players",
+        "source",
+        "played_at",
+        "winner",
+        "hands_known",
+        "analysis_version",
+    ]
     if json_output:
         print_json({"games": [dict(zip(columns, r)) for r in rows], "total": total, "rejected": rejected})
         return
-    table = Table("game", "edition", "variant", "players", "source", "played", "winner", "hands known", title=f"{total} games in {path}")
+    table = Table(
+        "game",
+        "edition",
+        "variant",
+        "players",
+        "source",
+        "played",
+        "winner",
+        "hands known",
+        title=f"{total} games in {path}",
+    )
     for r in rows:
         table.add_row(*(str(x) if x is not None else "" for x in r[:8]))
     out.print(table)
@@ -133,9 +173,16 @@ def games_command(
 def export_command(
     out_dir: str = typer.Option("export", "--out", help="The folder to write the files into."),
     fmt: str = typer.Option("parquet", "--format", help="parquet or csv."),
-    pseudonymise: bool = typer.Option(False, "--pseudonymise", "--pseudonymize", help="Replace player names with stable pseudonyms; leave out free text."),
-    salt: str = typer.Option("", "--salt", envvar="CLUE_STATS_SALT", help="Secret mixed into pseudonyms, so names cannot be guessed back."),
-    db: Optional[str] = DbOption,
+    pseudonymise: bool = typer.Option(
+        False,
+        "--pseudonymise",
+        "--pseudonymize",
+        help="Replace player names with stable pseudonyms; leave out free text.",
+    ),
+    salt: str = typer.Option(
+        "", "--salt", envvar="CLUE_STATS_SALT", help="Secret mixed into pseudonyms, so names cannot be guessed back."
+    ),
+    db: str | None = DbOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Export the tables as Parquet or CSV files (one file a table)."""

@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
 
 from clue_stats.cli import InputError, JsonOption, UsageError, app, handled, out, print_json
-from clue_stats.pipeline import load_games
 from clue_stats.engine.editions import slug
+from clue_stats.pipeline import load_games
 
 
-def _pick_game(games: list, game_id: Optional[str], path: Path):
+def _pick_game(games: list, game_id: str | None, path: Path):
     if game_id is not None:
         for game in games:
             if game.game_id == game_id:
                 return game
-        raise UsageError(f"{path} has no valid game {game_id!r}; it has: {', '.join(g.game_id for g in games) or 'none'}")
+        raise UsageError(
+            f"{path} has no valid game {game_id!r}; it has: {', '.join(g.game_id for g in games) or 'none'}"
+        )
     if len(games) > 1:
-        raise UsageError(f"{path} holds {len(games)} games; choose one with --game ({', '.join(g.game_id for g in games)})")
+        raise UsageError(
+            f"{path} holds {len(games)} games; choose one with --game ({', '.join(g.game_id for g in games)})"
+        )
     return games[0]
 
 
@@ -29,8 +32,10 @@ def _pick_game(games: list, game_id: Optional[str], path: Path):
 def notebook_command(
     path: Path = typer.Argument(..., help="A game file (clue-log/1, notation, or a known export)."),
     observer: str = typer.Option(..., "--observer", help="A player's name, or 'table' (a spectator with no cards)."),
-    at: Optional[int] = typer.Option(None, "--at", min=0, help="The record (seq) after which to look (default: the last)."),
-    game_id: Optional[str] = typer.Option(None, "--game", help="The game's id, when the file holds several."),
+    at: int | None = typer.Option(
+        None, "--at", min=0, help="The record (seq) after which to look (default: the last)."
+    ),
+    game_id: str | None = typer.Option(None, "--game", help="The game's id, when the file holds several."),
     top: int = typer.Option(5, "--top", min=1, help="How many of the most likely solutions to list."),
     json_output: bool = JsonOption,
 ) -> None:
@@ -61,22 +66,36 @@ def notebook_command(
     deck = game.deck
     name = "table" if who is None else who
     if json_output:
-        print_json({
-            "game_id": game.game_id, "observer": name, "seq": seq,
-            "partial_view": deduction.partial_view(game, who) if who is not None else False,
-            "consistent_deals": str(counts.total), "entropy_bits": counts.entropy() if counts.total else None,
-            "places": places,
-            "notebook": {card: {place: counts.probability(card, place) for place in places} for card in deck.cards} if counts.total else {},
-            "most_likely": [{"suspect": t[0], "weapon": t[1], "room": t[2], "probability": p} for t, p in counts.most_likely(top)] if counts.total else [],
-        })
+        print_json(
+            {
+                "game_id": game.game_id,
+                "observer": name,
+                "seq": seq,
+                "partial_view": deduction.partial_view(game, who) if who is not None else False,
+                "consistent_deals": str(counts.total),
+                "entropy_bits": counts.entropy() if counts.total else None,
+                "places": places,
+                "notebook": {card: {place: counts.probability(card, place) for place in places} for card in deck.cards}
+                if counts.total
+                else {},
+                "most_likely": [
+                    {"suspect": t[0], "weapon": t[1], "room": t[2], "probability": p}
+                    for t, p in counts.most_likely(top)
+                ]
+                if counts.total
+                else [],
+            }
+        )
         return
     if counts.total == 0:
         raise InputError(f"no deal of the cards fits what {name} saw up to seq {seq}: the log contradicts itself")
     record = game.records[seq - 1].type if seq else "game"
-    out.print(f"[bold]{name}[/bold]'s notebook in {game.game_id} after seq {seq} ({record}); "
-              f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits")
+    out.print(
+        f"[bold]{name}[/bold]'s notebook in {game.game_id} after seq {seq} ({record}); "
+        f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits"
+    )
     table = Table("card", *[p if p != "envelope" else "envelope" for p in places])
-    for category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
+    for _category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         table.add_section()
         for card in cards:
             cells = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -38,15 +37,21 @@ def board_command(
 def simulate_command(
     games: int = typer.Option(100, "--games", min=0, help="How many games to play."),
     players: int = typer.Option(4, "--players", min=2, max=6, help="Players per game."),
-    edition: str = typer.Option("classic", "--edition", help="The edition (clue-card editions play their traditional variant)."),
-    strategies: str = typer.Option("notebook", "--strategies", help="Comma-separated strategies, e.g. notebook,entropy,random (see docs/strategies.md)."),
+    edition: str = typer.Option(
+        "classic", "--edition", help="The edition (clue-card editions play their traditional variant)."
+    ),
+    strategies: str = typer.Option(
+        "notebook",
+        "--strategies",
+        help="Comma-separated strategies, e.g. notebook,entropy,random (see docs/strategies.md).",
+    ),
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same games."),
     out_dir: str = typer.Option("simulated", "--out", help="The folder for the clue-log/1 files."),
     per_file: int = typer.Option(500, "--per-file", min=1, help="Games per file."),
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
-    from clue_stats.engine.simulate import SimulationError, setup, play_game
+    from clue_stats.engine.simulate import SimulationError, play_game, setup
     from clue_stats.ingest.cluelog import write_game
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
@@ -57,9 +62,15 @@ def simulate_command(
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
-    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=err, transient=True,
-                        disable=not sys.stderr.isatty() or json_output)
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not sys.stderr.isatty() or json_output,
+    )
     winners = 0
     with progress:
         task = progress.add_task("games", total=games)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -18,11 +17,23 @@ FORMATS = ("html", "md")
 @handled
 def report_command(
     game_id: str = typer.Argument(..., help="The stored game's id (see `clue-stats games`)."),
-    out_file: Optional[Path] = typer.Option(None, "--out", help="The file to write (default: GAME_ID.html or GAME_ID.md; '-' for standard output)."),
-    fmt: str = typer.Option("html", "--format", help="html (one self-contained file, charts included) or md (Markdown for a forum)."),
-    stored_only: bool = typer.Option(False, "--stored-only", help="Use only the analysis the database holds; do not compute what is missing (quick, but a game ingested without `analyse --deep` then has no accuracy)."),
-    db: Optional[str] = DbOption,
-    json_output: bool = typer.Option(False, "--json", help="Print what was written as JSON (with --out -, the report itself goes to standard output)."),
+    out_file: Path | None = typer.Option(
+        None, "--out", help="The file to write (default: GAME_ID.html or GAME_ID.md; '-' for standard output)."
+    ),
+    fmt: str = typer.Option(
+        "html", "--format", help="html (one self-contained file, charts included) or md (Markdown for a forum)."
+    ),
+    stored_only: bool = typer.Option(
+        False,
+        "--stored-only",
+        help="Use only the analysis the database holds; do not compute what is missing (quick, but a game ingested without `analyse --deep` then has no accuracy).",
+    ),
+    db: str | None = DbOption,
+    json_output: bool = typer.Option(
+        False,
+        "--json",
+        help="Print what was written as JSON (with --out -, the report itself goes to standard output).",
+    ),
 ) -> None:
     """A game's post-mortem: entropy over the game, best and worst suggestions, accusation timing,
     what refuters gave away and the key moments."""
@@ -43,7 +54,10 @@ def report_command(
     missing = missing_analysis(data)
     if missing is not None and not stored_only:
         # one game's analysis takes seconds; the report should not be missing its core sections
-        err.print(f"computing {missing} of {game_id} for this report (`clue-stats analyse --deep` stores it) ...", markup=False)
+        err.print(
+            f"computing {missing} of {game_id} for this report (`clue-stats analyse --deep` stores it) ...",
+            markup=False,
+        )
         data = with_analysis(data)
     pm = post_mortem(data)
     if fmt == "html":
@@ -64,8 +78,15 @@ def report_command(
         raise UsageError(f"no such folder: {target.parent}")
     target.write_text(text, encoding="utf-8")
     if json_output:
-        print_json({"game_id": game_id, "out": str(target), "format": fmt, "bytes": len(text.encode("utf-8")),
-                    "analysis_computed": data.computed})
+        print_json(
+            {
+                "game_id": game_id,
+                "out": str(target),
+                "format": fmt,
+                "bytes": len(text.encode("utf-8")),
+                "analysis_computed": data.computed,
+            }
+        )
     else:
         out.print(f"wrote the post-mortem of {game_id} to {target}", markup=False)
 

@@ -4,9 +4,10 @@ it cannot show. UI only: the reads are in dashboard.queries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import polars as pl
@@ -59,8 +60,10 @@ def require_games(count: int, ctx: PageContext, what: str) -> None:
     if count:
         return
     if ctx.filters == queries.GameFilter():
-        st.info(f"No games in the database yet, so there are no {what} to show. "
-                "Add some with `clue-stats ingest PATH` (this page refreshes when they arrive).")
+        st.info(
+            f"No games in the database yet, so there are no {what} to show. "
+            "Add some with `clue-stats ingest PATH` (this page refreshes when they arrive)."
+        )
     else:
         st.info(f"No game matches the filters, so there are no {what} to show. Widen the filters in the sidebar.")
     st.stop()

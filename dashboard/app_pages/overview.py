@@ -21,8 +21,11 @@ row[2].metric("Editions", f"{totals['editions']:,}")
 row[3].metric("Sources", f"{totals['sources']:,}")
 row = st.columns(4)
 row[0].metric("Analysed", f"{totals['analysed']:,}", help="games whose analysis columns are filled")
-row[1].metric("Hands not all known", f"{totals['hands_unknown']:,}",
-              help="games whose log does not hold every hand: their notebooks are partial views")
+row[1].metric(
+    "Hands not all known",
+    f"{totals['hands_unknown']:,}",
+    help="games whose log does not hold every hand: their notebooks are partial views",
+)
 row[2].metric("With a winner", f"{totals['won']:,}")
 row[3].metric("Rejected", f"{totals['rejected']:,}", help="games set apart by ingest (see Data quality)")
 if totals["analysed"] == 0:
@@ -32,7 +35,9 @@ left, right = st.columns(2)
 with left:
     st.subheader("Games by edition")
     st.altair_chart(
-        alt.Chart(data["by_edition"]).mark_bar().encode(
+        alt.Chart(data["by_edition"])
+        .mark_bar()
+        .encode(
             x=alt.X("games:Q", title="games"),
             y=alt.Y("edition:N", sort="-x", title=None),
             color=alt.Color("variant:N", title="variant"),
@@ -43,7 +48,9 @@ with left:
 with right:
     st.subheader("Games by player count")
     st.altair_chart(
-        alt.Chart(data["by_players"]).mark_bar().encode(
+        alt.Chart(data["by_players"])
+        .mark_bar()
+        .encode(
             x=alt.X("n_players:O", title="players", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("games:Q", title="games"),
             tooltip=["n_players", "games"],
@@ -54,8 +61,12 @@ with right:
 st.subheader("Games played by month")
 if data["by_month"].height:
     st.altair_chart(
-        alt.Chart(data["by_month"]).mark_bar().encode(
-            x=alt.X("month:O", title=None), y=alt.Y("games:Q", title="games"), tooltip=["month", "games"],
+        alt.Chart(data["by_month"])
+        .mark_bar()
+        .encode(
+            x=alt.X("month:O", title=None),
+            y=alt.Y("games:Q", title="games"),
+            tooltip=["month", "games"],
         ),
         width="stretch",
     )

@@ -30,20 +30,31 @@ ctx = page_context()
 st.title("Starting positions")
 sizes = read(queries.games_by_players, ctx.path, ctx.version, ctx.filters)
 require_games(sum(sizes.values()), ctx, "starting positions")
-st.caption("Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
-           "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
-           "games that someone won, divided by the number of players.")
+st.caption(
+    "Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
+    "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
+    "games that someone won, divided by the number of players."
+)
 
 
 def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerChart:
     y = alt.Y(f"{dimension}:N", title=title, sort=None)
     frame = frame.with_columns(pl.col(dimension).cast(pl.Utf8))
     base = alt.Chart(frame)
-    tooltip = [f"{dimension}:N", "games:Q", "wins:Q", alt.Tooltip("win_rate:Q", format=".1%"),
-               alt.Tooltip("ci_low:Q", format=".1%"), alt.Tooltip("ci_high:Q", format=".1%"),
-               alt.Tooltip("expected_rate:Q", format=".1%"), alt.Tooltip("p_value:Q", format=".3g")]
+    tooltip = [
+        f"{dimension}:N",
+        "games:Q",
+        "wins:Q",
+        alt.Tooltip("win_rate:Q", format=".1%"),
+        alt.Tooltip("ci_low:Q", format=".1%"),
+        alt.Tooltip("ci_high:Q", format=".1%"),
+        alt.Tooltip("expected_rate:Q", format=".1%"),
+        alt.Tooltip("p_value:Q", format=".3g"),
+    ]
     return alt.layer(
-        base.mark_rule(strokeWidth=2).encode(y=y, x=alt.X("ci_low:Q", title="win rate", axis=alt.Axis(format="%")), x2="ci_high:Q"),
+        base.mark_rule(strokeWidth=2).encode(
+            y=y, x=alt.X("ci_low:Q", title="win rate", axis=alt.Axis(format="%")), x2="ci_high:Q"
+        ),
         base.mark_tick(color="#d62728", thickness=2, size=18).encode(y=y, x="expected_rate:Q"),
         base.mark_point(filled=True, size=70).encode(y=y, x="win_rate:Q", tooltip=tooltip),
     ).properties(height=60 + 30 * frame.height)  # autosize "fit": the height holds the axis too
@@ -53,11 +64,23 @@ counts = sorted(sizes)
 left, right = st.columns([3, 2])
 with left:
     # one player count at a time: a seat means something else at 3 players than at 6
-    n = st.segmented_control("Players", counts, default=counts[-1], format_func=lambda c: f"{c} players",
-                             key="positions_players") or counts[-1]
+    n = (
+        st.segmented_control(
+            "Players", counts, default=counts[-1], format_func=lambda c: f"{c} players", key="positions_players"
+        )
+        or counts[-1]
+    )
 with right:
-    key = st.segmented_control("Compare", list(DIMENSIONS), default="turn_order", key="positions_dimension",
-                               format_func=lambda d: DIMENSIONS[d][0]) or "turn_order"
+    key = (
+        st.segmented_control(
+            "Compare",
+            list(DIMENSIONS),
+            default="turn_order",
+            key="positions_dimension",
+            format_func=lambda d: DIMENSIONS[d][0],
+        )
+        or "turn_order"
+    )
 if n not in counts:
     n = counts[-1]
 title, label, note = DIMENSIONS[key]

@@ -18,19 +18,27 @@ rejected = data["rejected"]
 
 row = st.columns(3)
 row[0].metric("Rejected games and files", f"{data['rejected_total']:,}")
-row[1].metric("Warnings on stored games", f"{int(data['warnings']['problems'].sum()) if data['warnings'].height else 0:,}",
-              help="of the games the filters select")
+row[1].metric(
+    "Warnings on stored games",
+    f"{int(data['warnings']['problems'].sum()) if data['warnings'].height else 0:,}",
+    help="of the games the filters select",
+)
 row[2].metric("Ingest runs", f"{data['runs'].height:,}")
 
 st.subheader("Rejected games")
 if data["rejected_total"] == 0:
     st.caption("No game has been rejected: every game read so far passed the checks.")
 else:
-    st.caption("Rejected games are listed whatever the filters: their edition and date could not be trusted. "
-               + ("The newest 500 are shown." if data["rejected_total"] > rejected.height else ""))
+    st.caption(
+        "Rejected games are listed whatever the filters: their edition and date could not be trusted. "
+        + ("The newest 500 are shown." if data["rejected_total"] > rejected.height else "")
+    )
     st.altair_chart(
-        alt.Chart(data["rejected_codes"]).mark_bar().encode(
-            x=alt.X("rejected:Q", title="rejected"), y=alt.Y("code:N", sort="-x", title="first error"),
+        alt.Chart(data["rejected_codes"])
+        .mark_bar()
+        .encode(
+            x=alt.X("rejected:Q", title="rejected"),
+            y=alt.Y("code:N", sort="-x", title="first error"),
             tooltip=["code:N", "rejected:Q"],
         ),
         width="stretch",
@@ -38,12 +46,15 @@ else:
     st.dataframe(rejected.drop("raw_sha256"), hide_index=True, width="stretch")
     rows = rejected.to_dicts()
     pick = st.selectbox(
-        "Every problem of one rejected game", range(len(rows)), key="quality_rejected",
+        "Every problem of one rejected game",
+        range(len(rows)),
+        key="quality_rejected",
         format_func=lambda i: f"{rows[i]['source_file'] or '(no file)'}, line {rows[i]['line']}: {rows[i]['code']}",
     )
     if pick is not None:
-        problems, raw = read(queries.rejected_problems, ctx.path, ctx.version, rows[pick]["raw_sha256"],
-                             rows[pick]["source_file"])
+        problems, raw = read(
+            queries.rejected_problems, ctx.path, ctx.version, rows[pick]["raw_sha256"], rows[pick]["source_file"]
+        )
         st.dataframe(problems, hide_index=True, width="stretch")
         if raw:
             with st.expander("The game as it was read"):

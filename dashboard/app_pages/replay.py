@@ -45,9 +45,14 @@ if not ids:
 
 pick, typed = st.columns([3, 1])
 with typed:
-    wanted = st.text_input("Game id", key="replay_typed", placeholder="type an id",
-                           help=f"the list holds the newest {queries.GAME_LIST_LIMIT:,} games of the selection"
-                           if total > queries.GAME_LIST_LIMIT else "any stored game")
+    wanted = st.text_input(
+        "Game id",
+        key="replay_typed",
+        placeholder="type an id",
+        help=f"the list holds the newest {queries.GAME_LIST_LIMIT:,} games of the selection"
+        if total > queries.GAME_LIST_LIMIT
+        else "any stored game",
+    )
     if wanted and wanted != st.session_state.get("replay_typed_done"):
         st.session_state["replay_typed_done"] = wanted
         if wanted not in labels:
@@ -71,8 +76,9 @@ hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"]
 observers: list[str | None] = [*names, None]
 if st.session_state.get("replay_observer", "") not in observers:
     st.session_state["replay_observer"] = game.perspective if game.perspective in names else names[0]
-observer = st.selectbox("Observer: whose notebook", observers, key="replay_observer",
-                        format_func=lambda o: TABLE_LABEL if o is None else o)
+observer = st.selectbox(
+    "Observer: whose notebook", observers, key="replay_observer", format_func=lambda o: TABLE_LABEL if o is None else o
+)
 
 # ---- stepping
 events = data.events
@@ -96,9 +102,15 @@ def _next_suggestion(forward: bool) -> None:
 
 buttons = st.columns(6)
 buttons[0].button("Start", on_click=_go, args=(0,), key="replay_start", width="stretch")
-buttons[1].button("Previous suggestion", on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch")
-buttons[2].button("Previous record", on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch")
-buttons[3].button("Next record", on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch")
+buttons[1].button(
+    "Previous suggestion", on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
+)
+buttons[2].button(
+    "Previous record", on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch"
+)
+buttons[3].button(
+    "Next record", on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch"
+)
 buttons[4].button("Next suggestion", on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch")
 buttons[5].button("End", on_click=_go, args=(n_records,), key="replay_end", width="stretch")
 if n_records:
@@ -122,27 +134,40 @@ left, right = st.columns([5, 6])
 with left:
     st.subheader(f"Notebook of {TABLE_LABEL if observer is None else md(observer)} after record {seq}")
     if observer is not None and not hand_known.get(observer, True):
-        st.caption(f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
-                   "shows them: a partial view, less certain than the player really was.")
+        st.caption(
+            f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
+            "shows them: a partial view, less certain than the player really was."
+        )
     card_order = [name(c) for c in game.deck.cards]
     place_order = ["envelope", *names, "room cards"]
     nb = notebook.with_columns(
         pl.col("card").map_elements(name, return_dtype=pl.Utf8).alias("card_name"),
         pl.col("place").replace({"room_cards": "room cards"}).alias("place"),
-        pl.when(pl.col("probability") >= 1).then(pl.lit("✔"))
-        .when(pl.col("probability") <= 0).then(pl.lit(""))
-        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8)).alias("shown"),
+        pl.when(pl.col("probability") >= 1)
+        .then(pl.lit("✔"))
+        .when(pl.col("probability") <= 0)
+        .then(pl.lit(""))
+        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
+        .alias("shown"),
     )
     base = alt.Chart(nb).encode(
-        x=alt.X("place:N", sort=place_order, title=None,
-                # slanted, so that every player's name fits above its narrow column
-                axis=alt.Axis(orient="top", labelAngle=-35, labelOverlap=False, labelLimit=110)),
+        x=alt.X(
+            "place:N",
+            sort=place_order,
+            title=None,
+            # slanted, so that every player's name fits above its narrow column
+            axis=alt.Axis(orient="top", labelAngle=-35, labelOverlap=False, labelLimit=110),
+        ),
         y=alt.Y("card_name:N", sort=card_order, title=None),
     )
     heat = base.mark_rect().encode(
         color=alt.Color("probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="P"),
-        tooltip=[alt.Tooltip("card_name:N", title="card"), "category:N", "place:N",
-                 alt.Tooltip("probability:Q", format=".1%")],
+        tooltip=[
+            alt.Tooltip("card_name:N", title="card"),
+            "category:N",
+            "place:N",
+            alt.Tooltip("probability:Q", format=".1%"),
+        ],
     )
     text = base.mark_text(fontSize=10).encode(
         text="shown:N",
@@ -160,13 +185,18 @@ with right:
         changed = pl.col("entropy") != pl.col("entropy").shift(1).over("observer")
         entropy = entropy.sort("observer", "seq").filter(changed.fill_null(True) | (pl.col("seq") == n_records))
     marks = pl.DataFrame({"seq": suggestion_seqs}, schema={"seq": pl.Int64})
-    lines_chart = alt.Chart(entropy).mark_line(interpolate="step-after").encode(
-        x=alt.X("seq:Q", title="record", scale=alt.Scale(domain=[0, max(n_records, 1)])),
-        y=alt.Y("entropy:Q", title="bits"),
-        color=alt.Color("observer:N", title="observer"),
-        strokeWidth=alt.condition(alt.datum.observer == (TABLE_LABEL if observer is None else observer),
-                                  alt.value(3.5), alt.value(1.2)),
-        tooltip=["observer:N", "seq:Q", alt.Tooltip("entropy:Q", format=".3f")],
+    lines_chart = (
+        alt.Chart(entropy)
+        .mark_line(interpolate="step-after")
+        .encode(
+            x=alt.X("seq:Q", title="record", scale=alt.Scale(domain=[0, max(n_records, 1)])),
+            y=alt.Y("entropy:Q", title="bits"),
+            color=alt.Color("observer:N", title="observer"),
+            strokeWidth=alt.condition(
+                alt.datum.observer == (TABLE_LABEL if observer is None else observer), alt.value(3.5), alt.value(1.2)
+            ),
+            tooltip=["observer:N", "seq:Q", alt.Tooltip("entropy:Q", format=".3f")],
+        )
     )
     ticks = alt.Chart(marks).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
     now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="black", size=2).encode(x="seq:Q")
@@ -184,13 +214,20 @@ with right:
         after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
         gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
         st.altair_chart(
-            alt.Chart(gains).mark_bar().encode(
+            alt.Chart(gains)
+            .mark_bar()
+            .encode(
                 x=alt.X("gain_bits:Q", title="information gained (bits)"),
                 y=alt.Y("observer:N", title=None, sort=[*names, TABLE_LABEL]),
                 color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
-                tooltip=["observer:N", alt.Tooltip("before:Q", format=".3f"), alt.Tooltip("after:Q", format=".3f"),
-                         alt.Tooltip("gain_bits:Q", format=".3f")],
-            ).properties(height=60 + 28 * (len(names) + 1)),
+                tooltip=[
+                    "observer:N",
+                    alt.Tooltip("before:Q", format=".3f"),
+                    alt.Tooltip("after:Q", format=".3f"),
+                    alt.Tooltip("gain_bits:Q", format=".3f"),
+                ],
+            )
+            .properties(height=60 + 28 * (len(names) + 1)),
             width="stretch",
         )
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
@@ -207,23 +244,29 @@ with right:
             cols[2].metric("Accuracy", percent(rated.get("accuracy")))
             cols[3].metric("Label", rated.get("label") or "n/a")
             if rated.get("best_suspect"):
-                st.caption("Best suggestion at that moment: " + md(
-                    f"{name(rated['best_suspect'])} with {name(rated['best_weapon'])} in {name(rated['best_room'])}"))
+                st.caption(
+                    "Best suggestion at that moment: "
+                    + md(
+                        f"{name(rated['best_suspect'])} with {name(rated['best_weapon'])} in {name(rated['best_room'])}"
+                    )
+                )
 
 st.subheader("When each player became certain")
 rows = []
 for player in names:
     at = certain.get(player)
     accused = data.accusations.filter(pl.col("player") == player).to_dicts()
-    rows.append({
-        "player": player,
-        "certain after record": at,
-        "at that record": describe(payloads[at], name) if at is not None else "never certain",
-        "accused at": accused[0]["seq"] if accused else None,
-        "p_correct": accused[0].get("p_correct") if accused else None,
-        "turns waited": accused[0].get("turns_waited") if accused else None,
-        "won": player == data.header.get("winner"),
-    })
+    rows.append(
+        {
+            "player": player,
+            "certain after record": at,
+            "at that record": describe(payloads[at], name) if at is not None else "never certain",
+            "accused at": accused[0]["seq"] if accused else None,
+            "p_correct": accused[0].get("p_correct") if accused else None,
+            "turns waited": accused[0].get("turns_waited") if accused else None,
+            "won": player == data.header.get("winner"),
+        }
+    )
 st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True, width="stretch")
 if data.problems.height:
     with st.expander(f"Warnings kept with this game ({data.problems.height})"):

@@ -34,16 +34,25 @@ row[3].metric("Mean accuracy", percent(totals["mean_accuracy"], 1))
 st.subheader("Expected gain of the suggestions")
 gains = data["gains"].with_columns((pl.col("bin_start") + 0.25).alias("bin_end"))
 st.altair_chart(
-    alt.Chart(gains).mark_bar().encode(
+    alt.Chart(gains)
+    .mark_bar()
+    .encode(
         x=alt.X("bin_start:Q", title="expected gain (bits)", bin="binned"),
         x2="bin_end:Q",
         y=alt.Y("suggestions:Q", title="suggestions"),
-        tooltip=[alt.Tooltip("bin_start:Q", title="from (bits)"), alt.Tooltip("bin_end:Q", title="to (bits)"), "suggestions:Q"],
-    ).properties(height=260),
+        tooltip=[
+            alt.Tooltip("bin_start:Q", title="from (bits)"),
+            alt.Tooltip("bin_end:Q", title="to (bits)"),
+            "suggestions:Q",
+        ],
+    )
+    .properties(height=260),
     width="stretch",
 )
-st.caption(f"The entropy the suggester could expect to lose, before the answers; {totals['mean_expected_gain']:.3f} "
-           "bits on average. What each player really learned from each suggestion is on the replay page.")
+st.caption(
+    f"The entropy the suggester could expect to lose, before the answers; {totals['mean_expected_gain']:.3f} "
+    "bits on average. What each player really learned from each suggestion is on the replay page."
+)
 
 st.subheader("Accuracy by strategy")
 if totals["with_accuracy"] == 0:
@@ -51,28 +60,45 @@ if totals["with_accuracy"] == 0:
 else:
     acc = data["accuracy"].with_columns((pl.col("bin_start") + 0.05).alias("bin_end"))
     st.altair_chart(
-        alt.Chart(acc).mark_bar().encode(
-            x=alt.X("bin_start:Q", title="accuracy (expected gain / best available gain)", bin="binned",
-                    scale=alt.Scale(domain=[0, 1])),
+        alt.Chart(acc)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "bin_start:Q",
+                title="accuracy (expected gain / best available gain)",
+                bin="binned",
+                scale=alt.Scale(domain=[0, 1]),
+            ),
             x2="bin_end:Q",
             y=alt.Y("suggestions:Q", title="suggestions"),
             color=alt.Color("strategy:N", title="strategy"),
             tooltip=["strategy:N", alt.Tooltip("bin_start:Q", format=".2f", title="from"), "suggestions:Q"],
-        ).properties(height=260),
+        )
+        .properties(height=260),
         width="stretch",
     )
     st.altair_chart(
-        alt.Chart(by_strategy.filter(pl.col("mean_accuracy").is_not_null())).mark_bar().encode(
+        alt.Chart(by_strategy.filter(pl.col("mean_accuracy").is_not_null()))
+        .mark_bar()
+        .encode(
             x=alt.X("mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1])),
             y=alt.Y("strategy:N", title=None, sort="-x"),
-            tooltip=["strategy:N", "suggestions:Q", "rated:Q", alt.Tooltip("mean_accuracy:Q", format=".3f"),
-                     alt.Tooltip("mean_expected_gain:Q", format=".3f")],
-        ).properties(height=60 + 26 * by_strategy.height),
+            tooltip=[
+                "strategy:N",
+                "suggestions:Q",
+                "rated:Q",
+                alt.Tooltip("mean_accuracy:Q", format=".3f"),
+                alt.Tooltip("mean_expected_gain:Q", format=".3f"),
+            ],
+        )
+        .properties(height=60 + 26 * by_strategy.height),
         width="stretch",
     )
 if data["labels"].height:
     st.altair_chart(
-        alt.Chart(data["labels"]).mark_bar().encode(
+        alt.Chart(data["labels"])
+        .mark_bar()
+        .encode(
             x=alt.X("suggestions:Q", stack="normalize", title="share of suggestions"),
             y=alt.Y("strategy:N", title=None),
             color=alt.Color("label:N", sort=["best", "good", "inaccurate", "poor"], title="label"),
@@ -93,5 +119,7 @@ with best:
 with worst:
     st.subheader("Worst suggestions")
     st.dataframe(replay_links(data["worst"]), hide_index=True, width="stretch", column_config={"replay": LINK})
-st.caption("Best: the most accurate, and among equally accurate ones the most informative; worst: the least "
-           "accurate, then the least informative.")
+st.caption(
+    "Best: the most accurate, and among equally accurate ones the most informative; worst: the least "
+    "accurate, then the least informative."
+)

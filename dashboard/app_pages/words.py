@@ -9,7 +9,8 @@ show text only (dataframes, st.text, st.code).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 UNSEEN = "?"  # a card shown but not seen by the log's writer (event-format.md)
 ALPHA = 0.05  # the level at which a test's result is called a finding
@@ -114,10 +115,14 @@ def seat_test_words(games_won: int, n_players: int, chi2: float | None, df: int,
         return f"No test at {n_players} players: no game with a winner and a known turn order."
     stats = f"chi-square {chi2:.2f} with {plural(df, 'degree')} of freedom, {p_text(p)}, over {plural(games_won, 'game')} won"
     if p < ALPHA:
-        return (f"At {n_players} players the seat in turn order matters: wins are spread over the seats "
-                f"more unevenly than chance explains ({stats}).")
-    return (f"At {n_players} players no seat effect is found: the wins per seat are as even as chance "
-            f"would leave them ({stats}).")
+        return (
+            f"At {n_players} players the seat in turn order matters: wins are spread over the seats "
+            f"more unevenly than chance explains ({stats})."
+        )
+    return (
+        f"At {n_players} players no seat effect is found: the wins per seat are as even as chance "
+        f"would leave them ({stats})."
+    )
 
 
 def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> str:
@@ -131,7 +136,11 @@ def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> st
     which = f"{label} {low[dimension]}"
     rate = f"wins {percent(low['win_rate'])} of {plural(int(low['games']), 'game')} against {percent(low['expected_rate'])} expected"
     if low["p_value"] < level:
-        return (f"{which.capitalize()} differs from the rate expected with no effect: it {rate} "
-                f"({p_text(low['p_value'])}, below {level:.4f}, the 5 % level shared over {len(tested)} cells).")
-    return (f"No {label} differs from the rate expected with no effect: the strongest difference, "
-            f"{which}, {rate} ({p_text(low['p_value'])}; the 5 % level shared over {len(tested)} cells is {level:.4f}).")
+        return (
+            f"{which.capitalize()} differs from the rate expected with no effect: it {rate} "
+            f"({p_text(low['p_value'])}, below {level:.4f}, the 5 % level shared over {len(tested)} cells)."
+        )
+    return (
+        f"No {label} differs from the rate expected with no effect: the strongest difference, "
+        f"{which}, {rate} ({p_text(low['p_value'])}; the 5 % level shared over {len(tested)} cells is {level:.4f})."
+    )

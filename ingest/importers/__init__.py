@@ -9,8 +9,8 @@ is unmistakably in the importer's format, so ingest can pick the reader by conte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from clue_stats.ingest.importers import cluebot, effect_clue, reasoner, speedclue
 from clue_stats.ingest.raw import ReadResult

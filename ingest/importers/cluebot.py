@@ -100,7 +100,7 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
 
 def _line(root: yaml.Node | None, key: str) -> int | None:
     if isinstance(root, yaml.MappingNode):
-        for k, v in root.value:
+        for k, _v in root.value:
             if isinstance(k, yaml.ScalarNode) and k.value == key:
                 return k.start_mark.line + 1
     return None
@@ -131,16 +131,25 @@ class _Sheet:
         self.header_line = line
         cards = setup.get("cards")
         if cards is not None:
-            if not isinstance(cards, dict) or any(not isinstance(cards.get(c), list) or not cards.get(c) for c in CATEGORIES):
+            if not isinstance(cards, dict) or any(
+                not isinstance(cards.get(c), list) or not cards.get(c) for c in CATEGORIES
+            ):
                 raise Unconvertible("setup.cards must list suspects, weapons and rooms", "bad_deck")
             self.custom = {c: [str(name) for name in cards[c]] for c in CATEGORIES}
             self.deck = Deck.custom(self.custom["suspects"], self.custom["weapons"], self.custom["rooms"])
         players = setup.get("players")
-        if not isinstance(players, list) or not players or not all(isinstance(p, dict) and "name" in p for p in players):
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, dict) and "name" in p for p in players)
+        ):
             raise Unconvertible("setup.players must list the players, each with a name", "bad_players")
         users = [p for p in players if "cards" in p]
         if len(users) != 1:
-            raise Unconvertible(f"setup.players must give the cards of exactly one player, the sheet's user (here {len(users)})", "bad_players")
+            raise Unconvertible(
+                f"setup.players must give the cards of exactly one player, the sheet's user (here {len(users)})",
+                "bad_players",
+            )
         for p in players:
             name = str(p["name"])
             if name in self.players or name == NOBODY:
@@ -202,7 +211,13 @@ class _Sheet:
             raise Unconvertible(f"r: {text!r} is not a player (or 'nobody') and a card")
         owner = None if words[0] == NOBODY else self.player(words[0])
         card = resolve(self.deck, words[1])
-        return {"type": "reveal", "player": owner, "card": card, "to": [self.user], "cause": "seen outside a suggestion"}
+        return {
+            "type": "reveal",
+            "player": owner,
+            "card": card,
+            "to": [self.user],
+            "cause": "seen outside a suggestion",
+        }
 
     def raw(self, text: str) -> RawGame:
         players = [{"name": n, "hand_size": s} for n, s in zip(self.players, self.sizes)]
@@ -215,4 +230,10 @@ class _Sheet:
         )
         deal = located({"type": "deal", "player": self.user, "cards": self.hand}, self.header_line)
         records = [located(header, self.header_line), deal, *self.records]
-        return RawGame(records=records, lines=[None] * len(records), text=text, source_file=self.source_file, problems=self.problems)
+        return RawGame(
+            records=records,
+            lines=[None] * len(records),
+            text=text,
+            source_file=self.source_file,
+            problems=self.problems,
+        )

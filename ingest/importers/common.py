@@ -9,7 +9,8 @@ with the source line, so one bad record never hides the others.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
 from clue_stats.engine.problems import Problem

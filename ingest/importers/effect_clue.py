@@ -32,12 +32,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest.importers.common import FIELD_OF_CATEGORY, Unconvertible, between, game_record, problem, responses
+from clue_stats.ingest.importers.common import (
+    FIELD_OF_CATEGORY,
+    Unconvertible,
+    between,
+    game_record,
+    problem,
+    responses,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "effect-clue"
@@ -90,7 +97,9 @@ def detect(text: str, filename: str | None = None) -> bool:
     if not isinstance(data, dict) or type(data.get("version")) is not int:
         return False
     setup = data.get("setup")
-    return isinstance(setup, dict) and isinstance(setup.get("players"), list) and isinstance(setup.get("categories"), list)
+    return (
+        isinstance(setup, dict) and isinstance(setup.get("players"), list) and isinstance(setup.get("categories"), list)
+    )
 
 
 def read(text: str, source_file: str | None = None) -> ReadResult:
@@ -107,14 +116,26 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         return fail("bad_import", "not an effect-clue notebook: a JSON object with a 'version' is expected")
     version = data["version"]
     if type(version) is not int or version not in VERSIONS:
-        return fail("bad_import", f"effect-clue notebook version {json.dumps(version)}: only versions 6 to 12 are read (effect-clue itself reads no older)")
+        return fail(
+            "bad_import",
+            f"effect-clue notebook version {json.dumps(version)}: only versions 6 to 12 are read (effect-clue itself reads no older)",
+        )
     for key, (since, kind) in DATA_FIELDS.items():
         if since > version:
             continue
         if key not in data:
-            result.problems.append(Problem("missing_field", f"a version {version} notebook has {key!r}", line=1, source_file=source_file))
+            result.problems.append(
+                Problem("missing_field", f"a version {version} notebook has {key!r}", line=1, source_file=source_file)
+            )
         elif not isinstance(data[key], kind):
-            result.problems.append(Problem("bad_value", f"the notebook's {key!r} is {type(data[key]).__name__}, not {_kind(kind)}", line=1, source_file=source_file))
+            result.problems.append(
+                Problem(
+                    "bad_value",
+                    f"the notebook's {key!r} is {type(data[key]).__name__}, not {_kind(kind)}",
+                    line=1,
+                    source_file=source_file,
+                )
+            )
     if result.problems:
         return result
     notebook = _Notebook(data, version, source_file)
@@ -136,10 +157,12 @@ def _kind(kind: type | tuple[type, ...]) -> str:
 def _when(logged_at: Any, where: str) -> tuple[float, str | None]:
     """The sort key and ISO-8601 time of a ``loggedAt`` (0: not known, no time written)."""
     if type(logged_at) not in (int, float) or logged_at < 0:
-        raise Unconvertible(f"{where}.loggedAt must be a time in milliseconds, not {json.dumps(logged_at)}", "bad_value")
+        raise Unconvertible(
+            f"{where}.loggedAt must be a time in milliseconds, not {json.dumps(logged_at)}", "bad_value"
+        )
     if logged_at == 0:
         return 0, None
-    moment = datetime.fromtimestamp(logged_at / 1000, tz=timezone.utc)
+    moment = datetime.fromtimestamp(logged_at / 1000, tz=UTC)
     return logged_at, moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -174,19 +197,31 @@ class _Notebook:
         self.hand_sizes()
         if self.version >= 9 and self.data["selfPlayerId"] is not None:
             if self.data["selfPlayerId"] not in self.players:
-                raise Unconvertible(f"selfPlayerId {self.data['selfPlayerId']!r} is not one of the players ({', '.join(self.players)})", "unknown_player")
+                raise Unconvertible(
+                    f"selfPlayerId {self.data['selfPlayerId']!r} is not one of the players ({', '.join(self.players)})",
+                    "unknown_player",
+                )
             self.owner = self.data["selfPlayerId"]
 
     def read_deck(self, categories: Any) -> None:
-        if not isinstance(categories, list) or not all(isinstance(c, dict) and isinstance(c.get("cards"), list) for c in categories):
+        if not isinstance(categories, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("cards"), list) for c in categories
+        ):
             raise Unconvertible("setup.categories must be a list of {id, name, cards}", "bad_deck")
         if len(categories) != 3:
             names = ", ".join(str(c.get("name")) for c in categories)
-            raise Unconvertible(f"the notebook's deck has {len(categories)} categories ({names}); clue-log/1 has suspects, weapons and rooms", "bad_deck")
-        entries = {c.get("id"): [(e.get("id"), e.get("name")) for e in c["cards"] if isinstance(e, dict)] for c in categories}
+            raise Unconvertible(
+                f"the notebook's deck has {len(categories)} categories ({names}); clue-log/1 has suspects, weapons and rooms",
+                "bad_deck",
+            )
+        entries = {
+            c.get("id"): [(e.get("id"), e.get("name")) for e in c["cards"] if isinstance(e, dict)] for c in categories
+        }
         if all(isinstance(i, str) and isinstance(n, str) for es in entries.values() for i, n in es):
             classic = {CLASSIC_CATEGORIES.get(cid): {i for i, _ in es} for cid, es in entries.items()}
-            preset = {cat: {i for i, c in CLASSIC_CARDS.items() if _category_of_classic(c) == cat} for cat in CATEGORIES}
+            preset = {
+                cat: {i for i, c in CLASSIC_CARDS.items() if _category_of_classic(c) == cat} for cat in CATEGORIES
+            }
             if classic == preset:
                 self.cards = dict(CLASSIC_CARDS)
                 self.category = {c: _category_of_classic(c) for c in CLASSIC_CARDS.values()}
@@ -196,13 +231,20 @@ class _Notebook:
         for cat, spec in zip(order, categories):
             names = []
             for entry in spec["cards"]:
-                if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not isinstance(entry.get("name"), str):
+                if (
+                    not isinstance(entry, dict)
+                    or not isinstance(entry.get("id"), str)
+                    or not isinstance(entry.get("name"), str)
+                ):
                     raise Unconvertible(f"a card of category {spec.get('name')!r} needs an id and a name", "bad_deck")
                 card = slug(entry["name"])
                 if not card:
                     raise Unconvertible(f"card {entry['name']!r} has no letter or digit to make an id of", "bad_deck")
                 if card in self.category:
-                    raise Unconvertible(f"two cards of the deck have the same name once case, accents and punctuation are ignored: {entry['name']!r}", "bad_deck")
+                    raise Unconvertible(
+                        f"two cards of the deck have the same name once case, accents and punctuation are ignored: {entry['name']!r}",
+                        "bad_deck",
+                    )
                 self.cards[entry["id"]] = card
                 self.category[card] = cat
                 names.append(entry["name"])
@@ -220,7 +262,11 @@ class _Notebook:
             preset = next((cat for cat in CATEGORIES if cid in (f"category-{cat}", f"category-md-{cat}")), None)
             if preset is None:
                 words = slug(str(spec.get("name", ""))).split("_")
-                named = [cat for cat, keys in CATEGORY_WORDS.items() if any(w.rstrip("s") in keys or w in keys for w in words)]
+                named = [
+                    cat
+                    for cat, keys in CATEGORY_WORDS.items()
+                    if any(w.rstrip("s") in keys or w in keys for w in words)
+                ]
                 preset = named[0] if len(named) == 1 else None
             found.append(preset)
         if None not in found and len(set(found)) == 3:
@@ -234,15 +280,23 @@ class _Notebook:
         first = 0
         if self.version >= 9 and self.data["firstDealtPlayerId"] is not None:
             if self.data["firstDealtPlayerId"] not in self.players:
-                raise Unconvertible(f"firstDealtPlayerId {self.data['firstDealtPlayerId']!r} is not one of the players", "unknown_player")
+                raise Unconvertible(
+                    f"firstDealtPlayerId {self.data['firstDealtPlayerId']!r} is not one of the players",
+                    "unknown_player",
+                )
             first = self.players.index(self.data["firstDealtPlayerId"])
         given: dict[str, int] = {}
         for i, entry in enumerate(self.data["handSizes"]):
             if not isinstance(entry, dict) or entry.get("player") not in self.players:
-                raise Unconvertible(f"handSizes[{i}] names no player of the game: {json.dumps(entry)[:80]}", "unknown_player")
+                raise Unconvertible(
+                    f"handSizes[{i}] names no player of the game: {json.dumps(entry)[:80]}", "unknown_player"
+                )
             size = entry.get("size")
             if type(size) is not int or size < 0:
-                raise Unconvertible(f"handSizes[{i}]: the hand size of {entry['player']} must be a whole number, not {json.dumps(size)}", "bad_value")
+                raise Unconvertible(
+                    f"handSizes[{i}]: the hand size of {entry['player']} must be a whole number, not {json.dumps(size)}",
+                    "bad_value",
+                )
             given[entry["player"]] = size
         self.sizes = []
         for seat, name in enumerate(self.players):
@@ -261,7 +315,9 @@ class _Notebook:
 
     def player(self, value: Any, where: str) -> str:
         if value not in self.players:
-            raise Unconvertible(f"{where}: {json.dumps(value)} is not one of the players ({', '.join(self.players)})", "unknown_player")
+            raise Unconvertible(
+                f"{where}: {json.dumps(value)} is not one of the players ({', '.join(self.players)})", "unknown_player"
+            )
         return value
 
     def triple(self, value: Any, where: str) -> dict[str, str]:
@@ -272,7 +328,9 @@ class _Notebook:
         for card in ids:
             by_field[FIELD_OF_CATEGORY[self.category[card]]].append(card)
         if any(len(found) != 1 for found in by_field.values()):
-            raise Unconvertible(f"{where} names {', '.join(ids) or 'no cards'}: not one suspect, one weapon and one room")
+            raise Unconvertible(
+                f"{where} names {', '.join(ids) or 'no cards'}: not one suspect, one weapon and one room"
+            )
         return {f: found[0] for f, found in by_field.items()}
 
     def suggestion(self, s: Any, where: str) -> dict[str, Any]:
@@ -296,7 +354,9 @@ class _Notebook:
             raise Unconvertible(f"{where}: a card is seen ({seen}) but nobody showed one")
         _, t = _when(s["loggedAt"], where)
         # Who passed under the rules: everyone before the refuter, or everyone when nobody showed.
-        must_pass = between(self.players, suggester, refuter) if refuter else [p for p in self.players if p != suggester]
+        must_pass = (
+            between(self.players, suggester, refuter) if refuter else [p for p in self.players if p != suggester]
+        )
         record: dict[str, Any] = {"type": "suggest", "player": suggester, **cards}
         record["responses"] = responses(self.players, suggester, refuter, seen if seen is not None else "?")
         if t is not None:
@@ -307,7 +367,10 @@ class _Notebook:
         after = [p for p in self.players if p in passed and p not in must_pass]
         if after:
             record["x-passes-after-refuter"] = after
-            self.warn("import_dropped", f"{where}: {', '.join(after)} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so these passes are left out (kept in x-passes-after-refuter)")
+            self.warn(
+                "import_dropped",
+                f"{where}: {', '.join(after)} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so these passes are left out (kept in x-passes-after-refuter)",
+            )
         return record
 
     def accusation(self, a: Any, where: str) -> dict[str, Any]:
@@ -316,7 +379,11 @@ class _Notebook:
         for key in ("accuser", "cards", "loggedAt"):
             if key not in a:
                 raise Unconvertible(f"{where} has no {key!r}", "missing_field")
-        record: dict[str, Any] = {"type": "accuse", "player": self.player(a["accuser"], f"{where}.accuser"), **self.triple(a["cards"], where)}
+        record: dict[str, Any] = {
+            "type": "accuse",
+            "player": self.player(a["accuser"], f"{where}.accuser"),
+            **self.triple(a["cards"], where),
+        }
         record["correct"] = False  # the notebook stores failed accusations only
         _, t = _when(a["loggedAt"], where)
         if t is not None:
@@ -341,15 +408,30 @@ class _Notebook:
                 continue
             if self.owner is None:
                 last.append({"type": "x-effect-clue-known-cards", "player": name, "cards": cards})
-                self.warn("import_dropped", f"{where}: the notebook knows {name} holds {', '.join(cards)}, but not whose notebook it is, so not who knows it (kept as an x-effect-clue-known-cards record)")
+                self.warn(
+                    "import_dropped",
+                    f"{where}: the notebook knows {name} holds {', '.join(cards)}, but not whose notebook it is, so not who knows it (kept as an x-effect-clue-known-cards record)",
+                )
             elif name == self.owner:
                 if len(cards) >= self.sizes[self.players.index(name)]:
                     first.append({"type": "deal", "player": name, "cards": cards})
                 else:
                     last.append({"type": "x-effect-clue-known-cards", "player": name, "cards": cards})
-                    self.warn("import_dropped", f"{where}: only {len(cards)} of the {self.sizes[self.players.index(name)]} cards of {name}'s own hand are noted, so no deal is written (kept as an x-effect-clue-known-cards record)")
+                    self.warn(
+                        "import_dropped",
+                        f"{where}: only {len(cards)} of the {self.sizes[self.players.index(name)]} cards of {name}'s own hand are noted, so no deal is written (kept as an x-effect-clue-known-cards record)",
+                    )
             else:
-                last.extend({"type": "reveal", "player": name, "card": c, "to": [self.owner], "cause": "known card in the notebook"} for c in cards)
+                last.extend(
+                    {
+                        "type": "reveal",
+                        "player": name,
+                        "card": c,
+                        "to": [self.owner],
+                        "cause": "known card in the notebook",
+                    }
+                    for c in cards
+                )
         return first, last
 
     def convert(self, text: str) -> RawGame:
@@ -378,7 +460,13 @@ class _Notebook:
                     self.problems.append(problem(exc, None, self.source_file))
         events.sort(key=lambda e: e[:3])
         records = [header, *deal, *(e[3] for e in events), *known]
-        return RawGame(records=records, lines=[None] * len(records), text=text, source_file=self.source_file, problems=self.problems)
+        return RawGame(
+            records=records,
+            lines=[None] * len(records),
+            text=text,
+            source_file=self.source_file,
+            problems=self.problems,
+        )
 
 
 def _category_of_classic(card: str) -> str:

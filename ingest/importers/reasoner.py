@@ -48,7 +48,9 @@ SKIP = [
 CALL = re.compile(r"^(?:\w+\.)?(?P<method>hand|suggest|accuse)\s*\((?P<args>.*)\)\s*;?$")
 JAVA_ARRAY = re.compile(r"^(?:final\s+)?String\s*\[\s*\]\s*(?P<name>\w+)\s*=\s*(?P<value>.*?)\s*;$")
 PY_ARRAY = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>\[.*\])$")
-TOKEN = re.compile(r"\s*(?:(?P<str>\"[^\"\\]*\"|'[^'\\]*')|(?P<new>new\s+String\s*\[\s*\])|(?P<punct>[{}\[\],])|(?P<word>[A-Za-z_]\w*))")
+TOKEN = re.compile(
+    r"\s*(?:(?P<str>\"[^\"\\]*\"|'[^'\\]*')|(?P<new>new\s+String\s*\[\s*\])|(?P<punct>[{}\[\],])|(?P<word>[A-Za-z_]\w*))"
+)
 
 
 def _strip_comment(line: str) -> str:
@@ -62,7 +64,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     while pos < len(text):
         match = TOKEN.match(text, pos)
         if match is None or match.end() == pos:
-            raise Unconvertible(f"cannot read {text[pos:pos + 30]!r}")
+            raise Unconvertible(f"cannot read {text[pos : pos + 30]!r}")
         kind = match.lastgroup or ""
         out.append((kind, match.group(kind).strip()))
         pos = match.end()
@@ -137,7 +139,11 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             calls.problems.append(problem(exc, number, source_file))
     result = ReadResult()
     if not calls.records and calls.owner is None:
-        result.problems.append(Problem("bad_import", "no hand, suggest or accuse call: nothing to convert", line=1, source_file=source_file))
+        result.problems.append(
+            Problem(
+                "bad_import", "no hand, suggest or accuse call: nothing to convert", line=1, source_file=source_file
+            )
+        )
         return result
     result.games.append(calls.raw(text))
     return result
@@ -202,9 +208,13 @@ class _Calls:
         if not isinstance(args[1], list):
             raise Unconvertible("hand: the cards must be an array of card codes")
         if self.owner is not None:
-            raise Unconvertible(f"a second hand ({owner}'s): the calls record one notebook owner's hand ({self.owner}'s)")
+            raise Unconvertible(
+                f"a second hand ({owner}'s): the calls record one notebook owner's hand ({self.owner}'s)"
+            )
         self.owner = owner
-        self.deal = located({"type": "deal", "player": owner, "cards": [self.card(c, "hand: card") for c in args[1]]}, number)
+        self.deal = located(
+            {"type": "deal", "player": owner, "cards": [self.card(c, "hand: card") for c in args[1]]}, number
+        )
 
     def on_suggest(self, args: list[Any], number: int) -> None:
         self.arity(args, 6, "suggest(suggester, card1, card2, card3, refuter, cardShown)")
@@ -235,4 +245,10 @@ class _Calls:
             source="ClueReasoner calls",
         )
         records = [header, *([self.deal] if self.deal else []), *self.records]
-        return RawGame(records=records, lines=[None] * len(records), text=text, source_file=self.source_file, problems=self.problems)
+        return RawGame(
+            records=records,
+            lines=[None] * len(records),
+            text=text,
+            source_file=self.source_file,
+            problems=self.problems,
+        )

@@ -64,11 +64,22 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     starts = [i for i, line in enumerate(lines) if line.rstrip() == HEADER]
     result = ReadResult()
     if not starts:
-        result.problems.append(Problem("bad_import", f"no game: a SpeedClue transcript has a line {HEADER!r}", line=1, source_file=source_file))
+        result.problems.append(
+            Problem(
+                "bad_import", f"no game: a SpeedClue transcript has a line {HEADER!r}", line=1, source_file=source_file
+            )
+        )
         return result
     for i, line in enumerate(lines[: starts[0]]):
         if not NOISE.match(line):
-            result.problems.append(Problem("bad_import", f"not part of a SpeedClue transcript: {line[:80]!r}", line=i + 1, source_file=source_file))
+            result.problems.append(
+                Problem(
+                    "bad_import",
+                    f"not part of a SpeedClue transcript: {line[:80]!r}",
+                    line=i + 1,
+                    source_file=source_file,
+                )
+            )
     deck = edition(EDITION).deck
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
@@ -107,7 +118,13 @@ class _Game:
         )
         records = [located(header, self.start + 1), *self.records]
         text = "\n".join(self.lines[self.start : self.stop]) + "\n"
-        return RawGame(records=records, lines=[None] * len(records), text=text, source_file=self.source_file, problems=self.problems)
+        return RawGame(
+            records=records,
+            lines=[None] * len(records),
+            text=text,
+            source_file=self.source_file,
+            problems=self.problems,
+        )
 
     # -- one line
 
@@ -128,7 +145,9 @@ class _Game:
     def player(self, match: re.Match[str], group: str = "p") -> str:
         name, seat = match.group(group), match.group(group + "_seat")
         if name not in self.players:
-            raise Unconvertible(f"player {name!r} is not one of this game's players ({', '.join(self.players)})", "unknown_player")
+            raise Unconvertible(
+                f"player {name!r} is not one of this game's players ({', '.join(self.players)})", "unknown_player"
+            )
         if seat is not None and int(seat) != self.players.index(name):
             raise Unconvertible(f"player {name!r} sits in seat {self.players.index(name)}, not [{seat}]")
         return name
@@ -148,11 +167,25 @@ class _Game:
         if self.pending_suggest is not None:
             record, _ = self.pending_suggest
             self.pending_suggest = None
-            self.problems.append(Problem("bad_import", f"{record['player']}'s suggestion is never answered", line=record.get("x-source-line"), source_file=self.source_file))
+            self.problems.append(
+                Problem(
+                    "bad_import",
+                    f"{record['player']}'s suggestion is never answered",
+                    line=record.get("x-source-line"),
+                    source_file=self.source_file,
+                )
+            )
         if self.pending_accuse is not None:
             record = self.pending_accuse
             self.pending_accuse = None
-            self.problems.append(Problem("bad_import", f"{record['player']}'s accusation has no verdict", line=record.get("x-source-line"), source_file=self.source_file))
+            self.problems.append(
+                Problem(
+                    "bad_import",
+                    f"{record['player']}'s accusation has no verdict",
+                    line=record.get("x-source-line"),
+                    source_file=self.source_file,
+                )
+            )
 
     def finish(self) -> None:
         self.settle()
@@ -233,4 +266,6 @@ class _Game:
         self.settle()
         if self.solution is None:
             raise Unconvertible("the winner is named but the transcript has no solution line")
-        self.records.append(located({"type": "end", "winner": self.player(match), "solution": dict(self.solution)}, number))
+        self.records.append(
+            located({"type": "end", "winner": self.player(match), "solution": dict(self.solution)}, number)
+        )
