@@ -149,6 +149,9 @@ def _corpus(folder: Path, games: int) -> None:
 def _db_counts(db: Path) -> tuple:
     con = duckdb.connect(str(db), read_only=True)
     try:
+        # killed before its schema was written (a slow start): the file holds no game, whole or part
+        if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'games'").fetchone()[0]:
+            return (0, 0, 0, 0, 0)
         games = con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone()
         orphans = con.execute(
             "SELECT (SELECT count(*) FROM events WHERE game_id NOT IN (SELECT game_id FROM games)),"
