@@ -1,6 +1,6 @@
 """The per-game analysis, partitioned: run over Parquet exports of the `events` table on a Dask cluster.
 
-The analysis of one game is a pure function of its records (:func:`analysis.pipeline.annotate`), so
+The analysis of one game is a pure function of its records (:func:`analysis.game_analysis.analyse_game`), so
 a corpus too big for one machine splits into partitions of whole games that any number of workers
 analyse independently. The stages:
 
@@ -38,6 +38,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from clue_stats.ingest.store import StoreError
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
 OUTPUT_TABLES = ("suggestions", "information", "accusations", "players")
@@ -177,24 +179,15 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
             start = end
 
 
-def analyse_game(
+def analyse_stored(
     game_id: str, payloads: list[str], lines: list[int | None], deep: bool = False
 ) -> dict[str, list[dict[str, Any]]]:
-    """The analysis rows of one stored game, as `clue-stats ingest` computes them. Raises ValueError
-    when the records do not make a game."""
-    from clue_stats.analysis.pipeline import annotate
-    from clue_stats.engine.rules import replay
-    from clue_stats.ingest.cluelog import build_game
-    from clue_stats.ingest.raw import RawGame
-    from clue_stats.ingest.rows import game_rows
+    """The analysis rows of one stored game, by the function ingest uses. Raises StoreError when the
+    records do not make a game."""
+    from clue_stats.analysis.game_analysis import analyse_game
+    from clue_stats.analysis.store_read import game_from_payloads
 
-    records = [json.loads(p) for p in payloads]
-    game, problems = build_game(RawGame(records=records, lines=list(lines), text="\n".join(payloads)))
-    if game is None:
-        raise ValueError("; ".join(f"{p.code}: {p.message}" for p in problems if p.is_error) or "no game record")
-    game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
-    replayed = replay(game)  # a stored game was validated when stored: the rules' replay is enough
-    rows = annotate(game_rows(game, replayed, None), game, replayed, deep=deep)
+    rows = analyse_game(game_from_payloads(payloads, lines, game_id), deep=deep)
     return {t: rows.tables.get(t, []) for t in OUTPUT_TABLES}
 
 
@@ -208,8 +201,8 @@ def analyse_events(events: pa.Table, deep: bool = False) -> PartitionResult:
             result.failed.append((game_id, problem))
             continue
         try:
-            rows = analyse_game(game_id, payloads, lines, deep)
-        except (ValueError, KeyError, TypeError) as exc:  # bad stored records: reported, the rest goes on
+            rows = analyse_stored(game_id, payloads, lines, deep)
+        except (StoreError, ValueError, KeyError, TypeError) as exc:  # bad stored records: reported, the rest goes on
             result.failed.append((game_id, f"cannot rebuild the game: {exc}"))
             continue
         for table, table_rows in rows.items():

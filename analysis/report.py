@@ -63,21 +63,14 @@ def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
     (raises store_read.GameNotFound if no game has this id)."""
     from clue_stats.analysis import store_read
 
-    game = store_read.load_game(con, game_id)
-    game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
-
-    def rows(table: str, order: str) -> list[dict[str, Any]]:
-        cursor = con.execute(f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}", [game_id])
-        columns = [d[0] for d in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
-
+    stored = store_read.stored_game(con, game_id)
     return ReportData(
-        game=game,
-        header=rows("games", "game_id")[0],
-        players=rows("players", "seat"),
-        suggestions=rows("suggestions", "seq"),
-        accusations=rows("accusations", "seq"),
-        information=rows("information", "seq, observer NULLS LAST"),
+        game=stored.game,
+        header=stored.header,
+        players=stored.rows("players"),
+        suggestions=stored.rows("suggestions"),
+        accusations=stored.rows("accusations"),
+        information=stored.rows("information"),
     )
 
 
@@ -92,15 +85,12 @@ def missing_analysis(data: ReportData) -> str | None:
 
 def with_analysis(data: ReportData) -> ReportData:
     """The same data with the whole analysis computed in memory (best available gain included),
-    by the same code ingest and `clue-stats analyse --deep` use; nothing is written."""
+    by the one function ingest and `clue-stats analyse` use; nothing is written."""
     from dataclasses import replace
 
-    from clue_stats.analysis.pipeline import annotate
-    from clue_stats.engine.rules import replay
-    from clue_stats.ingest.rows import game_rows
+    from clue_stats.analysis.game_analysis import analyse_game
 
-    replayed = replay(data.game)  # stored games were validated when stored: the replay is enough
-    rows = annotate(game_rows(data.game, replayed, data.header.get("source_file")), data.game, replayed, deep=True)
+    rows = analyse_game(data.game, None, data.header.get("source_file"), deep=True)
     certain = {row["seat"]: row.get("first_certain_seq") for row in rows.tables.get("players", [])}
     return replace(
         data,

@@ -25,8 +25,8 @@ from clue_stats.ingest.raw import RawGame
 StoreBusy = store.StoreBusy
 StoreError = store.StoreError
 
-# Tables of one game that hold analysis; the dashboard and reports read them with game_table().
-GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+# Tables of one game (the dashboard and reports read them with game_table() and stored_game()).
+GAME_TABLES = store.GAME_TABLES
 
 
 class GameNotFound(LookupError):
@@ -111,21 +111,29 @@ def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
     rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
     if not rows:
         raise GameNotFound(f"no stored game has the id {game_id!r}")
-    game = game_from_payloads([r[0] for r in rows], [r[1] for r in rows])
-    game.game_id = game_id  # the stored identity, whatever the rebuilt content would hash to
-    return game
+    return game_from_payloads([r[0] for r in rows], [r[1] for r in rows], game_id)
 
 
-def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None) -> Game:
-    """Build a game from its records as stored (JSON text, the game record first)."""
-    records = [json.loads(p) for p in payloads]
+def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None, game_id: str | None = None) -> Game:
+    """Build a game from its records as stored (JSON text, the game record first); ``game_id``: the
+    stored identity, kept whatever the rebuilt content would hash to. Raises StoreError when the
+    records do not make a game."""
+    try:
+        records = [json.loads(p) for p in payloads]
+    except ValueError as exc:
+        raise StoreError(f"a stored game cannot be read back: a record is not JSON ({exc})") from None
     raw = RawGame(
         records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads)
     )
     game, problems = build_game(raw)
     if game is None:
         # a stored game was valid when stored; failing now means the reader changed under it
-        raise StoreError("a stored game cannot be read back: " + "; ".join(p.message for p in problems))
+        raise StoreError(
+            "a stored game cannot be read back: "
+            + ("; ".join(f"{p.code}: {p.message}" for p in problems if p.is_error) or "no game record")
+        )
+    if game_id is not None:
+        game.game_id = game_id
     return game
 
 
@@ -139,10 +147,42 @@ def stored_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> dict[st
     return {gid: (list(payloads), list(lines)) for gid, payloads, lines in rows}
 
 
+# How each table of one game is ordered: record order, the table's row last among observers.
+_GAME_ORDER = {
+    "games": "game_id",
+    "players": "seat",
+    "information": "seq, observer NULLS LAST",
+    "problems": "seq NULLS FIRST, line",
+}
+
+
 def game_table(con: duckdb.DuckDBPyConnection, table: str, game_id: str) -> pl.DataFrame:
     """One game's rows of a stored table, in record order."""
     if table not in GAME_TABLES:
         raise ValueError(f"not a table of one game: {table!r}")
-    order = {"games": "game_id", "players": "seat", "problems": "seq"}.get(table, "seq")
-    extra = ", observer NULLS LAST" if table == "information" else ""
-    return frame(con, f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}{extra}", [game_id])
+    order = _GAME_ORDER.get(table, "seq")
+    return frame(con, f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}", [game_id])
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One stored game: rebuilt from its records, with its rows of every table (the one reader of a
+    stored game, for the replay page and the report)."""
+
+    game: Game
+    header: dict[str, Any]  # the games row
+    tables: dict[str, pl.DataFrame]  # every table of GAME_TABLES but games, in record order
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        return self.tables[table].to_dicts()
+
+
+def stored_game(con: duckdb.DuckDBPyConnection, game_id: str) -> StoredGame:
+    """A stored game and all its rows (raises GameNotFound if no game has this id)."""
+    tables = {t: game_table(con, t, game_id) for t in GAME_TABLES}
+    header = tables.pop("games").to_dicts()
+    events = tables["events"]
+    if not header or events.is_empty():
+        raise GameNotFound(f"no stored game has the id {game_id!r}")
+    game = game_from_payloads(events["payload"].to_list(), events["line"].to_list(), game_id)
+    return StoredGame(game, header[0], tables)

@@ -31,9 +31,9 @@ import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from clue_stats import pipeline  # noqa: E402
-from clue_stats.commands.analyse import analyse_store  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.ingest import cluelog  # noqa: E402
+from clue_stats.pipeline import analyse_store  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
 PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]

@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats import pipeline  # noqa: E402
 from clue_stats.analysis import accusations, giveaway, information, suggestions  # noqa: E402
-from clue_stats.analysis.pipeline import GameAnalysis  # noqa: E402
-from clue_stats.commands.analyse import analyse_store  # noqa: E402
+from clue_stats.analysis.game_analysis import GameAnalysis  # noqa: E402
 from clue_stats.engine.game import Suggest  # noqa: E402
 from clue_stats.engine.rules import validate  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.ingest.cluelog import write_games  # noqa: E402
+from clue_stats.pipeline import analyse_store  # noqa: E402
 
 PER_FILE = 100
 

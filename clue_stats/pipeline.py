@@ -2,7 +2,8 @@
 
 Games are read and checked (and analysed) in worker processes when there are many, and written by
 this process in batches: each batch is one transaction of whole games, and the database file is
-held only while a batch is written, so a dashboard can read between batches.
+held only while a batch is written, so a dashboard can read between batches. `clue-stats analyse`
+(:func:`analyse_store`) runs stored games through the same analysis and writes it back the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clue_stats.analysis import store_read
+from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, INGEST_DEEP, analyse_game
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay, validate
@@ -23,6 +26,7 @@ from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows, Rejection
 
 BATCH_GAMES = 500  # games per write transaction
+ANALYSE_BATCH = 200  # stored games read, analysed and written back at a time (analyse_store)
 BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
 PARALLEL_FROM = 64  # games in a window before worker processes pay off
 WINDOW = 256  # games handed to the workers at a time (bounds memory on huge files)
@@ -82,14 +86,22 @@ def collect_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield p
 
 
+def build_checked(raw: RawGame) -> tuple[Game | None, Replay | None, list[Problem]]:
+    """Build one game and check it by the rules: (game, its replay, problems). The game and replay
+    are None when the game cannot be used (any error); the game is kept when it was built, so that
+    a rejection can name it. Never raises on bad input."""
+    game, problems = cluelog.build_game(raw)
+    if game is None:
+        return None, None, problems
+    replay = validate(game)
+    problems = problems + [p.located(raw.source_file) for p in replay.problems]
+    return game, (None if any(p.is_error for p in problems) else replay), problems
+
+
 def check(raw: RawGame, analyse: bool = False) -> Outcome:
     """Build, validate and (optionally) analyse one game. Never raises on bad input."""
-    game, problems = cluelog.build_game(raw)
-    replay: Replay | None = None
-    if game is not None:
-        replay = validate(game)
-        problems = problems + [p.located(raw.source_file) for p in replay.problems]
-    if game is None or replay is None or any(p.is_error for p in problems):
+    game, replay, problems = build_checked(raw)
+    if game is None or replay is None:
         rejection = Rejection(
             source_file=raw.source_file,
             line=raw.first_line,
@@ -98,11 +110,10 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
             game_id=game.game_id if game is not None else _declared_id(raw),
         )
         return Outcome(None, rejection, problems)
-    rows = game_rows(game, replay, raw.source_file)
     if analyse:
-        from clue_stats.analysis.pipeline import INGEST_DEEP, annotate
-
-        annotate(rows, game, replay, deep=INGEST_DEEP)
+        rows = analyse_game(game, replay, raw.source_file, deep=INGEST_DEEP)
+    else:
+        rows = game_rows(game, replay, raw.source_file)
     return Outcome(rows, None, problems)
 
 
@@ -248,24 +259,114 @@ def ingest_paths(
     return summary
 
 
-def load_games(path: str | Path) -> tuple[list[Game], list[Problem]]:
-    """Every valid game of one file (any format ingest reads), for commands that work on a file."""
-    items = formats.iter_file(Path(path))
-    if items is None:
-        return [], [
-            Problem(
-                "unknown_format",
-                "not a file clue-stats reads (.jsonl, .clue, or a known export)",
-                source_file=str(path),
+class UnknownFormat(ValueError):
+    """A file whose format clue-stats cannot tell (or a format name it does not know)."""
+
+
+def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[list[Game], list[Problem]]:
+    """Every valid game of one file (any format ingest reads, or the one named), checked as ingest
+    checks them, and every problem found: the one reader of game files for commands that work on a
+    file (convert, notebook). Raises UnknownFormat when the format cannot be told or is unknown."""
+    path = Path(path)
+    if source_format is None:
+        items = formats.iter_file(path)
+        if items is None:
+            raise UnknownFormat(
+                f"{path}: cannot tell its format (clue-stats reads {', '.join(formats.format_names())})"
             )
-        ]
+    elif source_format not in formats.format_names():
+        raise UnknownFormat(f"unknown format {source_format!r}; known: {', '.join(formats.format_names())}")
+    else:
+        text, problem = formats.decode(path.read_bytes(), str(path))
+        if problem is not None:
+            return [], [problem]
+        result = formats.read_as(source_format, text or "", str(path))
+        items = iter([*(p.located(str(path)) for p in result.problems), *result.games])
     games, problems = [], []
     for item in items:
         if isinstance(item, Problem):
             problems.append(item)
             continue
-        game, found = cluelog.build_game(item)
+        game, replay, found = build_checked(item)
         problems.extend(found)
-        if game is not None:
+        if game is not None and replay is not None:
             games.append(game)
     return games, problems
+
+
+@dataclass
+class AnalyseSummary:
+    database: str
+    analysis_version: int
+    deep: bool
+    games_analysed: int = 0
+    games_outdated: int = 0  # no analysis, or an older version's
+    games_without_best_gain: int = 0  # afterwards: games with suggestions but no best available gain (what --deep adds)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _analyse_stored(item: tuple[str, list[str], list[int | None], str | None, bool]) -> GameRows:
+    """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make)."""
+    game_id, payloads, lines, source_file, deep = item
+    return analyse_game(store_read.game_from_payloads(payloads, lines, game_id), None, source_file, deep=deep)
+
+
+def _analyse_targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int]:
+    """(game_id, analyse deep?, source_file) for every game to analyse, and how many are outdated."""
+    rows = con.execute(
+        """
+        SELECT g.game_id, g.source_file,
+               g.analysis_version IS NULL OR g.analysis_version < ? AS outdated,
+               coalesce(bool_or(s.best_gain_bits IS NULL), FALSE) AS shallow,
+               coalesce(bool_or(s.best_gain_bits IS NOT NULL), FALSE) AS had_deep
+        FROM games g LEFT JOIN suggestions s ON s.game_id = g.game_id
+        GROUP BY g.game_id, g.source_file, g.analysis_version
+        ORDER BY g.game_id
+        """,
+        [ANALYSIS_VERSION],
+    ).fetchall()
+    outdated = sum(1 for r in rows if r[2])
+    targets = [(gid, deep or had_deep, source) for gid, source, old, thin, had_deep in rows if old or (deep and thin)]
+    return targets, outdated
+
+
+def analyse_store(
+    db: str | Path,
+    deep: bool = False,
+    workers: int | None = None,
+    wait_seconds: float = 30.0,
+    progress: Callable[[int], None] | None = None,
+) -> AnalyseSummary:
+    """`clue-stats analyse`: analyse every stored game whose analysis is missing or older than this
+    version (and, with ``deep``, every game without the best available gain), in worker processes,
+    writing back a batch of whole games per transaction (so a dashboard can read between batches)."""
+    summary = AnalyseSummary(str(db), ANALYSIS_VERSION, deep)
+    with store.read_connection(db, wait_seconds) as con:
+        targets, summary.games_outdated = _analyse_targets(con, deep)
+    pool = _pool(workers) if len(targets) > 1 else None
+    try:
+        for start in range(0, len(targets), ANALYSE_BATCH):
+            chunk = targets[start : start + ANALYSE_BATCH]
+            with store.read_connection(db, wait_seconds) as con:
+                payloads = store_read.stored_games(con, [gid for gid, _, _ in chunk])
+            items = [(gid, *payloads[gid], source, want_deep) for gid, want_deep, source in chunk if gid in payloads]
+            results = (
+                list(pool.map(_analyse_stored, items, chunksize=4))
+                if pool is not None
+                else [_analyse_stored(i) for i in items]
+            )
+            with store.write_connection(db, wait_seconds) as con:
+                done = store.replace_analysis(con, results)
+            summary.games_analysed += len(done)
+            if progress is not None:
+                progress(len(chunk))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    with store.read_connection(db, wait_seconds) as con:
+        summary.games_without_best_gain = con.execute(
+            "SELECT count(DISTINCT game_id) FROM suggestions WHERE best_gain_bits IS NULL"
+        ).fetchall()[0][0]
+    return summary

@@ -226,7 +226,7 @@ class GameData:
     """What the replay shows of one stored game, besides the deduction: the game as rebuilt from
     its records and its stored rows (players, records, and the analysis where computed)."""
 
-    game: Any  # engine.game.Game, rebuilt by analysis.store_read.load_game
+    game: Any  # engine.game.Game, rebuilt by analysis.store_read.stored_game
     header: dict[str, Any]
     players: pl.DataFrame
     events: pl.DataFrame
@@ -239,20 +239,17 @@ class GameData:
 def replay_game(path: str, version: str, game_id: str) -> GameData:
     """One game and its rows; raises GameNotFound for an unknown id."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        game = store_read.load_game(con, game_id)
-        header = _one(con, "SELECT * FROM games WHERE game_id = ?", [game_id])
-        players = _frame(con, "SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
-        events = _frame(
-            con, "SELECT seq, line, type, player, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]
-        )
-        suggestions = _frame(con, "SELECT * FROM suggestions WHERE game_id = ? ORDER BY seq", [game_id])
-        accusations = _frame(con, "SELECT * FROM accusations WHERE game_id = ? ORDER BY seq", [game_id])
-        problems = _frame(
-            con,
-            "SELECT seq, line, code, severity, message FROM problems WHERE game_id = ? ORDER BY seq NULLS FIRST",
-            [game_id],
-        )
-    return GameData(game, header, players, events, suggestions, accusations, problems)
+        stored = store_read.stored_game(con, game_id)
+    t = stored.tables
+    return GameData(
+        game=stored.game,
+        header=stored.header,
+        players=t["players"],
+        events=t["events"].select("seq", "line", "type", "player", "payload"),
+        suggestions=t["suggestions"],
+        accusations=t["accusations"],
+        problems=t["problems"].select("seq", "line", "code", "severity", "message"),
+    )
 
 
 @st.cache_data(**CACHE)

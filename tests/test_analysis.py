@@ -17,12 +17,11 @@ import polars as pl
 import pytest
 
 from clue_stats.analysis import accusations, giveaway, information, suggestions
-from clue_stats.analysis.pipeline import ANALYSIS_VERSION, annotate
+from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
 from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest.cluelog import build_game, read_text
-from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +39,7 @@ def load(text: str) -> Game:
 def analysed(game: Game, deep: bool = True) -> GameRows:
     replay = validate(game)
     assert not replay.errors, replay.errors
-    return annotate(game_rows(game, replay, None), game, replay, deep=deep)
+    return analyse_game(game, replay, None, deep=deep)
 
 
 def docs_log(title: str) -> str:

@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from benchmarks.random_games import random_game, small_deck
 from clue_stats.analysis import accusations
+from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.analysis.information import total_gain
-from clue_stats.analysis.pipeline import annotate
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.engine.simulate import simulate
-from clue_stats.ingest.rows import game_rows
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
@@ -25,7 +24,7 @@ SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_h
 def _analyse(game: Game, deep: bool = False):
     replay = validate(game)
     assert not replay.errors, replay.errors
-    return annotate(game_rows(game, replay, None), game, replay, deep=deep)
+    return analyse_game(game, replay, None, deep=deep)
 
 
 @SETTINGS

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis.pipeline import ANALYSIS_VERSION
+from clue_stats.analysis.game_analysis import ANALYSIS_VERSION
 from clue_stats.analysis.players import player_summary
 from clue_stats.analysis.store_read import (
     GameFilter,

@@ -24,10 +24,10 @@ from clue_stats import pipeline
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
-from clue_stats.commands.analyse import analyse_store
 from clue_stats.dashboard import queries
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog, store
+from clue_stats.pipeline import analyse_store
 from tests.conftest import FIXTURES, ROOT, SAMPLES
 
 APP = ROOT / "dashboard" / "app.py"

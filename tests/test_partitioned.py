@@ -15,6 +15,7 @@ import pytest
 
 from benchmarks.random_games import random_game
 from clue_stats import pipeline
+from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.analysis.partitioned import (
     OUTPUT_TABLES,
     analyse_events,
@@ -22,11 +23,9 @@ from clue_stats.analysis.partitioned import (
     partition_events,
     read_partition,
 )
-from clue_stats.analysis.pipeline import annotate
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
-from clue_stats.ingest.rows import game_rows
 
 pytest.importorskip("distributed")
 
@@ -57,7 +56,7 @@ def expected(corpus) -> dict[str, list[tuple]]:
 
 
 def in_process_rows(logs: Path) -> dict[str, list[tuple]]:
-    """Every table's analysis rows, each game read from its file and analysed here by annotate."""
+    """Every table's analysis rows, each game read from its file and analysed here by analyse_game."""
     rows: dict[str, list[dict]] = {t: [] for t in OUTPUT_TABLES}
     seen: set[str] = set()
     for path in sorted(logs.iterdir()):
@@ -67,7 +66,7 @@ def in_process_rows(logs: Path) -> dict[str, list[tuple]]:
                 continue
             seen.add(game.game_id)
             replay = validate(game)
-            done = annotate(game_rows(game, replay, None), game, replay, deep=False)
+            done = analyse_game(game, replay, None, deep=False)
             for table in OUTPUT_TABLES:
                 rows[table].extend(done.tables.get(table, []))
     return {t: _sorted(t, rows[t]) for t in OUTPUT_TABLES}

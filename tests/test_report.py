@@ -69,7 +69,7 @@ def _hostile_game(folder: Path) -> Path:
 def store(tmp_path_factory) -> Path:
     """A real database: the US family sample and the hostile duel, ingested, then analysed in full
     (`clue-stats analyse --deep`: the best available gain)."""
-    from clue_stats.commands.analyse import analyse_store
+    from clue_stats.pipeline import analyse_store
 
     folder = tmp_path_factory.mktemp("report")
     games = folder / "games"
@@ -409,7 +409,7 @@ DUEL = "duell-2026-11-21"
 
 
 def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path):
-    from clue_stats.commands.analyse import analyse_store
+    from clue_stats.pipeline import analyse_store
 
     db = tmp_path / "plain.duckdb"
     ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=False, workers=1)

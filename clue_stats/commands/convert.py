@@ -8,33 +8,8 @@ from pathlib import Path
 import typer
 
 from clue_stats.cli import InputError, UsageError, app, err, handled, out
-from clue_stats.engine.rules import validate
-from clue_stats.ingest import cluelog, formats
-
-
-def _read(path: Path, source_format: str | None) -> tuple[list, list]:
-    """The games of a file, checked like any ingested game, and every problem found."""
-    data = path.read_bytes()
-    text, problem = formats.decode(data, str(path))
-    if problem is not None:
-        return [], [problem]
-    fmt = source_format or formats.detect(path, text)
-    if fmt is None:
-        raise UsageError(f"{path}: cannot tell its format; name it with --from ({', '.join(formats.format_names())})")
-    if fmt not in formats.format_names():
-        raise UsageError(f"unknown format {fmt!r}; known: {', '.join(formats.format_names())}")
-    result = formats.read_as(fmt, text or "", str(path))
-    games, problems = [], [p.located(str(path)) for p in result.problems]
-    for raw in result.games:
-        game, found = cluelog.build_game(raw)
-        problems += found
-        if game is None:
-            continue
-        checked = validate(game)
-        problems += [p.located(str(path)) for p in checked.problems]
-        if not checked.errors:
-            games.append(game)
-    return games, problems
+from clue_stats.ingest import cluelog
+from clue_stats.pipeline import UnknownFormat, read_game_file
 
 
 @app.command("convert")
@@ -54,7 +29,10 @@ def convert_command(
         raise UsageError(f"no such file: {path}")
     if target not in ("clue-log", "notation"):
         raise UsageError(f"--to must be clue-log or notation, not {target!r}")
-    games, problems = _read(path, source_format)
+    try:
+        games, problems = read_game_file(path, source_format)
+    except UnknownFormat as exc:
+        raise UsageError(f"{exc}{'' if source_format else '; name it with --from'}") from None
     for p in problems:
         err.print(str(p), markup=False)
     if target == "clue-log":

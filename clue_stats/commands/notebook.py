@@ -9,7 +9,7 @@ from rich.table import Table
 
 from clue_stats.cli import InputError, JsonOption, UsageError, app, handled, out, print_json
 from clue_stats.engine.editions import slug
-from clue_stats.pipeline import load_games
+from clue_stats.pipeline import UnknownFormat, read_game_file
 
 
 def _pick_game(games: list, game_id: str | None, path: Path):
@@ -44,7 +44,10 @@ def notebook_command(
 
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
-    games, problems = load_games(path)
+    try:
+        games, problems = read_game_file(path)
+    except UnknownFormat as exc:
+        raise InputError(str(exc)) from None
     if not games:
         detail = "; ".join(str(p) for p in problems[:3])
         raise InputError(f"{path}: no valid game to read ({detail})")

@@ -1,4 +1,5 @@
-"""The per-game analysis: runs every computer on a replayed game and fills in its rows.
+"""The analysis of one game: :func:`analyse_game` takes a game and returns every row it adds to the
+store, analysis included. Ingest, `clue-stats analyse`, the report and the Dask path all call it.
 
 Each computer (information, suggestions, giveaway, accusations) is a pure function of the game and
 of what the deduction engine says about it; this module only shares that work between them (each
@@ -15,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from clue_stats.analysis import accusations, giveaway, information, suggestions
-from clue_stats.engine import deduction
+from clue_stats.engine import deduction, rules
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import Replay
+from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows
 
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
@@ -56,7 +58,7 @@ class GameAnalysis:
         return {o: deduction.partial_view(self.game, o) for o in deduction.observers(self.game)}
 
 
-def annotate(rows: GameRows, game: Game, replay: Replay, deep: bool = True) -> GameRows:
+def _annotate(rows: GameRows, game: Game, deep: bool = True) -> GameRows:
     """Fill the analysis columns and ``information`` rows of a game's rows, in place (and return them)."""
     ctx = GameAnalysis(game)
     rows.tables["information"] = information.information_rows(game, ctx.entropies, ctx.partial())
@@ -77,3 +79,15 @@ def annotate(rows: GameRows, game: Game, replay: Replay, deep: bool = True) -> G
     for row in rows.tables.get("games", []):
         row["analysis_version"] = ANALYSIS_VERSION
     return rows
+
+
+def analyse_game(
+    game: Game, replayed: Replay | None = None, source_file: str | None = None, deep: bool = True
+) -> GameRows:
+    """Every row a game adds to the store, with its analysis: the one way a game is analysed.
+
+    ``replayed``: the rules' replay of the game, when the caller has it (ingest validated the game
+    with it); otherwise the game is replayed here (a stored game was validated when stored)."""
+    if replayed is None:
+        replayed = rules.replay(game)
+    return _annotate(game_rows(game, replayed, source_file), game, deep=deep)
