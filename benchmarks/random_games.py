@@ -28,9 +28,11 @@ def random_game(
     deck: Deck | None = None,
     wrong_accusations: int = 0,
     duel: bool = False,
+    blind: bool = False,
 ) -> Game:
     """A game whose records are deals, then suggestions in seat order (with a few wrong accusations
-    and, in a duel, peeks at the set-aside cards), then the end."""
+    and, in a duel, peeks at the set-aside cards), then the end. ``blind``: the log holds no hands
+    and no shown card (each shown as "?"), the costliest game for the counting."""
     rng = random.Random(seed)
     edition = editions()["classic"] if deck is None else None
     deck = edition.deck if edition is not None else deck
@@ -51,7 +53,8 @@ def random_game(
         records.append(record_type(seq=len(records) + 1, **fields))
 
     for name, hand in zip(names, hands):
-        add(Deal, player=name, cards=tuple(hand))
+        if not blind:
+            add(Deal, player=name, cards=tuple(hand))
     aside_rooms = tuple(rng.sample(deck.rooms, len(set_aside)))
     if set_aside:
         add(RoomCards, rooms=aside_rooms, cards=dict(zip(aside_rooms, set_aside)))
@@ -71,7 +74,8 @@ def random_game(
             other = (seat + step) % n_players
             held = [c for c in triple if c in hands[other]]
             if held:
-                responses.append(Response(names[other], rng.choice(held)))
+                shown = rng.choice(held)
+                responses.append(Response(names[other], "?" if blind else shown))
                 break
             responses.append(Response(names[other], None))
         add(

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clue_stats.engine import counting_kernel
+from clue_stats.engine import budget, counting_kernel
 from clue_stats.engine.knowledge import Knowledge, _bits
 
 Triple = tuple[str, str, str]
@@ -251,6 +251,10 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     """The dynamic program with exact Python integers: (envelope id per category, tag) -> deals.
     The tag is the set of tagged cards the tagged hand received (0 in a plan without tags)."""
     n_hands = len(pl.caps)
+    # under a budget (engine.budget), stop once more states are generated than the count's allowance
+    spending = budget.current()
+    limit = spending.allowance(budget.BYTES_PER_STATE_PYTHON) if spending is not None else 0
+    spent = 0
     states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
     for st in pl.steps.tolist():
         new: dict[tuple, int] = {}
@@ -260,9 +264,16 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
                 tag2 = tag | st[TAG] if st[TAG] and caps2[pl.tag_hand] < caps[pl.tag_hand] else tag
                 key = (caps2, env2, met2, tag2)
                 new[key] = new.get(key, 0) + n * ways
+                spent += 1
+                if spending is not None and spent > limit:
+                    spending.spend(spent, True, budget.BYTES_PER_STATE_PYTHON)
         states = new
         if not states:
-            return {}
+            break
+    if spending is not None:
+        spending.spend(spent)
+    if not states:
+        return {}
     out: dict[tuple[int, int, int, int], int] = {}
     for (caps, env, _, tag), n in states.items():
         if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):

@@ -34,6 +34,8 @@ import math
 
 import numpy as np
 
+from clue_stats.engine import budget
+
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the engine importable
@@ -101,7 +103,14 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
         ],
         dtype=np.int64,
     )
-    envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM)
+    # under a budget (engine.budget), the program stops once it has generated more states than
+    # the count's allowance, and says so in work[1]; work[0]: the states it generated
+    spending = budget.current()
+    limit = spending.allowance() if spending is not None else LIMIT
+    work = np.zeros(2, np.int64)
+    envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM, limit, work)
+    if spending is not None:
+        spending.spend(int(work[0]), bool(work[1]))
     ids = np.empty((len(envs), 4), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
@@ -372,8 +381,10 @@ def _table(n):
 
 
 @njit(cache=True)
-def _run(table, layout, n_hands, binom):
+def _run(table, layout, n_hands, binom, limit, work):
     """The plan's deals by envelope ids and tag (keys holding only those fields), and their counts.
+    ``limit``: the most states the forward pass may generate; past it the program stops with no
+    result and work[1] = 1. work[0]: the states generated.
 
     Three passes: forwards over the operations (the steps, with the universal cards' fill before
     the first envelope choice), folding states as the module says and writing down the folded
@@ -440,6 +451,7 @@ def _run(table, layout, n_hands, binom):
                 if (table[s, 4] >> h) & 1:
                     n_ways *= min(caps0[h], table[s, 1]) + 1
             most = max(most, n_ways)
+    most = max(width + 1, min(most, limit + 1))  # a state with more successors is over the limit
     sk = np.empty(most, np.int64)
     sw = np.empty(most, np.int64)
     sl = np.empty(most, np.int64)
@@ -456,6 +468,7 @@ def _run(table, layout, n_hands, binom):
     n_folded = np.zeros(n_ops + 1, np.int64)  # folded states before each op (and after the last)
     ne = 0
     nf = 0
+    spent = 0  # states generated (successors, before they merge)
     growth = 2.0  # states after a step per state before, as last seen
     for o in range(n_ops):
         s = ops[o]
@@ -472,7 +485,7 @@ def _run(table, layout, n_hands, binom):
                 n_classes = max(n_classes, all_classes[s, h])
         classes = all_classes[max(s, 0)]
         env_mask = emask[c] << eoff[c]
-        t, shift = _table(int(n * growth) + 16)
+        t, shift = _table(min(int(n * growth), limit) + 16)  # no more room than the limit needs
         used = 0
         for i in range(n):
             key = keys[i]
@@ -555,6 +568,10 @@ def _run(table, layout, n_hands, binom):
                             j -= 1
                             continue
                         if j == nh - 1:
+                            if left[j] == xs[j] and m == sk.shape[0]:
+                                work[0] = spent + m
+                                work[1] = 1
+                                return np.empty(0, np.int64), np.empty(0, np.int64)
                             if left[j] == xs[j]:
                                 key2 = base
                                 dead = False
@@ -573,6 +590,11 @@ def _run(table, layout, n_hands, binom):
                         left[j + 1] = left[j] - xs[j]
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
+            spent += m
+            if spent > limit:
+                work[0] = spent
+                work[1] = 1
+                return np.empty(0, np.int64), np.empty(0, np.int64)
             if ne + m > e_to.shape[0]:
                 e_from, e_to, e_ways, e_id = (
                     _more(e_from, ne + m),
@@ -693,6 +715,7 @@ def _run(table, layout, n_hands, binom):
                             if 4 * used > out.shape[0]:
                                 out, shift = _grow(out, shift)
             after = before
+    work[0] = spent
     envs = np.empty(used, np.int64)
     counts = np.empty(used, np.int64)
     m = 0
