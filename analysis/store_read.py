@@ -52,6 +52,7 @@ class GameFilter:
     source: str | None = None
     date_from: str | None = None
     date_to: str | None = None
+    kinds: tuple[str, ...] | None = None  # kinds of game (ingest.kinds); None: every kind
 
     def where(self, alias: str = "g") -> tuple[str, list[Any]]:
         """An SQL condition on the games table (under ``alias``) and its parameters."""
@@ -62,6 +63,9 @@ class GameFilter:
             if value is not None:
                 clauses.append(f"{alias}.{column} = ?")
                 params.append(value)
+        if self.kinds is not None:
+            clauses.append(f"{alias}.kind IN (SELECT unnest(?::VARCHAR[]))")
+            params.append(list(self.kinds))
         if self.date_from is not None:
             clauses.append(f"left({alias}.played_at, 10) >= ?")
             params.append(self.date_from)
@@ -97,7 +101,7 @@ def list_games(
 def filter_choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
     """The values each filter can take in this store (for the dashboard's selectors)."""
     out: dict[str, list[Any]] = {}
-    for column in ("edition", "variant", "n_players", "source"):
+    for column in ("edition", "variant", "n_players", "source", "kind"):
         rows = con.execute(f"SELECT DISTINCT {column} FROM games WHERE {column} IS NOT NULL ORDER BY 1").fetchall()
         out[column] = [r[0] for r in rows]
     # fetchall, not fetchone: duckdb 2 keeps a partly fetched result open on the connection

@@ -80,6 +80,11 @@ def handled(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """ "1 file", "2 files", "0 files": the count and the word in its right form."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
 

@@ -114,6 +114,8 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         rows = analyse_game(game, replay, raw.source_file, deep=INGEST_DEEP)
     else:
         rows = game_rows(game, replay, raw.source_file)
+    if raw.kind is not None:  # the reader knows who played (or the user said so): not judged from the record
+        rows.tables["games"][0]["kind"] = raw.kind
     return Outcome(rows, None, problems)
 
 
@@ -199,8 +201,10 @@ def ingest_paths(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     wait_seconds: float = 30.0,
+    kind: str | None = None,
 ) -> Summary:
-    """`clue-stats ingest`: read, check, analyse and store; idempotent."""
+    """`clue-stats ingest`: read, check, analyse and store; idempotent. ``kind`` (ingest.kinds), when
+    given, is the kind of every game read, whatever its source implies."""
     summary = Summary()
     with store.write_connection(db, wait_seconds) as con:
         started = store.start_run(con, [str(p) for p in paths])
@@ -228,6 +232,9 @@ def ingest_paths(
     pool = _pool(workers)
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
+            if kind is not None:
+                for raw in raws:
+                    raw.kind = kind
             summary.problems.extend(file_problems)
             for p in file_problems:
                 if p.is_error:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
+from clue_stats.ingest.kinds import TABLETOP
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 CLUE_LOG = "clue-log"
@@ -67,11 +68,17 @@ def read_as(fmt: str, text: str, source_file: str) -> ReadResult:
     if fmt == NOTATION:
         from clue_stats.ingest import notation
 
-        return notation.read(text, source_file)
+        return _of_kind(notation.read(text, source_file), TABLETOP)  # the notation is typed in at the table
     importers = _importers()
     if fmt not in importers:
         raise KeyError(fmt)
-    return importers[fmt].read(text, source_file)
+    return _of_kind(importers[fmt].read(text, source_file), importers[fmt].kind)
+
+
+def _of_kind(result: ReadResult, kind: str) -> ReadResult:
+    for game in result.games:
+        game.kind = game.kind or kind
+    return result
 
 
 def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:

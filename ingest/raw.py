@@ -19,6 +19,7 @@ class RawGame:
     text: str  # the game's original text, kept for rejected games
     source_file: str | None = None
     problems: list[Problem] = field(default_factory=list)  # found while reading this game
+    kind: str | None = None  # who played it (ingest.kinds), when the reader knows; else from the `game` record
 
     @property
     def first_line(self) -> int | None:

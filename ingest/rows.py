@@ -7,10 +7,12 @@ import json
 from clue_stats.engine.game import UNSEEN, Accuse, Game, Suggest
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.cluelog import record_dicts
+from clue_stats.ingest.kinds import kind_of_game
 from clue_stats.ingest.store import GameRows
 
 
-def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
+def game_rows(game: Game, replay: Replay, source_file: str | None, kind: str | None = None) -> GameRows:
+    """``kind``: who played the game (ingest.kinds); by default judged from the game's own record."""
     rows = GameRows(game.game_id, game.content_sha256)
     solution = replay.solution
     hands = game.hands()
@@ -23,6 +25,7 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
             "edition": game.edition_id,
             "variant": game.variant.id,
             "n_players": game.n_players,
+            "kind": kind or kind_of_game(game),
             "source": game.source,
             "played_at": game.played_at,
             "place": game.place,

@@ -20,6 +20,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
+
 SCHEMA_VERSION = 1
 RAW_LIMIT = 1 << 20  # rejected games keep their first MiB
 
@@ -27,7 +29,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     game_id VARCHAR PRIMARY KEY, edition VARCHAR NOT NULL, variant VARCHAR NOT NULL,
-    n_players INTEGER NOT NULL, source VARCHAR, played_at VARCHAR, place VARCHAR, perspective VARCHAR,
+    n_players INTEGER NOT NULL, kind VARCHAR, source VARCHAR, played_at VARCHAR, place VARCHAR, perspective VARCHAR,
     winner VARCHAR, solution_suspect VARCHAR, solution_weapon VARCHAR, solution_room VARCHAR,
     source_file VARCHAR, line INTEGER, n_records INTEGER NOT NULL, hands_known INTEGER NOT NULL,
     content_sha256 VARCHAR NOT NULL, ingested_at TIMESTAMP NOT NULL, analysis_version INTEGER
@@ -135,8 +137,34 @@ def write_connection(path: str | Path, wait_seconds: float = 30.0) -> Iterator[d
         con.close()
 
 
+# Columns added after a table was first released: added to an older database when it is next opened
+# for writing, with the values its stored rows imply.
+MIGRATIONS = (
+    (
+        "games",
+        "kind",
+        "VARCHAR",
+        # the rule of ingest.kinds.kind_of, for games stored before the column existed
+        f"""UPDATE games SET kind = CASE
+            WHEN source = '{SIMULATOR_SOURCE}' THEN '{SIMULATED}'
+            WHEN (SELECT count(*) FILTER (WHERE p.strategy IS NULL) FROM players p WHERE p.game_id = games.game_id) = 0
+                THEN '{CONTEST}'
+            WHEN (SELECT count(p.strategy) FROM players p WHERE p.game_id = games.game_id) > 0 THEN '{DIGITAL}'
+            ELSE '{TABLETOP}' END
+           WHERE kind IS NULL""",
+    ),
+)
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(SCHEMA)
+    for table, column, sql_type, fill in MIGRATIONS:
+        present = con.execute(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?", [table, column]
+        ).fetchall()[0][0]
+        if not present:
+            con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
+            con.execute(fill)
     row = con.execute("SELECT max(version) FROM schema_version").fetchone()
     if row is None or row[0] is None:
         con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, now()])

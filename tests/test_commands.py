@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -65,8 +66,11 @@ def test_board_prints_the_shortest_path_table_of_the_spec():
     if SPEC.exists():
         assert data == spec_table()
     assert data["peacock"]["conservatory"] == 7 and min(min(r.values()) for r in data.values()) == 7
-    text = run("board").stdout
-    assert "| peacock | 23 | 9 | 7 | 22 | 10 | 17 | 30 | 23 | 23 |" in text
+    text = runner.invoke(app, ["board"], env={"COLUMNS": "160"}).stdout
+    assert "Mrs Peacock" in text and "dining_room" not in text and "peacock" not in text
+    assert re.search(r"Dining Room( +\d+){6}", text)
+    german = run("board", "--edition", "de-2023").stdout
+    assert "Speisezimmer" in german and "Anw" in german and "Dining" not in german
 
 
 def test_simulate_is_reproducible_and_its_games_validate(tmp_path):

@@ -94,8 +94,9 @@ def test_several_games_in_one_file_with_the_launcher_and_protocol_lines():
     result = speedclue.read(text, "two.txt")
     assert result.problems == []
     assert [g.records[0]["players"] for g in result.games] == [
-        [{"name": "p1"}, {"name": "p2"}, {"name": "p3"}],
-        [{"name": "p3"}, {"name": "p1"}, {"name": "p2"}],
+        # each seat is played by a program: its name is also its strategy (a bot contest's game)
+        [{"name": n, "strategy": n} for n in ("p1", "p2", "p3")],
+        [{"name": n, "strategy": n} for n in ("p3", "p1", "p2")],
     ]
     assert all(g.text.startswith("This game's players are:\n") for g in result.games)
     assert "".join(g.text for g in result.games) in text + "\n"

@@ -8,8 +8,8 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.cli import DbOption, JsonOption, UsageError, app, database, err, handled, out, print_json
-from clue_stats.ingest import store
+from clue_stats.cli import DbOption, JsonOption, UsageError, app, database, err, handled, out, plural, print_json
+from clue_stats.ingest import kinds, store
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
 
@@ -39,10 +39,21 @@ def ingest_command(
         None, "--workers", min=1, help="Processes that check and analyse games (default: up to 2)."
     ),
     wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
+    kind: str | None = typer.Option(
+        None,
+        "--kind",
+        help="Who played these games: tabletop, digital, contest or simulated "
+        "(default: what each file's source implies; see docs/analysis.md).",
+    ),
     json_output: bool = JsonOption,
 ) -> None:
     """Read game records, check every game, store the valid ones and set the others apart."""
     _check_paths(paths)
+    if kind is not None:
+        try:
+            kind = kinds.check_kind(kind)
+        except ValueError as exc:
+            raise UsageError(f"--kind: {exc}") from None
     path = database(db)
     if sys.stderr.isatty() and not json_output:
         with Progress(
@@ -61,9 +72,12 @@ def ingest_command(
                 workers=workers,
                 wait_seconds=wait,
                 progress=lambda n: bar.advance(task, n),
+                kind=kind,
             )
     else:
-        summary = pipeline.ingest_paths(paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait)
+        summary = pipeline.ingest_paths(
+            paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait, kind=kind
+        )
     if json_output:
         print_json({"database": path, **summary.as_dict()})
     else:
@@ -122,50 +136,78 @@ def delete_command(
 @handled
 def games_command(
     db: str | None = DbOption,
-    limit: int = typer.Option(50, "--limit", min=1, help="Show at most this many games (newest first)."),
+    limit: int = typer.Option(50, "--limit", min=1, help="Show at most this many games (newest played first)."),
+    kind: list[str] = typer.Option(
+        [], "--kind", help="Only games of this kind: tabletop, digital, contest, simulated (repeat for several)."
+    ),
     json_output: bool = JsonOption,
 ) -> None:
-    """List the stored games, and count what was set apart."""
-    from rich.table import Table
+    """List the stored games, newest played first, and count what was set apart."""
+    from rich import box
+    from rich.table import Column, Table
 
-    path = database(db)
-    with store.read_connection(path) as con:
-        rows = con.execute(
-            "SELECT game_id, edition, variant, n_players, source, played_at, winner, hands_known, analysis_version "
-            "FROM games ORDER BY ingested_at DESC, game_id LIMIT ?",
-            [limit],
-        ).fetchall()
-        total = con.execute("SELECT count(*) FROM games").fetchone()[0]
-        rejected = con.execute("SELECT count(*) FROM rejected").fetchone()[0]
+    try:
+        chosen = sorted({kinds.check_kind(k) for k in kind})
+    except ValueError as exc:
+        raise UsageError(f"--kind: {exc}") from None
+    where = "kind IN (SELECT unnest(?::VARCHAR[]))" if chosen else "TRUE"
+    params: list = [chosen] if chosen else []
     columns = [
         "game_id",
+        "played_at",
+        "kind",
         "edition",
         "variant",
         "n_players",
         "source",
-        "played_at",
         "winner",
         "hands_known",
         "analysis_version",
     ]
+    path = database(db)
+    with store.read_connection(path) as con:
+        rows = con.execute(
+            f"SELECT {', '.join(columns)} FROM games WHERE {where} "
+            "ORDER BY played_at DESC NULLS LAST, ingested_at DESC, game_id DESC LIMIT ?",
+            [*params, limit],
+        ).fetchall()
+        total = con.execute(f"SELECT count(*) FROM games WHERE {where}", params).fetchall()[0][0]
+        rejected = con.execute("SELECT count(*) FROM rejected").fetchall()[0][0]
     if json_output:
         print_json({"games": [dict(zip(columns, r)) for r in rows], "total": total, "rejected": rejected})
         return
+    games = [dict(zip(columns, r)) for r in rows]
+    longest = max((len(g["game_id"]) for g in games), default=4)
+    what = f" ({' or '.join(chosen)})" if chosen else ""
+    shown = f"the {len(games)} newest of " if len(games) < total else ""
     table = Table(
-        "game",
-        "edition",
-        "variant",
-        "players",
-        "source",
-        "played",
+        # the id is what a user copies into `clue-stats report`: never cut, never wrapped
+        Column("game", no_wrap=True, min_width=longest),
+        Column("played", no_wrap=True),
+        Column("kind", no_wrap=True),
+        Column("edition", overflow="fold"),
+        Column("seats", justify="right"),
         "winner",
-        "hands known",
-        title=f"{total} games in {path}",
+        title=f"{shown}{plural(total, 'game')}{what} in {path}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
     )
-    for r in rows:
-        table.add_row(*(str(x) if x is not None else "" for x in r[:8]))
-    out.print(table)
-    out.print(f"{rejected} rejected games or files are kept in the `rejected` table.")
+    for g in games:
+        table.add_row(
+            g["game_id"],
+            (g["played_at"] or "")[:10],
+            g["kind"] or "",
+            g["edition"] + ("" if g["variant"] == "standard" else f" {g['variant']}"),
+            str(g["n_players"]),
+            g["winner"] or "",
+        )
+    if games:
+        out.print(table)
+    else:
+        out.print(f"no games{what} in {path}")
+    out.print(f"{plural(rejected, 'rejected game or file', 'rejected games or files')} kept in the `rejected` table.")
 
 
 @app.command("export")

@@ -14,22 +14,49 @@ from clue_stats.cli import JsonOption, UsageError, app, err, handled, out, print
 @app.command("board")
 @handled
 def board_command(
-    board: str = typer.Option("classic", "--board", help="The board map (classic, uk-2020)."),
+    board: str | None = typer.Option(None, "--board", help="The board map (classic, uk-2020); default: the edition's."),
+    edition: str = typer.Option(
+        "classic", "--edition", help="Whose names to print rooms and characters in (e.g. de-2023 for German)."
+    ),
     json_output: bool = JsonOption,
 ) -> None:
     """The fewest moves from each start square into each room."""
-    from clue_stats.engine.board import BoardFormatError, load_board, render_shortest_paths
+    from rich import box
+    from rich.table import Column, Table
+
+    from clue_stats.analysis.names import of_edition
+    from clue_stats.engine.board import BoardFormatError, load_board
+    from clue_stats.engine.editions import UnknownName
+    from clue_stats.engine.editions import edition as find_edition
 
     try:
-        grid = load_board(board)
+        ed = find_edition(edition)
+    except UnknownName as exc:
+        raise UsageError(f"--edition: {exc}") from None
+    name = board or ed.board
+    if name is None:
+        raise UsageError(f"the edition {ed.name!r} is played without a board; name one with --board")
+    try:
+        grid = load_board(name)
     except BoardFormatError as exc:
         raise UsageError(str(exc)) from None
     table = grid.shortest_paths()
     if json_output:
-        print_json(table)
+        print_json(table)  # ids, as everywhere in --json
         return
-    out.print(f"Fewest moves from each start square into each room ({board} board):\n", markup=False)
-    out.print(render_shortest_paths(grid), markup=False)
+    names = of_edition(ed.id)
+    starts = [c for c in table if c in names.deck.suspects] or list(table)
+    shown = Table(
+        Column("room", no_wrap=True),
+        *(Column(names(c), justify="right", overflow="fold") for c in starts),
+        title=f"Fewest moves from each character's start square into each room ({name} board, {ed.name})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for room in grid.rooms:
+        shown.add_row(names(room), *(str(table[c].get(room, "-")) for c in starts))
+    out.print(shown)
 
 
 @app.command("simulate")

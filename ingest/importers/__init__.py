@@ -23,10 +23,11 @@ class Importer:
     extensions: tuple[str, ...]  # lower-case, with the dot: the files ingest offers to ``detect``
     detect: Callable[[str, str | None], bool]  # (text, file name) -> is it this format, unmistakably
     read: Callable[[str, str | None], ReadResult]  # (text, source file) -> games and problems
+    kind: str  # who plays the games of this format (ingest.kinds)
 
 
 def _importer(module) -> Importer:  # type: ignore[no-untyped-def]
-    return Importer(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.detect, module.read)
+    return Importer(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.detect, module.read, module.KIND)
 
 
 FORMATS: dict[str, Importer] = {m.NAME: _importer(m) for m in (speedclue, effect_clue, cluebot, reasoner)}

@@ -23,11 +23,13 @@ import yaml
 
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
 from clue_stats.engine.problems import Problem
+from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "cluebot"
 DESCRIPTION = "cluebot YAML clue sheet (jdrbc/cluebot): one player's notes of one game"
+KIND = kinds.TABLETOP  # a player's notes of a game at the table
 EXTENSIONS = (".yml", ".yaml")
 EDITION = "us-classic"
 NOBODY = "nobody"

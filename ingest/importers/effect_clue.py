@@ -37,6 +37,7 @@ from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
 from clue_stats.engine.problems import Problem
+from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,
     Unconvertible,
@@ -49,6 +50,7 @@ from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "effect-clue"
 DESCRIPTION = "effect-clue notebook JSON (versions 6 to 12): one player's notes of one game"
+KIND = kinds.TABLETOP  # a player's notes of a game at the table
 EXTENSIONS = (".json",)
 EDITION = "us-classic"
 VERSIONS = range(6, 13)

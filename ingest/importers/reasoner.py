@@ -20,11 +20,13 @@ import re
 from typing import Any
 
 from clue_stats.engine.problems import Problem
+from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "reasoner"
 DESCRIPTION = "Neller's ClueReasoner event calls (hand/suggest/accuse), one per line, Java or Python"
+KIND = kinds.TABLETOP  # a player's notes of a game at the table
 EXTENSIONS = (".txt", ".java", ".py", ".reasoner")
 EDITION = "us-classic"
 

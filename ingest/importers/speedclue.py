@@ -19,11 +19,13 @@ from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
 from clue_stats.engine.problems import Problem
+from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "speedclue"
 DESCRIPTION = "SpeedClue contest: the Java test server's transcript (all hands, shown cards, winner)"
+KIND = kinds.CONTEST  # programs play each other on the contest server
 EXTENSIONS = (".txt", ".log")
 EDITION = "us-classic"
 VARIANT = "speedclue"
@@ -113,7 +115,7 @@ class _Game:
         header = game_record(
             edition=EDITION,
             variant=VARIANT,
-            players=[{"name": name} for name in self.players],
+            players=[{"name": name, "strategy": name} for name in self.players],  # each seat is a program
             source="SpeedClue test server transcript",
         )
         records = [located(header, self.start + 1), *self.records]
