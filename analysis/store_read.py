@@ -20,6 +20,8 @@ import polars as pl
 from clue_stats.engine.game import Game
 from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import build_game
+from clue_stats.ingest.kinds import KINDS as KINDS  # re-exported: the dashboard reads through analysis
+from clue_stats.ingest.kinds import PEOPLE as PEOPLE
 from clue_stats.ingest.raw import RawGame
 
 StoreBusy = store.StoreBusy
@@ -73,6 +75,16 @@ class GameFilter:
             clauses.append(f"left({alias}.played_at, 10) <= ?")
             params.append(self.date_to)
         return (" AND ".join(clauses) or "TRUE"), params
+
+
+def people_first(kinds_present: list[str], include_others: bool = False) -> tuple[str, ...] | None:
+    """The kinds a view shows by default: people's games (tabletop, digital) once the store holds
+    any, so that bots and simulations never bury a club's games; every kind when asked, or when
+    there are no people's games."""
+    people = tuple(k for k in PEOPLE if k in kinds_present)
+    if include_others or not people:
+        return None
+    return people
 
 
 def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:

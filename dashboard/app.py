@@ -70,6 +70,18 @@ def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
         variant = _choose("Variant", choices.get("variant", []), "filter_variant")
         n_players = _choose("Players", choices.get("n_players", []), "filter_players", lambda n: f"{n} players")
         source = _choose("Source", choices.get("source", []), "filter_source")
+        present = choices.get("kind", [])
+        others = [k for k in present if k not in queries.PEOPLE]
+        include_others = True
+        if others and len(others) < len(present):
+            include_others = st.toggle(
+                "Include bot and simulated games",
+                value=False,
+                key="filter_all_kinds",
+                help="People's games (at a table or in a digital client) are shown alone by default; "
+                "this adds " + " and ".join(queries.KINDS[k] for k in others) + " games.",
+            )
+        kinds = queries.people_first(present, include_others)
         low, high = (_date(v) for v in (choices.get("played_at") or [None, None]))
         date_from = date_to = None
         if low is not None and high is not None:
@@ -81,6 +93,7 @@ def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
         variant=variant,
         n_players=n_players,
         source=source,
+        kinds=kinds,
         date_from=date_from.isoformat() if date_from else None,
         date_to=date_to.isoformat() if date_to else None,
     )

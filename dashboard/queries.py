@@ -26,9 +26,12 @@ import streamlit as st
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
-from clue_stats.analysis.store_read import GameFilter, GameNotFound, StoreBusy, StoreError
+from clue_stats.analysis.store_read import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first
 
 __all__ = [
+    "KINDS",
+    "PEOPLE",
+    "people_first",
     "GameFilter",
     "GameNotFound",
     "StoreBusy",

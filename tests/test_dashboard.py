@@ -106,12 +106,18 @@ def sql(db: Path, query: str, params: list | None = None) -> list[tuple]:
 # ---------------------------------------------------------------- driving the app
 
 
-def open_app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str = "overview", **query: str) -> AppTest:
+def open_app(
+    db: Path, monkeypatch: pytest.MonkeyPatch, page: str = "overview", all_kinds: bool = True, **query: str
+) -> AppTest:
+    """The app on ``db`` at ``page``; ``all_kinds``: with the sidebar's switch that adds bot and
+    simulated games to the people's games shown by default (most tests compare with every game)."""
     monkeypatch.setenv("CLUE_STATS_DB", str(db))
     at = AppTest.from_file(str(APP), default_timeout=60)
     for key, value in query.items():
         at.query_params[key] = value
     at.run()
+    if all_kinds and any(t.key == "filter_all_kinds" for t in at.toggle):
+        at.toggle(key="filter_all_kinds").set_value(True).run()
     if page != "overview":
         at.switch_page(f"app_pages/{page}.py").run()
     return at
@@ -479,7 +485,16 @@ def test_players_page_matches_the_player_summary(corpus, monkeypatch):
     assert number(metrics(at)["Wins"]) == sum(summary["wins"].to_list())
     at.segmented_control(key="players_by").set_value("strategy").run()
     assert_clean(at)
-    assert sorted(at.dataframe[0].value["strategy"]) == ["bluffer", "notebook", "random"]
+    # the simulated games' strategies, and the Speed Clue sample's programs
+    assert sorted(at.dataframe[0].value["strategy"]) == [
+        "bluffer",
+        "hal",
+        "jarvis",
+        "notebook",
+        "random",
+        "ray",
+        "spock",
+    ]
 
 
 def test_quality_page_lists_rejected_games_with_their_problems_and_the_ingest_history(corpus, monkeypatch):
