@@ -11,8 +11,8 @@ from clue_stats.ingest.kinds import kind_of_game
 from clue_stats.ingest.store import GameRows
 
 
-def game_rows(game: Game, replay: Replay, source_file: str | None, kind: str | None = None) -> GameRows:
-    """``kind``: who played the game (ingest.kinds); by default judged from the game's own record."""
+def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
+    """The game's kind is judged from its own record here; a reader that knows better sets it after."""
     rows = GameRows(game.game_id, game.content_sha256)
     solution = replay.solution
     hands = game.hands()
@@ -25,7 +25,7 @@ def game_rows(game: Game, replay: Replay, source_file: str | None, kind: str | N
             "edition": game.edition_id,
             "variant": game.variant.id,
             "n_players": game.n_players,
-            "kind": kind or kind_of_game(game),
+            "kind": kind_of_game(game),
             "source": game.source,
             "played_at": game.played_at,
             "place": game.place,
