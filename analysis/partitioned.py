@@ -19,7 +19,7 @@ the partitions are written to OUT/_partitions (removed at the end) and the resul
 Output: ``OUT/<table>/<partition>.parquet`` for each table of :data:`OUTPUT_TABLES`, with the store's
 column types, so DuckDB reads them as ``read_parquet('OUT/suggestions/*.parquet')``.
 
-    python -m analysis.partitioned EXPORT_DIR OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--deep]
+    python -m clue_stats.analysis.partitioned EXPORT_DIR OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--deep]
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import argparse
 import json
 import math
 import shutil
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -39,6 +38,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest.store import StoreError
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
@@ -286,7 +286,9 @@ def run_partitioned(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.partitioned", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m clue_stats.analysis.partitioned", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("source", nargs="+", help="export folders (their events.parquet) or events Parquet files")
     parser.add_argument("out", help="folder for the analysis Parquet files")
     parser.add_argument("--partitions", type=int, default=None, help=f"default: one per {GAMES_PER_PARTITION} games")
@@ -295,6 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deep", action="store_true", help="also the best available gain (costly)")
     parser.add_argument("--no-repartition", action="store_true", help="each source file already holds whole games")
     args = parser.parse_args(argv)
+    missing = [s for s in args.source if not Path(s).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
     # the functions Dask sends to workers must be pickled as analysis.partitioned's, not __main__'s
     # (workers of a running cluster import the module; they have no __main__ of ours)
     from clue_stats.analysis.partitioned import run_partitioned
@@ -309,8 +314,12 @@ def main(argv: list[str] | None = None) -> int:
         repartition=not args.no_repartition,
     )
     print(json.dumps(summary.as_dict(), indent=2))
-    return 3 if summary.failed else 0
+    return ExitCode.INPUT_REJECTED if summary.failed else ExitCode.OK
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # a command of its own, so errors go through the command line's one handling (the layers test
+    # allows this block, and only this block, to import clue_stats' top)
+    from clue_stats.app import run_handled
+
+    run_handled(main)

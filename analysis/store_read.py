@@ -8,6 +8,7 @@ takes, the list of games, one game rebuilt from its stored records, and a game's
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game
 from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import build_game
@@ -31,7 +33,7 @@ StoreError = store.StoreError
 GAME_TABLES = store.GAME_TABLES
 
 
-class GameNotFound(LookupError):
+class GameNotFound(UsageError, LookupError):
     """No stored game has this id."""
 
 
@@ -126,7 +128,10 @@ def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
     """A stored game rebuilt from its ``events`` payloads, exactly as it was read."""
     rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
     if not rows:
-        raise GameNotFound(f"no stored game has the id {game_id!r}")
+        known = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+        close = difflib.get_close_matches(game_id, known, n=3, cutoff=0.5)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        raise GameNotFound(f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them")
     return game_from_payloads([r[0] for r in rows], [r[1] for r in rows], game_id)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from clue_stats.analysis import store_read
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, INGEST_DEEP, analyse_game
+from clue_stats.engine.errors import ExitCode, InputError
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay, validate
@@ -44,8 +45,9 @@ class Summary:
     skipped_files: list[str] = field(default_factory=list)
 
     @property
-    def exit_code(self) -> int:
-        return 3 if self.games_rejected or any(p.is_error for p in self.problems) else 0
+    def exit_code(self) -> ExitCode:
+        rejected = self.games_rejected or any(p.is_error for p in self.problems)
+        return ExitCode.INPUT_REJECTED if rejected else ExitCode.OK
 
     def as_dict(self) -> dict:
         return {
@@ -266,7 +268,7 @@ def ingest_paths(
     return summary
 
 
-class UnknownFormat(ValueError):
+class UnknownFormat(InputError):
     """A file whose format clue-stats cannot tell (or a format name it does not know)."""
 
 

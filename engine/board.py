@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from clue_stats.engine.editions import data_files
+from clue_stats.engine.errors import InputError, UsageError
 
 Square = tuple[int, int]
 Position = str | Square  # a room id, or a square
@@ -29,8 +30,12 @@ CORRIDOR = "."
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-class BoardFormatError(ValueError):
+class BoardFormatError(InputError):
     """A board map that cannot be read; the message names the file's line."""
+
+
+class UnknownBoard(BoardFormatError, UsageError):
+    """No board map of this name."""
 
 
 @dataclass(frozen=True)
@@ -430,7 +435,7 @@ def load_board(name: str) -> Board:
     """The board map ``data/boards/<name>.txt``."""
     maps = data_files("boards", ".txt")
     if name not in maps:
-        raise BoardFormatError(f"no board map {name!r} (known: {', '.join(maps)})")
+        raise UnknownBoard(f"no board map {name!r} (known: {', '.join(maps)})")
     return Board.from_text(maps[name].read_text(encoding="utf-8"), source=f"data/boards/{name}.txt")
 
 

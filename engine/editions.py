@@ -18,6 +18,8 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from clue_stats.engine.errors import InputError
+
 DATA_DIR: Traversable = files("clue_stats.data")  # data/ in a clone, package data in a wheel
 
 
@@ -60,7 +62,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "_", stripped).strip("_")
 
 
-class UnknownName(ValueError):
+class UnknownName(InputError):
     """A name that matches nothing; carries the closest known names."""
 
     def __init__(self, kind: str, name: str, suggestions: list[str]):

@@ -23,6 +23,7 @@ from itertools import combinations
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.board import Board, Position, Square, load_board
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Accuse, Deal, End, Game, Move, Player, Response, Suggest, Turn
 from clue_stats.engine.strategies import Seat, Strategy, make_strategy, parse_spec
 
@@ -31,7 +32,7 @@ CLOCKWISE = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum
 MAX_TURNS = 2000  # a game nobody can finish (e.g. only random players left) ends without a winner
 
 
-class SimulationError(ValueError):
+class SimulationError(UsageError):
     """Parameters the simulator cannot play (message for the user)."""
 
 

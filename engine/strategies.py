@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from clue_stats.engine.editions import Deck
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game, Suggest
 
 Triple = tuple[str, str, str]
 CATEGORIES = ("suspects", "weapons", "rooms")
 
 
-class UnknownStrategy(ValueError):
-    pass
+class UnknownStrategy(UsageError):
+    """A strategy spec that names no strategy (or a bad threshold)."""
 
 
 class Notebook:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from clue_stats.engine.errors import InputError
+
 _DECODER = json.JSONDecoder(strict=False)  # a tab typed inside quotes is kept, not refused
 
 
@@ -50,7 +52,7 @@ class Line:
         return not self.tokens and self.time is None
 
 
-class NotationError(Exception):
+class NotationError(InputError):
     """Internal: a problem at a place of a line; the reader turns it into a Problem."""
 
     def __init__(self, code: str, what: str, start: int, end: int):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clue_stats.engine import editions as ed
+from clue_stats.engine.errors import InputError
 from clue_stats.engine.game import (
     ALL,
     UNSEEN,
@@ -52,7 +53,7 @@ _WORD = re.compile(r'[^\s"/#@,=:!][^\s"/,=:!]*')
 _TIME = re.compile(r'[^\s"/]+')
 
 
-class NotationWriteError(ValueError):
+class NotationWriteError(InputError):
     """Records the notation cannot say (or that are not valid clue-log/1); the message says which."""
 
 

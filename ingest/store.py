@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from clue_stats.engine.errors import StoreBusy, StoreError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -77,14 +78,6 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
 
 # Tables whose rows belong to one stored game, in the order they are written.
 GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
-
-
-class StoreBusy(RuntimeError):
-    """The database stayed locked by another process for longer than the bounded wait."""
-
-
-class StoreError(RuntimeError):
-    """The file is not a clue-stats database (or not a DuckDB file at all)."""
 
 
 def now() -> datetime:

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from clue_stats.cli import DbOption, JsonOption, app, database, err, handled, out, print_json
+from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
 from clue_stats.ingest import store
 from clue_stats.pipeline import analyse_store
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.cli import InputError, UsageError, app, err, handled, out
+from clue_stats.app import app, err, handled, out
+from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest import cluelog
 from clue_stats.pipeline import UnknownFormat, read_game_file
 
@@ -42,12 +43,12 @@ def convert_command(
 
         try:
             text = "\n".join(notation.write(cluelog.record_dicts(g)) for g in games)
-        except ValueError as exc:
-            raise InputError(f"{path}: cannot be written as notation: {exc}") from None
+        except notation.NotationWriteError as exc:
+            raise notation.NotationWriteError(f"{path}: cannot be written as notation: {exc}") from None
     if out_file is not None:
         out_file.write_text(text, encoding="utf-8")
         out.print(f"{len(games)} games written to {out_file}")
     else:
         sys.stdout.write(text)
     if any(p.is_error for p in problems):
-        raise typer.Exit(3)
+        raise typer.Exit(ExitCode.INPUT_REJECTED)

@@ -13,7 +13,8 @@ from pathlib import Path
 import typer
 
 import clue_stats.dashboard
-from clue_stats.cli import DbOption, app, database, err, fail, handled, out
+from clue_stats.app import DbOption, app, database, err, fail, handled, out
+from clue_stats.engine.errors import ExitCode
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
 LOCAL = "127.0.0.1"
@@ -92,7 +93,7 @@ def dashboard_command(
         raise fail(
             f"cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
             "(choose another with --port or --address)",
-            1,
+            ExitCode.FAILURE,
         )
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
@@ -109,6 +110,6 @@ def dashboard_command(
             child.wait(timeout=10)
         except subprocess.TimeoutExpired:
             child.kill()
-        raise typer.Exit(0) from None
+        raise typer.Exit(ExitCode.OK) from None
     if code != 0:
-        raise fail(f"the dashboard stopped with exit code {code}", 1)
+        raise fail(f"the dashboard stopped with exit code {code}", ExitCode.FAILURE)

@@ -8,7 +8,8 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.cli import DbOption, JsonOption, UsageError, app, database, err, handled, out, plural, print_json
+from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, plural, print_json
+from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest import kinds, store
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
@@ -129,7 +130,7 @@ def delete_command(
         print_json({"deleted": found, "not_found": missing})
     else:
         out.print(f"{len(found)} games deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
-    raise typer.Exit(0 if not missing else 3)
+    raise typer.Exit(ExitCode.INPUT_REJECTED if missing else ExitCode.OK)
 
 
 @app.command("games")

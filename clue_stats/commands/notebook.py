@@ -7,8 +7,9 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from clue_stats.cli import InputError, JsonOption, UsageError, app, handled, out, print_json
+from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.editions import slug
+from clue_stats.engine.errors import InputError, UsageError
 from clue_stats.pipeline import UnknownFormat, read_game_file
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.cli import DbOption, UsageError, app, database, err, handled, out, print_json
+from clue_stats.app import DbOption, app, database, err, handled, out, print_json
+from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
 
 FORMATS = ("html", "md")
@@ -38,7 +39,6 @@ def report_command(
     """A game's post-mortem: entropy over the game, best and worst suggestions, accusation timing,
     what refuters gave away and the key moments."""
     from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
-    from clue_stats.analysis.store_read import GameNotFound
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
@@ -46,11 +46,7 @@ def report_command(
     path = database(db)
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path) as con:
-        try:
-            data = gather(con, game_id)
-        except GameNotFound:
-            known = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
-            raise UsageError(_not_found(game_id, known)) from None
+        data = gather(con, game_id)
     missing = missing_analysis(data)
     if missing is not None and not stored_only:
         # one game's analysis takes seconds; the report should not be missing its core sections
@@ -89,14 +85,6 @@ def report_command(
         )
     else:
         out.print(f"wrote the post-mortem of {game_id} to {target}", markup=False)
-
-
-def _not_found(game_id: str, known: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(game_id, known, n=3, cutoff=0.5)
-    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-    return f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them"
 
 
 def _file_stem(game_id: str) -> str:

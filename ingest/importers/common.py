@@ -13,13 +13,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
+from clue_stats.engine.errors import InputError
 from clue_stats.engine.problems import Problem
 
 FORMAT = "clue-log/1"
 FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}
 
 
-class Unconvertible(Exception):
+class Unconvertible(InputError):
     """Input that cannot become a clue-log/1 record; carries the problem code and a message."""
 
     def __init__(self, message: str, code: str = "bad_import"):

@@ -1,4 +1,4 @@
-"""`board` and `simulate`: the board's distances, and games between built-in strategies."""
+"""`simulate`: games between built-in strategies, written as clue-log/1."""
 
 from __future__ import annotations
 
@@ -8,55 +8,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from clue_stats.cli import JsonOption, UsageError, app, err, handled, out, print_json
-
-
-@app.command("board")
-@handled
-def board_command(
-    board: str | None = typer.Option(None, "--board", help="The board map (classic, uk-2020); default: the edition's."),
-    edition: str = typer.Option(
-        "classic", "--edition", help="Whose names to print rooms and characters in (e.g. de-2023 for German)."
-    ),
-    json_output: bool = JsonOption,
-) -> None:
-    """The fewest moves from each start square into each room."""
-    from rich import box
-    from rich.table import Column, Table
-
-    from clue_stats.analysis.names import of_edition
-    from clue_stats.engine.board import BoardFormatError, load_board
-    from clue_stats.engine.editions import UnknownName
-    from clue_stats.engine.editions import edition as find_edition
-
-    try:
-        ed = find_edition(edition)
-    except UnknownName as exc:
-        raise UsageError(f"--edition: {exc}") from None
-    name = board or ed.board
-    if name is None:
-        raise UsageError(f"the edition {ed.name!r} is played without a board; name one with --board")
-    try:
-        grid = load_board(name)
-    except BoardFormatError as exc:
-        raise UsageError(str(exc)) from None
-    table = grid.shortest_paths()
-    if json_output:
-        print_json(table)  # ids, as everywhere in --json
-        return
-    names = of_edition(ed.id)
-    starts = [c for c in table if c in names.deck.suspects] or list(table)
-    shown = Table(
-        Column("room", no_wrap=True),
-        *(Column(names(c), justify="right", overflow="fold") for c in starts),
-        title=f"Fewest moves from each character's start square into each room ({name} board, {ed.name})",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-    )
-    for room in grid.rooms:
-        shown.add_row(names(room), *(str(table[c].get(room, "-")) for c in starts))
-    out.print(shown)
+from clue_stats.app import JsonOption, app, err, handled, out, print_json
 
 
 @app.command("simulate")
@@ -78,14 +30,11 @@ def simulate_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
-    from clue_stats.engine.simulate import SimulationError, play_game, setup
+    from clue_stats.engine.simulate import play_game, setup
     from clue_stats.ingest.cluelog import write_game
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
-    try:
-        plan = setup(players, edition, specs, seed)
-    except SimulationError as exc:
-        raise UsageError(str(exc)) from None
+    plan = setup(players, edition, specs, seed)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []

@@ -1,0 +1,53 @@
+"""`board`: the fewest moves from each start square into each room."""
+
+from __future__ import annotations
+
+import typer
+
+from clue_stats.app import JsonOption, app, handled, out, print_json
+from clue_stats.engine.errors import UsageError
+
+
+@app.command("board")
+@handled
+def board_command(
+    board: str | None = typer.Option(None, "--board", help="The board map (classic, uk-2020); default: the edition's."),
+    edition: str = typer.Option(
+        "classic", "--edition", help="Whose names to print rooms and characters in (e.g. de-2023 for German)."
+    ),
+    json_output: bool = JsonOption,
+) -> None:
+    """The fewest moves from each start square into each room."""
+    from rich import box
+    from rich.table import Column, Table
+
+    from clue_stats.analysis.names import of_edition
+    from clue_stats.engine.board import load_board
+    from clue_stats.engine.editions import UnknownName
+    from clue_stats.engine.editions import edition as find_edition
+
+    try:
+        ed = find_edition(edition)
+    except UnknownName as exc:
+        raise UsageError(f"--edition: {exc}") from None
+    name = board or ed.board
+    if name is None:
+        raise UsageError(f"the edition {ed.name!r} is played without a board; name one with --board")
+    grid = load_board(name)
+    table = grid.shortest_paths()
+    if json_output:
+        print_json(table)  # ids, as everywhere in --json
+        return
+    names = of_edition(ed.id)
+    starts = [c for c in table if c in names.deck.suspects] or list(table)
+    shown = Table(
+        Column("room", no_wrap=True),
+        *(Column(names(c), justify="right", overflow="fold") for c in starts),
+        title=f"Fewest moves from each character's start square into each room ({name} board, {ed.name})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for room in grid.rooms:
+        shown.add_row(names(room), *(str(table[c].get(room, "-")) for c in starts))
+    out.print(shown)

@@ -1,0 +1,51 @@
+"""The exceptions clue-stats raises for what a user can cause: one hierarchy, one base.
+
+    ClueStatsError            a failure the program expects, told in one message
+    ├── InputError            input that cannot be used (a file, a record, a name in it)
+    │   ├── UsageError        ... given on the command line: an option, a name, a path
+    │   │   ├── engine.simulate.SimulationError, engine.strategies.UnknownStrategy,
+    │   │   └── engine.board.UnknownBoard, analysis.store_read.GameNotFound
+    │   └── engine.board.BoardFormatError, engine.editions.UnknownName,
+    │       ingest.notation_lex.NotationError, ingest.notation_write.NotationWriteError,
+    │       ingest.importers.common.Unconvertible
+    └── StoreError            the database cannot be used (ingest.store)
+        └── StoreBusy         ... because another process holds it
+
+The command line maps each family to an exit code in one place (``clue_stats.app.handled``); a
+library caller catches the family it can act on. Bad *records* are not exceptions but problems
+(engine.problems), collected and reported together; the exceptions above that the readers raise
+inside (NotationError, Unconvertible) become problems before they leave the reader.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ClueStatsError(Exception):
+    """A failure the program expects; its message is meant for the user."""
+
+
+class InputError(ClueStatsError, ValueError):
+    """Input that cannot be used."""
+
+
+class UsageError(InputError):
+    """A mistake in how the program was called (an option, a name or a path it was given)."""
+
+
+class StoreError(ClueStatsError, RuntimeError):
+    """The database cannot be used: missing, not a clue-stats database, or of a newer schema."""
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked by another process for longer than the bounded wait."""
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes of every command (docs/analysis.md)."""
+
+    OK = 0
+    FAILURE = 1  # the program's own, or a resource such as a locked database
+    USAGE = 2
+    INPUT_REJECTED = 3  # some input rejected: games stored apart, files unreadable

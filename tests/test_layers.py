@@ -1,0 +1,106 @@
+"""The layers hold (docs/ and DESIGN's order engine <- ingest <- analysis <- dashboard, clue_stats on
+top): every import of every module is read from its source, at any depth (imports inside functions
+count), so a lower layer that reaches up fails here, not in a user's installation."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# the order of the layers; a module may import its own layer and those before it
+LAYERS = {"engine": 0, "ingest": 1, "analysis": 2, "dashboard": 3, "clue_stats": 4}
+# what the engine, the part another program would embed, must not need
+NOT_IN_ENGINE = {"duckdb", "polars", "pyarrow", "pandas", "streamlit", "altair", "typer", "rich"}
+
+
+def _layer_of_module(name: str) -> str | None:
+    """The layer of an imported name: clue_stats.engine.x -> engine; clue_stats.cli -> clue_stats."""
+    parts = name.split(".")
+    if parts[0] != "clue_stats":
+        return None
+    if len(parts) > 1 and parts[1] in LAYERS:
+        return parts[1]
+    return "clue_stats"
+
+
+def _is_main_block(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``, a script's entry: it runs on top, like clue_stats."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+    )
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, imported module) for every import in the file, outside a ``__main__`` block."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found: list[tuple[int, str]] = []
+    folder = path.relative_to(ROOT).parent.parts
+    package = folder if folder[0] == "clue_stats" else ("clue_stats", *folder)
+    stack: list[ast.AST] = [n for n in tree.body if not _is_main_block(n)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolved against the module's package
+                base = package[: len(package) - node.level + 1]
+                found.append((node.lineno, ".".join(base + ((node.module,) if node.module else ()))))
+            else:
+                assert node.module is not None
+                found.append((node.lineno, node.module))
+                # `from clue_stats import commands` imports clue_stats.commands
+                found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def sources(layer: str) -> list[Path]:
+    return sorted((ROOT / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_no_layer_imports_a_later_one(layer: str) -> None:
+    wrong = []
+    for path in sources(layer):
+        for line, name in imports(path):
+            target = _layer_of_module(name)
+            if target is not None and LAYERS[target] > LAYERS[layer]:
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert not wrong, f"{layer} imports a later layer:\n" + "\n".join(wrong)
+
+
+def test_the_engine_needs_no_storage_frames_or_ui() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sources("engine")
+        for line, name in imports(path)
+        if name.split(".")[0] in NOT_IN_ENGINE
+    ]
+    assert not wrong, "the engine imports:\n" + "\n".join(wrong)
+
+
+def test_the_commands_and_the_cli_do_not_import_each_other() -> None:
+    """cli.py imports the commands; the commands import clue_stats.app, never cli.py."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sources("clue_stats/commands") + [ROOT / "clue_stats" / "app.py"]
+        for line, name in imports(path)
+        if name == "clue_stats.cli" or name.startswith("clue_stats.cli.")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_checker_sees_imports() -> None:
+    """The reader above finds imports inside functions and skips only a __main__ block."""
+    sample = ROOT / "engine" / "board.py"
+    names = {name for _, name in imports(sample)}
+    assert "clue_stats.engine.editions" in names and "functools" in names
+    partitioned = {name for _, name in imports(ROOT / "analysis" / "partitioned.py")}
+    assert "clue_stats.ingest.store" in partitioned  # imported inside a function
+    assert "clue_stats.app" not in partitioned  # only in its __main__ block
