@@ -124,14 +124,18 @@ def filter_choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
     return out
 
 
+def _not_found(con: duckdb.DuckDBPyConnection, game_id: str) -> GameNotFound:
+    known = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+    close = difflib.get_close_matches(game_id, known, n=3, cutoff=0.5)
+    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    return GameNotFound(f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them")
+
+
 def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
     """A stored game rebuilt from its ``events`` payloads, exactly as it was read."""
     rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
     if not rows:
-        known = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
-        close = difflib.get_close_matches(game_id, known, n=3, cutoff=0.5)
-        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        raise GameNotFound(f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them")
+        raise _not_found(con, game_id)
     return game_from_payloads([r[0] for r in rows], [r[1] for r in rows], game_id)
 
 
@@ -204,6 +208,6 @@ def stored_game(con: duckdb.DuckDBPyConnection, game_id: str) -> StoredGame:
     header = tables.pop("games").to_dicts()
     events = tables["events"]
     if not header or events.is_empty():
-        raise GameNotFound(f"no stored game has the id {game_id!r}")
+        raise _not_found(con, game_id)
     game = game_from_payloads(events["payload"].to_list(), events["line"].to_list(), game_id)
     return StoredGame(game, header[0], tables)
