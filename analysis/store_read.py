@@ -186,7 +186,9 @@ def game_table(con: duckdb.DuckDBPyConnection, table: str, game_id: str) -> pl.D
     if table not in GAME_TABLES:
         raise ValueError(f"not a table of one game: {table!r}")
     order = _GAME_ORDER.get(table, "seq")
-    return frame(con, f"SELECT * FROM {table} WHERE game_id = ? ORDER BY {order}", [game_id])
+    # problems of the id's rejected versions (raw_sha256 set) are theirs, not the stored game's
+    only_stored = " AND raw_sha256 IS NULL" if table == "problems" else ""
+    return frame(con, f"SELECT * FROM {table} WHERE game_id = ?{only_stored} ORDER BY {order}", [game_id])
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ class Summary:
     files_read: int = 0
     files_skipped: int = 0
     games_stored: int = 0
+    games_replaced: int = 0  # of the stored: new versions of ids stored before (ingest --replace)
     games_skipped: int = 0
     games_rejected: int = 0
     games_valid: int = 0  # validate: games that passed
@@ -54,6 +55,7 @@ class Summary:
             "files_read": self.files_read,
             "files_skipped": self.files_skipped,
             "games_stored": self.games_stored,
+            "games_replaced": self.games_replaced,
             "games_skipped": self.games_skipped,
             "games_rejected": self.games_rejected,
             "problems": [
@@ -204,9 +206,11 @@ def ingest_paths(
     progress: Callable[[int], None] | None = None,
     wait_seconds: float = 30.0,
     kind: str | None = None,
+    replace: bool = False,
 ) -> Summary:
     """`clue-stats ingest`: read, check, analyse and store; idempotent. ``kind`` (ingest.kinds), when
-    given, is the kind of every game read, whatever its source implies."""
+        given, is the kind of every game read, whatever its source implies. ``replace``: a game whose id
+    is stored with other content replaces that version instead of being rejected as a conflict."""
     summary = Summary()
     with store.write_connection(db, wait_seconds) as con:
         started = store.start_run(con, [str(p) for p in paths])
@@ -219,8 +223,9 @@ def ingest_paths(
         if not pending_rows and not pending_rejections:
             return
         with store.write_connection(db, wait_seconds) as con:
-            result = store.write_batch(con, pending_rows, pending_rejections)
+            result = store.write_batch(con, pending_rows, pending_rejections, replace=replace)
         summary.games_stored += len(result.stored)
+        summary.games_replaced += len(result.replaced)
         summary.games_skipped += len(result.skipped)
         duplicates = [r for r in result.rejected if r not in pending_rejections]
         summary.games_rejected += len(duplicates)

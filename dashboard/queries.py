@@ -531,6 +531,12 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
             GROUP BY ALL ORDER BY problems DESC, p.code""",
             params,
         )
+        history = _frame(
+            con,
+            """
+            SELECT happened_at, game_id, event, source_file, line, code, message FROM history
+            ORDER BY happened_at DESC, game_id LIMIT 500""",
+        )
         runs = _frame(
             con,
             """
@@ -542,6 +548,7 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
         "rejected": rejected,
         "rejected_codes": rejected_codes,
         "warnings": warnings,
+        "history": history,
         "runs": runs,
     }
 

@@ -70,6 +70,10 @@ CREATE TABLE IF NOT EXISTS rejected (
     source_file VARCHAR, line INTEGER, game_id VARCHAR, code VARCHAR NOT NULL, message VARCHAR NOT NULL,
     raw VARCHAR, raw_sha256 VARCHAR NOT NULL, rejected_at TIMESTAMP NOT NULL
 );
+CREATE TABLE IF NOT EXISTS history (
+    happened_at TIMESTAMP NOT NULL, game_id VARCHAR, event VARCHAR NOT NULL, source_file VARCHAR, line INTEGER,
+    code VARCHAR, message VARCHAR, sha256 VARCHAR, raw VARCHAR
+);
 CREATE TABLE IF NOT EXISTS ingest_runs (
     started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP, paths VARCHAR NOT NULL, files_read INTEGER,
     files_skipped INTEGER, games_stored INTEGER, games_skipped INTEGER, games_rejected INTEGER
@@ -195,6 +199,7 @@ class Rejection:
 @dataclass
 class BatchResult:
     stored: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)  # stored, in place of another version (``replace``)
     skipped: list[str] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)  # includes duplicate_id conflicts
     rejected_new: int = 0  # rejections not already in the store
@@ -254,8 +259,16 @@ def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict], list[dict
     return rejected, problems
 
 
-def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejections: list[Rejection]) -> BatchResult:
-    """Store new games (idempotent by id and content hash) and rejections, in one transaction."""
+def write_batch(
+    con: duckdb.DuckDBPyConnection, games: list[GameRows], rejections: list[Rejection], replace: bool = False
+) -> BatchResult:
+    """Store new games (idempotent by id and content hash) and rejections, in one transaction.
+
+    A game whose id is stored with other content is a conflict (rejected as ``duplicate_id``), unless
+    ``replace``: then it is stored as that id's new version, the old one leaving a ``history`` row.
+    Storing a valid version of an id (or finding it stored already) moves that id's rejected versions
+    out of ``rejected`` and their problems out of ``problems`` into ``history``: they are no longer
+    current, and Data quality and the replay stop showing them."""
     from clue_stats.engine.problems import Problem
 
     result = BatchResult()
@@ -276,7 +289,10 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
             if known == g.content_sha256:
                 result.skipped.append(g.game_id)
                 continue
-            if known is not None:
+            if known is not None and replace:
+                _retire_version(con, g.game_id, at)
+                result.replaced.append(g.game_id)
+            elif known is not None:
                 events = g.tables.get("events", [])
                 raw = "\n".join(str(e["payload"]) for e in events) + "\n"
                 header = g.tables["games"][0]
@@ -289,7 +305,8 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
                         problems=[
                             Problem(
                                 "duplicate_id",
-                                f"game id {g.game_id!r} is already stored with other content",
+                                f"game id {g.game_id!r} is already stored with other content "
+                                "(ingest with --replace to store this version in its place)",
                                 seq=0,
                                 line=header.get("line"),
                                 source_file=header.get("source_file"),
@@ -307,6 +324,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
                 tables[table].extend(rows)
         for table in GAME_TABLES:
             _insert(con, table, tables[table])
+        _retire_rejections(con, result.stored + result.skipped, at)
         all_rejections = rejections + result.rejected
         result.rejected = all_rejections
         if all_rejections:
@@ -334,6 +352,36 @@ def write_batch(con: duckdb.DuckDBPyConnection, games: list[GameRows], rejection
         con.execute("ROLLBACK")
         raise
     return result
+
+
+def _retire_rejections(con: duckdb.DuckDBPyConnection, game_ids: list[str], at: datetime) -> None:
+    """Rejected versions of ids that now have a valid stored version: into ``history``."""
+    if not game_ids:
+        return
+    con.execute(
+        "INSERT INTO history SELECT ?, game_id, 'rejected_version_superseded', source_file, line, code, message, "
+        "raw_sha256, raw FROM rejected WHERE game_id IN (SELECT unnest(?))",
+        [at, game_ids],
+    )
+    con.execute("DELETE FROM rejected WHERE game_id IN (SELECT unnest(?))", [game_ids])
+    con.execute("DELETE FROM problems WHERE raw_sha256 IS NOT NULL AND game_id IN (SELECT unnest(?))", [game_ids])
+
+
+def _retire_version(con: duckdb.DuckDBPyConnection, game_id: str, at: datetime) -> None:
+    """A stored version about to be replaced: a ``history`` row, and its rows gone."""
+    con.execute(
+        "INSERT INTO history SELECT ?, game_id, 'stored_version_replaced', source_file, line, NULL, "
+        "'replaced by ingest --replace', content_sha256, NULL FROM games WHERE game_id = ?",
+        [at, game_id],
+    )
+    _delete_rows(con, [game_id])
+
+
+def _delete_rows(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> None:
+    """Every row of these stored games (the problems of their rejected versions are not theirs)."""
+    for table in GAME_TABLES:
+        only_stored = " AND raw_sha256 IS NULL" if table == "problems" else ""
+        con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?)){only_stored}", [game_ids])
 
 
 def start_run(con: duckdb.DuckDBPyConnection, paths: list[str]) -> datetime:
@@ -366,8 +414,7 @@ def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[st
     ]
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in GAME_TABLES:
-            con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
+        _delete_rows(con, found)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -46,6 +46,12 @@ def ingest_command(
         help="Who played these games: tabletop, digital, contest or simulated "
         "(default: what each file's source implies; see docs/analysis.md).",
     ),
+    replace: bool = typer.Option(
+        False,
+        "--replace",
+        help="Store a game whose id is already stored with other content as that id's new version "
+        "(a corrected log), instead of reporting a conflict.",
+    ),
     json_output: bool = JsonOption,
 ) -> None:
     """Read game records, check every game, store the valid ones and set the others apart."""
@@ -74,18 +80,20 @@ def ingest_command(
                 wait_seconds=wait,
                 progress=lambda n: bar.advance(task, n),
                 kind=kind,
+                replace=replace,
             )
     else:
         summary = pipeline.ingest_paths(
-            paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait, kind=kind
+            paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait, kind=kind, replace=replace
         )
     if json_output:
         print_json({"database": path, **summary.as_dict()})
     else:
         _report_problems(summary)
+        replaced = f" ({summary.games_replaced} replacing an earlier version)" if summary.games_replaced else ""
         out.print(
-            f"{summary.files_read} files read, {summary.files_skipped} skipped; "
-            f"{summary.games_stored} games stored, {summary.games_skipped} already present, "
+            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped; "
+            f"{plural(summary.games_stored, 'game')} stored{replaced}, {summary.games_skipped} already present, "
             f"{summary.games_rejected} rejected  ->  {path}"
         )
     raise typer.Exit(summary.exit_code)
@@ -109,7 +117,8 @@ def validate_command(
         for p in summary.problems:
             (err if p.is_error else out).print(str(p), markup=False)
         out.print(
-            f"{summary.files_read} files read, {summary.files_skipped} skipped; {summary.games_valid} games valid, {summary.games_rejected} rejected"
+            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped; "
+            f"{plural(summary.games_valid, 'game')} valid, {summary.games_rejected} rejected"
         )
     raise typer.Exit(summary.exit_code)
 
@@ -129,7 +138,7 @@ def delete_command(
     if json_output:
         print_json({"deleted": found, "not_found": missing})
     else:
-        out.print(f"{len(found)} games deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
+        out.print(f"{plural(len(found), 'game')} deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
     raise typer.Exit(ExitCode.INPUT_REJECTED if missing else ExitCode.OK)
 
 

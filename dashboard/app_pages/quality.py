@@ -68,6 +68,14 @@ if data["warnings"].height:
 else:
     st.caption("The selected games carry no warning.")
 
+if data["history"].height:
+    with st.expander(f"Earlier versions of stored games ({data['history'].height:,})"):
+        st.caption(
+            "Rejected versions of games stored since in a valid version, and stored versions replaced with "
+            "`ingest --replace`: kept as history, no longer current problems."
+        )
+        st.dataframe(data["history"], hide_index=True, width="stretch")
+
 st.subheader("Ingest history")
 if data["runs"].height:
     st.dataframe(data["runs"], hide_index=True, width="stretch")
