@@ -1,20 +1,23 @@
 """Export the stable tables as Parquet or CSV files, optionally with players' names replaced.
 
-Pseudonyms are stable: the same name with the same salt gives the same pseudonym in every export
-(`p-` and the first 10 hex digits of SHA-256 of salt + name), so a club can share its statistics
-without its members' names and still follow a player across games. With pseudonyms, free text that
+Pseudonyms are stable: the same name with the same secret gives the same pseudonym in every export
+(`p-` and the first 10 hex digits of HMAC-SHA-256 of the name, keyed with the secret), so a club can
+share its statistics without its members' names and still follow a player across games. The secret
+is the ``--salt`` given, else a random one the database keeps (its ``settings`` table, never
+exported): nobody without it can turn a pseudonym back into a name by hashing guesses. With pseudonyms, free text that
 may hold names (notes, problem messages, rejected games' raw text) is left out of the export.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from pathlib import Path
 
 import duckdb
 
-from clue_stats.ingest.store import read_connection
+from clue_stats.ingest.store import pseudonym_secret, read_connection
 
 TABLES = (
     "games",
@@ -25,6 +28,7 @@ TABLES = (
     "accusations",
     "problems",
     "rejected",
+    "history",
     "ingest_runs",
 )
 
@@ -38,13 +42,18 @@ NAME_COLUMNS = {
     "accusations": ("player",),
 }
 # table -> free-text columns left out of a pseudonymised export
-TEXT_COLUMNS = {"problems": ("message",), "rejected": ("raw", "message"), "games": ("source_file", "place")}
+TEXT_COLUMNS = {
+    "problems": ("message",),
+    "rejected": ("raw", "message"),
+    "history": ("raw", "message"),
+    "games": ("source_file", "place"),
+}
 
 
 def pseudonym(name: str | None, salt: str) -> str | None:
     if name is None:
         return None
-    return "p-" + hashlib.sha256((salt + name).encode("utf-8")).hexdigest()[:10]
+    return "p-" + hmac.new(salt.encode("utf-8"), name.encode("utf-8"), hashlib.sha256).hexdigest()[:10]
 
 
 def pseudonymise_payload(payload: str, salt: str) -> str:
@@ -77,9 +86,12 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 def export(
     db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: bool = False, salt: str = ""
 ) -> dict[str, int]:
-    """Write each table to OUT/<table>.<fmt>; returns rows written per table."""
+    """Write each table to OUT/<table>.<fmt>; returns rows written per table. Pseudonyms use ``salt``,
+    or the database's own secret when it is empty."""
     if fmt not in ("parquet", "csv"):
         raise ValueError(f"unknown export format {fmt!r}: parquet or csv")
+    if pseudonymise and not salt:
+        salt = pseudonym_secret(db)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, int] = {}
@@ -89,8 +101,11 @@ def export(
         )
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
+            columns = _columns(con, table)
+            if not columns:  # a table newer than the database (made by an older clue-stats)
+                continue
             select = []
-            for column in _columns(con, table):
+            for column in columns:
                 quoted = f'"{column}"'
                 if pseudonymise and column in TEXT_COLUMNS.get(table, ()):
                     continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from clue_stats.engine.errors import StoreBusy, StoreError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
+PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
 RAW_LIMIT = 1 << 20  # rejected games keep their first MiB
 
 SCHEMA = """
@@ -74,6 +76,7 @@ CREATE TABLE IF NOT EXISTS history (
     happened_at TIMESTAMP NOT NULL, game_id VARCHAR, event VARCHAR NOT NULL, source_file VARCHAR, line INTEGER,
     code VARCHAR, message VARCHAR, sha256 VARCHAR, raw VARCHAR
 );
+CREATE TABLE IF NOT EXISTS settings (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TABLE IF NOT EXISTS ingest_runs (
     started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP, paths VARCHAR NOT NULL, files_read INTEGER,
     files_skipped INTEGER, games_stored INTEGER, games_skipped INTEGER, games_rejected INTEGER
@@ -82,6 +85,26 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
 
 # Tables whose rows belong to one stored game, in the order they are written.
 GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+
+
+def pseudonym_secret(path: str | Path) -> str:
+    """The database's own pseudonym secret (made when the database is first written, or now)."""
+    with read_connection(path) as con:
+        found = (
+            con.execute("SELECT value FROM settings WHERE key = ?", [PSEUDONYM_SECRET]).fetchall()
+            if _has_settings(con)
+            else []
+        )
+    if found:
+        return found[0][0]
+    with write_connection(path) as con:  # a database made before the secret existed: it gets one now
+        return con.execute("SELECT value FROM settings WHERE key = ?", [PSEUDONYM_SECRET]).fetchall()[0][0]
+
+
+def _has_settings(con: duckdb.DuckDBPyConnection) -> bool:
+    return bool(
+        con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'settings'").fetchall()[0][0]
+    )
 
 
 def now() -> datetime:
@@ -162,6 +185,11 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         if not present:
             con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
             con.execute(fill)
+    # the secret of this database's pseudonyms (export --pseudonymise without --salt): random, made once
+    con.execute(
+        "INSERT INTO settings SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = ?)",
+        [PSEUDONYM_SECRET, secrets.token_hex(32), PSEUDONYM_SECRET],
+    )
     row = con.execute("SELECT max(version) FROM schema_version").fetchone()
     if row is None or row[0] is None:
         con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, now()])

@@ -223,7 +223,9 @@ def games_command(
 @app.command("export")
 @handled
 def export_command(
-    out_dir: str = typer.Option("export", "--out", help="The folder to write the files into."),
+    out_dir: str | None = typer.Option(
+        None, "--out", help="The folder to write the files into (default: a new folder clue-stats-export-DATE here)."
+    ),
     fmt: str = typer.Option("parquet", "--format", help="parquet or csv."),
     pseudonymise: bool = typer.Option(
         False,
@@ -232,7 +234,11 @@ def export_command(
         help="Replace player names with stable pseudonyms; leave out free text.",
     ),
     salt: str = typer.Option(
-        "", "--salt", envvar="CLUE_STATS_SALT", help="Secret mixed into pseudonyms, so names cannot be guessed back."
+        "",
+        "--salt",
+        envvar="CLUE_STATS_SALT",
+        help="Secret that keys the pseudonyms (default: a random secret kept in the database, so the same "
+        "names get the same pseudonyms in every export of it).",
     ),
     db: str | None = DbOption,
     json_output: bool = JsonOption,
@@ -242,9 +248,24 @@ def export_command(
 
     if fmt not in ("parquet", "csv"):
         raise UsageError(f"--format must be parquet or csv, not {fmt!r}")
+    if out_dir is None:
+        out_dir = _dated_folder()
     written = export(database(db), out_dir, fmt, pseudonymise, salt)
     if json_output:
         print_json({"out": out_dir, "format": fmt, "rows": written})
     else:
         counts = ", ".join(f"{t} {n}" for t, n in written.items())
-        out.print(f"wrote {len(written)} {fmt} files to {out_dir}: {counts}")
+        out.print(f"wrote {len(written)} {fmt} files to {out_dir}: {counts}", markup=False)
+
+
+def _dated_folder() -> str:
+    """clue-stats-export-YYYY-MM-DD in the working directory; -2, -3, ... when that one is taken."""
+    from datetime import date
+    from pathlib import Path
+
+    base = f"clue-stats-export-{date.today().isoformat()}"
+    candidate, n = base, 1
+    while Path(candidate).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
