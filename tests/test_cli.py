@@ -88,3 +88,14 @@ def test_every_command_is_documented_in_the_readme():
     command = typer.main.get_command(app)
     for name in command.commands:
         assert f"clue-stats {name}" in readme, name
+
+
+def test_version_and_counts_in_words(samples, db):
+    from importlib.metadata import version
+
+    shown = run("--version")
+    assert shown.exit_code == 0 and shown.stdout.strip() == f"clue-stats {version('clue-stats')}"
+    one = run("ingest", samples / "us-clue-family.jsonl", "--db", db, "--no-analyse")
+    assert one.stdout.startswith("1 file read, 0 skipped; 1 game stored,"), one.stdout
+    assert run("delete", "us-family-2026-10-31", "--db", db).stdout.startswith("1 game deleted")
+    assert run("validate", samples / "us-clue-family.jsonl").stdout.startswith("1 file read, 0 skipped; 1 game valid")
