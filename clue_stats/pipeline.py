@@ -15,6 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
+
 from clue_stats.analysis import store_read
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, INGEST_DEEP, analyse_game
 from clue_stats.engine.errors import ExitCode, InputError
@@ -261,6 +263,7 @@ def ingest_paths(
         if pool is not None:
             pool.shutdown()
     with store.write_connection(db, wait_seconds) as con:
+        update_ratings(con)
         store.finish_run(
             con,
             started,
@@ -271,6 +274,46 @@ def ingest_paths(
             games_rejected=summary.games_rejected,
         )
     return summary
+
+
+def update_ratings(con: duckdb.DuckDBPyConnection, from_scratch: bool = False) -> list[str]:
+    """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
+    merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
+    from clue_stats.analysis.ratings import rating_updates
+
+    updates = rating_updates(con, from_scratch=from_scratch)
+    store.replace_ratings(con, updates)
+    return [pool for pool, _, _ in updates]
+
+
+def delete_games(db: str | Path, game_ids: list[str], wait_seconds: float = 30.0) -> list[str]:
+    """`clue-stats delete`: remove stored games, and rate the games after them again."""
+    with store.write_connection(db, wait_seconds) as con:
+        found = store.delete_games(con, game_ids)
+        if found:
+            update_ratings(con)
+    return found
+
+
+def merge_players(db: str | Path, name: str, merged_into: str, wait_seconds: float = 30.0) -> str:
+    """`clue-stats players merge`: record that two names are one person and rate again; returns the
+    person's name. Raises ValueError with the reason when the merge cannot be (the CLI shows it)."""
+    from clue_stats.analysis.ratings import merge_plan
+
+    with store.write_connection(db, wait_seconds) as con:
+        name, merged_into = merge_plan(con, name, merged_into)
+        store.record_merge(con, name, merged_into)
+        update_ratings(con)
+    return merged_into
+
+
+def unmerge_player(db: str | Path, name: str, wait_seconds: float = 30.0) -> int:
+    """`clue-stats players unmerge`: undo a name's standing merge and rate again; how many were undone."""
+    with store.write_connection(db, wait_seconds) as con:
+        undone = store.undo_merge(con, name)
+        if undone:
+            update_ratings(con)
+    return undone
 
 
 class UnknownFormat(InputError):

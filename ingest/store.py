@@ -81,6 +81,15 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
     started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP, paths VARCHAR NOT NULL, files_read INTEGER,
     files_skipped INTEGER, games_stored INTEGER, games_skipped INTEGER, games_rejected INTEGER
 );
+CREATE TABLE IF NOT EXISTS ratings (
+    pool VARCHAR NOT NULL, game_index INTEGER NOT NULL, game_id VARCHAR NOT NULL, content_sha256 VARCHAR NOT NULL,
+    seat INTEGER NOT NULL, name VARCHAR NOT NULL, player VARCHAR NOT NULL, rank INTEGER NOT NULL,
+    mu_before DOUBLE NOT NULL, sigma_before DOUBLE NOT NULL, mu_after DOUBLE NOT NULL, sigma_after DOUBLE NOT NULL,
+    rating_before DOUBLE NOT NULL, rating_after DOUBLE NOT NULL, PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS player_merges (
+    name VARCHAR NOT NULL, merged_into VARCHAR NOT NULL, merged_at TIMESTAMP NOT NULL, unmerged_at TIMESTAMP
+);
 """
 
 # Tables whose rows belong to one stored game, in the order they are written.
@@ -510,3 +519,58 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
         con.execute("ROLLBACK")
         raise
     return found
+
+
+# ---------------------------------------------------------------- the league (analysis/ratings.py computes)
+
+
+def replace_ratings(con: duckdb.DuckDBPyConnection, changes: list[tuple[str, int, pa.Table]]) -> None:
+    """For each (pool, from_index, rows): drop the pool's ratings from that game on and insert the
+    recomputed rows, all in one transaction (the earlier games' ratings stay as they are)."""
+    if not changes:
+        return
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for pool, from_index, rows in changes:
+            con.execute("DELETE FROM ratings WHERE pool = ? AND game_index >= ?", [pool, from_index])
+            if rows.num_rows:
+                con.register("incoming_ratings", rows)
+                try:
+                    con.execute("INSERT INTO ratings BY NAME SELECT * FROM incoming_ratings")
+                finally:
+                    con.unregister("incoming_ratings")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def record_merge(con: duckdb.DuckDBPyConnection, name: str, merged_into: str) -> None:
+    """Record that ``name`` is the same person as ``merged_into``; the ratings are computed anew."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute("INSERT INTO player_merges VALUES (?, ?, ?, NULL)", [name, merged_into, now()])
+        con.execute("DELETE FROM ratings")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def undo_merge(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """Undo the standing merge of ``name`` (kept in the table as undone); returns how many were undone."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        (count,) = con.execute(
+            "SELECT count(*) FROM player_merges WHERE name = ? AND unmerged_at IS NULL", [name]
+        ).fetchall()[0]
+        if count:
+            con.execute(
+                "UPDATE player_merges SET unmerged_at = ? WHERE name = ? AND unmerged_at IS NULL", [now(), name]
+            )
+            con.execute("DELETE FROM ratings")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return int(count)

@@ -132,8 +132,7 @@ def delete_command(
 ) -> None:
     """Remove stored games (ingest a corrected log afterwards)."""
     path = database(db)
-    with store.write_connection(path) as con:
-        found = store.delete_games(con, game_ids)
+    found = pipeline.delete_games(path, game_ids)
     missing = [g for g in game_ids if g not in found]
     if json_output:
         print_json({"deleted": found, "not_found": missing})

@@ -1,0 +1,338 @@
+"""The league's ratings: openskill's Plackett-Luce model over the stored games, in played order.
+
+A game's result is a ranking (``RANK_SQL``): the winner first, the players still in the game tied
+next, players eliminated by a wrong accusation last, the later-eliminated ahead of the earlier; a
+game without a winner ranks nobody first. Games are rated in separate pools by their kind (people,
+bots, simulations), each in played order (``played_at``; the ingest time where it is missing). A
+person is a name, after the merges recorded with ``clue-stats players merge``.
+
+:func:`rating_updates` compares what the ``ratings`` table holds with the games stored now and
+recomputes each pool from its first game that differs (a game added, removed or corrected in the
+past, or a merge): the result equals a recomputation from scratch. It only reads; the pipeline
+hands its rows to ``ingest.store.replace_ratings``, the code that writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+from openskill.models import PlackettLuce
+
+from clue_stats.engine.errors import UsageError
+
+POOLS = ("people", "bots", "simulations")  # the order pages list them in
+CONSERVATIVE_SIGMAS = 3.0  # rating = mu - 3 sigma: the skill the player is very likely above
+
+# The pool of a game (alias g: games). People's tabletop and client games, bot contests and simulations.
+# TODO(club): until games.kind lands, the kind is read from the source and the strategies.
+POOL_SQL = """CASE WHEN {g}.source = 'clue-stats simulate' THEN 'simulations'
+    WHEN EXISTS (SELECT 1 FROM players sp WHERE sp.game_id = {g}.game_id AND sp.strategy IS NOT NULL) THEN 'bots'
+    ELSE 'people' END"""
+
+# Played order: played_at as written (ISO text sorts in time order), the ingest time where it is missing,
+# then the order the games were read in.
+ORDER_SQL = (
+    "coalesce(replace({g}.played_at, ' ', 'T'), strftime({g}.ingested_at, '%Y-%m-%dT%H:%M:%S')), "
+    "{g}.ingested_at, {g}.source_file NULLS LAST, {g}.line NULLS LAST, {g}.game_id"
+)
+
+# Every seat with its person and its rank in the game (needs the registered table person_names).
+SEATS_SQL = """
+WITH out_at AS (
+    SELECT game_id, player, min(seq) AS out_seq FROM accusations WHERE correct = false GROUP BY ALL
+)
+SELECT p.game_id, p.seat, p.name, coalesce(m.person, p.name) AS player,
+       CASE WHEN p.won THEN 1
+            WHEN NOT p.eliminated THEN 2
+            -- the later-eliminated ahead of the earlier (an elimination without its accusation counts as first)
+            ELSE 2 + dense_rank() OVER (PARTITION BY p.game_id, p.eliminated AND NOT p.won
+                                        ORDER BY coalesce(o.out_seq, -1) DESC)
+       END AS rank
+FROM players p
+LEFT JOIN person_names m ON m.name = p.name
+LEFT JOIN out_at o ON o.game_id = p.game_id AND o.player = p.name
+"""
+
+# The games rated, in each pool's played order: two players at least, no person twice in one game.
+ORDERED_SQL = f"""
+WITH seats AS ({SEATS_SQL}),
+rateable AS (
+    SELECT game_id FROM seats GROUP BY game_id HAVING count(*) >= 2 AND count(DISTINCT player) = count(*)
+),
+pooled AS (
+    SELECT g.*, {POOL_SQL.format(g="g")} AS pool FROM games g WHERE g.game_id IN (SELECT game_id FROM rateable)
+)
+SELECT pool, (row_number() OVER (PARTITION BY pool ORDER BY {ORDER_SQL.format(g="g")}) - 1)::INTEGER AS game_index,
+       game_id, content_sha256
+FROM pooled g
+"""
+
+
+def model() -> PlackettLuce:
+    """The rating model: openskill's Plackett-Luce with its defaults (mu 25, sigma 25/3)."""
+    return PlackettLuce()
+
+
+def conservative(mu: float, sigma: float) -> float:
+    return mu - CONSERVATIVE_SIGMAS * sigma
+
+
+# ---------------------------------------------------------------- who is who
+
+
+def person_names(merges: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """name -> the person's name, from the standing merges (name, merged_into), followed to the end."""
+    into = dict(merges)
+    resolved: dict[str, str] = {}
+    for name in into:
+        seen = {name}
+        person = into[name]
+        while person in into and person not in seen:
+            seen.add(person)
+            person = into[person]
+        resolved[name] = person
+    return resolved
+
+
+def standing_merges(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    rows = con.execute(
+        "SELECT name, merged_into FROM player_merges WHERE unmerged_at IS NULL ORDER BY merged_at"
+    ).fetchall()
+    return [(a, b) for a, b in rows]
+
+
+def register_person_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Make the table ``person_names(name, person)`` visible to this connection's queries."""
+    names = person_names(standing_merges(con))
+    con.register(
+        "person_names",
+        pa.table({"name": pa.array(list(names), pa.string()), "person": pa.array(list(names.values()), pa.string())}),
+    )
+    return names
+
+
+# ---------------------------------------------------------------- rating games
+
+
+@dataclass
+class Seat:
+    seat: int
+    name: str
+    player: str
+    rank: int
+
+
+def rate_games(
+    games: Iterable[tuple[str, str, int, list[Seat]]],
+    start: dict[str, tuple[float, float]] | None = None,
+) -> tuple[dict[str, list], dict[str, tuple[float, float]]]:
+    """Rate games one after another: (game_id, content_sha256, game_index, seats) in played order,
+    every person starting from ``start`` (mu, sigma) or from the model's first rating.
+
+    Returns the rows (by column) and every person's (mu, sigma) after the last game."""
+    m = model()
+    state = dict(start or {})
+    cols: dict[str, list] = {
+        c: []
+        for c in (
+            "game_index",
+            "game_id",
+            "content_sha256",
+            "seat",
+            "name",
+            "player",
+            "rank",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        )
+    }
+    first = (m.mu, m.sigma)
+    for game_id, sha, index, seats in games:
+        before = [state.get(s.player, first) for s in seats]
+        teams = [[m.create_rating([mu, sigma])] for mu, sigma in before]
+        after = m.rate(teams, ranks=[s.rank for s in seats])
+        for s, (mu0, sigma0), (r,) in zip(seats, before, after):
+            state[s.player] = (r.mu, r.sigma)
+            cols["game_index"].append(index)
+            cols["game_id"].append(game_id)
+            cols["content_sha256"].append(sha)
+            cols["seat"].append(s.seat)
+            cols["name"].append(s.name)
+            cols["player"].append(s.player)
+            cols["rank"].append(s.rank)
+            cols["mu_before"].append(mu0)
+            cols["sigma_before"].append(sigma0)
+            cols["mu_after"].append(r.mu)
+            cols["sigma_after"].append(r.sigma)
+    return cols, state
+
+
+def _table(pool: str, cols: dict[str, list]) -> pa.Table:
+    n = len(cols["game_id"])
+    return pa.table(
+        {
+            "pool": pa.array([pool] * n, pa.string()),
+            "game_index": pa.array(cols["game_index"], pa.int32()),
+            "game_id": pa.array(cols["game_id"], pa.string()),
+            "content_sha256": pa.array(cols["content_sha256"], pa.string()),
+            "seat": pa.array(cols["seat"], pa.int32()),
+            "name": pa.array(cols["name"], pa.string()),
+            "player": pa.array(cols["player"], pa.string()),
+            "rank": pa.array(cols["rank"], pa.int32()),
+            "mu_before": pa.array(cols["mu_before"], pa.float64()),
+            "sigma_before": pa.array(cols["sigma_before"], pa.float64()),
+            "mu_after": pa.array(cols["mu_after"], pa.float64()),
+            "sigma_after": pa.array(cols["sigma_after"], pa.float64()),
+            "rating_before": pa.array(
+                [conservative(m, s) for m, s in zip(cols["mu_before"], cols["sigma_before"])], pa.float64()
+            ),
+            "rating_after": pa.array(
+                [conservative(m, s) for m, s in zip(cols["mu_after"], cols["sigma_after"])], pa.float64()
+            ),
+        }
+    )
+
+
+def _first_difference(now: list[tuple[str, str]], stored: list[tuple[str, str]]) -> int:
+    for i, (a, b) in enumerate(zip(now, stored)):
+        if a != b:
+            return i
+    return min(len(now), len(stored))
+
+
+def rating_updates(con: duckdb.DuckDBPyConnection, from_scratch: bool = False) -> list[tuple[str, int, pa.Table]]:
+    """What the ``ratings`` table needs to match the stored games: (pool, from_index, rows) for every
+    pool whose games changed, each recomputed from its first changed game (from the first game of
+    every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
+    register_person_names(con)
+    ordered: dict[str, list[tuple[str, str]]] = {}
+    for pool, _, game_id, sha in con.execute(f"{ORDERED_SQL} ORDER BY pool, game_index").fetchall():
+        ordered.setdefault(pool, []).append((game_id, sha))
+    stored: dict[str, list[tuple[str, str]]] = {}
+    for pool, _, game_id, sha in con.execute(
+        "SELECT DISTINCT pool, game_index, game_id, content_sha256 FROM ratings ORDER BY pool, game_index"
+    ).fetchall():
+        stored.setdefault(pool, []).append((game_id, sha))
+    starts: dict[str, int] = {}
+    for pool in sorted(set(ordered) | set(stored)):
+        now, before = ordered.get(pool, []), stored.get(pool, [])
+        start = 0 if from_scratch else _first_difference(now, before)
+        if start < len(now) or start < len(before):
+            starts[pool] = start
+    if not starts:
+        return []
+    con.register(
+        "rating_starts",
+        pa.table({"pool": list(starts), "start_index": pa.array(list(starts.values()), pa.int32())}),
+    )
+    state_rows = con.execute(
+        """
+        SELECT r.pool, r.player, arg_max(r.mu_after, r.game_index), arg_max(r.sigma_after, r.game_index)
+        FROM ratings r JOIN rating_starts s ON s.pool = r.pool AND r.game_index < s.start_index
+        GROUP BY ALL"""
+    ).fetchall()
+    states: dict[str, dict[str, tuple[float, float]]] = {}
+    for pool, player, mu, sigma in state_rows:
+        states.setdefault(pool, {})[player] = (mu, sigma)
+    seats = con.execute(
+        f"""
+        WITH ordered AS ({ORDERED_SQL}), seats AS ({SEATS_SQL})
+        SELECT o.pool, o.game_index, o.game_id, o.content_sha256, s.seat, s.name, s.player, s.rank
+        FROM ordered o JOIN rating_starts st ON st.pool = o.pool AND o.game_index >= st.start_index
+        JOIN seats s ON s.game_id = o.game_id
+        ORDER BY o.pool, o.game_index, s.seat"""
+    ).fetchall()
+    con.unregister("rating_starts")
+    by_pool: dict[str, list[tuple[str, str, int, list[Seat]]]] = {pool: [] for pool in starts}
+    for pool, index, game_id, sha, seat, name, player, rank in seats:
+        games = by_pool[pool]
+        if not games or games[-1][2] != index:
+            games.append((game_id, sha, index, []))
+        games[-1][3].append(Seat(seat, name, player, rank))
+    updates = []
+    for pool, start in starts.items():
+        cols, _ = rate_games(by_pool[pool], states.get(pool))
+        updates.append((pool, start, _table(pool, cols)))
+    return updates
+
+
+# ---------------------------------------------------------------- names and merges
+
+
+class MergeRefused(UsageError):
+    """A merge that cannot be recorded; the message says why."""
+
+
+def _known_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [r[0] for r in con.execute("SELECT DISTINCT name FROM players ORDER BY name").fetchall()]
+
+
+def merge_plan(con: duckdb.DuckDBPyConnection, name: str, merged_into: str) -> tuple[str, str]:
+    """The merge to record for "``name`` is ``merged_into``": between the two persons the names
+    belong to now (a name merged before brings its person along). Raises MergeRefused: a name no
+    game has, two names already one person, or two persons who sat in one game."""
+    import difflib
+
+    known = set(_known_names(con))
+    for n in (name, merged_into):
+        if n not in known:
+            close = difflib.get_close_matches(n, sorted(known), n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+            raise MergeRefused(f"no stored game has a player named {n!r}{hint}; `clue-stats players` lists them")
+    names = person_names(standing_merges(con))
+    a, b = names.get(name, name), names.get(merged_into, merged_into)
+    if a == b:
+        raise MergeRefused(f"{name!r} and {merged_into!r} are already one person ({b!r})")
+    aliases_a = [n for n in known if names.get(n, n) == a]
+    aliases_b = [n for n in known if names.get(n, n) == b]
+    together = con.execute(
+        """
+        SELECT p.game_id FROM players p WHERE p.name IN (SELECT unnest(?))
+        INTERSECT SELECT q.game_id FROM players q WHERE q.name IN (SELECT unnest(?))
+        ORDER BY 1 LIMIT 3""",
+        [aliases_a, aliases_b],
+    ).fetchall()
+    if together:
+        games = ", ".join(r[0] for r in together)
+        raise MergeRefused(
+            f"{name!r} and {merged_into!r} sat at the same table (game {games}): two people, not one; not merged"
+        )
+    return a, b
+
+
+def player_names(con: duckdb.DuckDBPyConnection, pools: Iterable[str] = ("people",)) -> list[dict]:
+    """Every person of the pools: their name, the other names they played under, games, first and
+    last played, and the merges that made them one (name -> merged into)."""
+    resolved = register_person_names(con)
+    rows = con.execute(
+        f"""
+        WITH seats AS (
+            SELECT p.name, coalesce(m.person, p.name) AS person, p.game_id, g.played_at,
+                   {POOL_SQL.format(g="g")} AS pool
+            FROM players p JOIN games g USING (game_id) LEFT JOIN person_names m ON m.name = p.name
+        )
+        SELECT person, list(DISTINCT name ORDER BY name) AS names, count(DISTINCT game_id)::BIGINT AS games,
+               min(left(played_at, 10)) AS first_played, max(left(played_at, 10)) AS last_played,
+               list(DISTINCT pool ORDER BY pool) AS pools
+        FROM seats WHERE pool IN (SELECT unnest(?))
+        GROUP BY person ORDER BY games DESC, person""",
+        [list(pools)],
+    ).fetchall()
+    merges = standing_merges(con)
+    return [
+        {
+            "person": person,
+            "names": [n for n in names if n != person],
+            "games": games,
+            "first_played": first,
+            "last_played": last,
+            "pools": list(pool_list),
+            "merges": [{"name": a, "merged_into": b} for a, b in merges if resolved[a] == person],
+        }
+        for person, names, games, first, last, pool_list in rows
+    ]

@@ -1,0 +1,89 @@
+"""`players`: the people's names in the store, and merging two names of one person (reversible)."""
+
+from __future__ import annotations
+
+import typer
+
+from clue_stats import pipeline
+from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json
+from clue_stats.engine.errors import UsageError
+from clue_stats.ingest import store
+
+players_app = typer.Typer(
+    help="The people's names (a name is one person across games); merge two names of one person.",
+    no_args_is_help=False,
+)
+app.add_typer(players_app, name="players")
+
+
+@players_app.callback(invoke_without_command=True)
+@handled
+def players_command(
+    ctx: typer.Context,
+    everyone: bool = typer.Option(False, "--all", help="Also the bots' and the simulations' players."),
+    db: str | None = DbOption,
+    json_output: bool = JsonOption,
+) -> None:
+    """List the people: each person's name, the other names merged into it, games and dates."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.table import Table
+
+    from clue_stats.analysis.ratings import POOLS, player_names
+
+    path = database(db)
+    with store.read_connection(path) as con:
+        people = player_names(con, POOLS if everyone else ("people",))
+    if json_output:
+        print_json({"players": people})
+        return
+    if not people:
+        out.print("No people's games stored" + ("." if everyone else " (`--all` lists the bots and simulations too)."))
+        return
+    table = Table(
+        "player", "also named", "games", "first played", "last played", "pools", title=f"{len(people)} players"
+    )
+    for p in people:
+        table.add_row(
+            p["person"],
+            ", ".join(p["names"]),
+            str(p["games"]),
+            p["first_played"] or "",
+            p["last_played"] or "",
+            ", ".join(p["pools"]),
+        )
+    out.print(table)
+
+
+@players_app.command("merge")
+@handled
+def merge_command(
+    keep: str = typer.Argument(..., help="The name to keep."),
+    other: str = typer.Argument(..., help="Another name of the same person."),
+    db: str | None = DbOption,
+    json_output: bool = JsonOption,
+) -> None:
+    """Record that two names are one person (`players merge "Bob" "Robert"`: Robert is Bob); the
+    ratings are computed again. `players unmerge "Robert"` undoes it."""
+    person = pipeline.merge_players(database(db), other, keep)  # MergeRefused is a usage mistake: exit 2
+    if json_output:
+        print_json({"merged": other, "into": keep, "person": person})
+    else:
+        out.print(f"{other} is now {person} in every game and rating (undo: clue-stats players unmerge {other!r})")
+
+
+@players_app.command("unmerge")
+@handled
+def unmerge_command(
+    name: str = typer.Argument(..., help="A name merged before."),
+    db: str | None = DbOption,
+    json_output: bool = JsonOption,
+) -> None:
+    """Undo a merge: the name is its own person again; the ratings are computed again."""
+    undone = pipeline.unmerge_player(database(db), name)
+    if json_output:
+        print_json({"unmerged": name if undone else None})
+    elif undone:
+        out.print(f"{name} is a person of their own again")
+    if not undone:
+        raise UsageError(f"{name!r} was not merged into another name; `clue-stats players --json` lists the merges")
