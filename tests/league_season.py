@@ -6,7 +6,12 @@ import json
 from pathlib import Path
 
 SOLUTION = {"suspect": "green", "weapon": "rope", "room": "hall"}
-WRONG = [("plum", "rope", "hall"), ("white", "dagger", "hall"), ("green", "knife", "study"), ("peacock", "rope", "hall")]
+WRONG = [
+    ("plum", "rope", "hall"),
+    ("white", "dagger", "hall"),
+    ("green", "knife", "study"),
+    ("peacock", "rope", "hall"),
+]
 
 
 def game_lines(
