@@ -23,6 +23,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
@@ -52,6 +53,11 @@ __all__ = [
     "accusation_stats",
     "position_effects",
     "player_summary",
+    "league_pools",
+    "league_board",
+    "league_history",
+    "league_suggestions",
+    "league_head_to_head",
     "data_quality",
     "rejected_problems",
 ]
@@ -498,6 +504,48 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
     """Per player (or strategy): games, wins, accuracy, turns waited, missed wins (analysis.players)."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
         return player_stats.player_summary(con, filters, by=by)
+
+
+# ---------------------------------------------------------------- the league (analysis.league)
+
+
+@st.cache_data(**CACHE)
+def league_pools(path: str, version: str, filters: GameFilter) -> pl.DataFrame:
+    """The rated pools of the selection: pool, games, players, enough (to be shown as a league)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return league_stats.pool_sizes(con, filters)
+
+
+@st.cache_data(**CACHE)
+def league_board(path: str, version: str, filters: GameFilter, pool: str) -> pl.DataFrame:
+    """The pool's leaderboard over the selection (analysis.league.leaderboard)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return league_stats.leaderboard(con, pool, filters)
+
+
+@st.cache_data(**CACHE)
+def league_history(path: str, version: str, filters: GameFilter, pool: str, players: tuple[str, ...]) -> pl.DataFrame:
+    """Rating and review accuracy of some players over their games (analysis.league.history)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return league_stats.history(con, pool, list(players), filters)
+
+
+@st.cache_data(**CACHE)
+def league_suggestions(path: str, version: str, filters: GameFilter, pool: str, player: str) -> dict[str, pl.DataFrame]:
+    """A player's best and worst suggestions (analysis.league.suggestions_of)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return league_stats.suggestions_of(con, pool, player, filters)
+
+
+@st.cache_data(**CACHE)
+def league_head_to_head(
+    path: str, version: str, filters: GameFilter, pool: str, players: tuple[str, ...], opponents: tuple[str, ...] | None
+) -> pl.DataFrame:
+    """Games together and who finished ahead (analysis.league.head_to_head)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return league_stats.head_to_head(
+            con, pool, list(players), list(opponents) if opponents is not None else None, filters
+        )
 
 
 # ---------------------------------------------------------------- data quality

@@ -21,7 +21,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clue_stats import pipeline
-from clue_stats.analysis import players as player_stats
+from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
 from clue_stats.dashboard import queries
@@ -362,7 +362,7 @@ def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
     assert not at.get("html")
     # tables hold the names as data
     at.switch_page("app_pages/players.py").run()
-    assert XSS_NAME in list(at.dataframe[0].value["name"])
+    assert XSS_NAME in list(at.dataframe[0].value["player"])
 
 
 # ---------------------------------------------------------------- corpus pages
@@ -474,27 +474,30 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
         assert plotted(dimension) == expected(dimension, counts[-1]) != []
 
 
-def test_players_page_matches_the_player_summary(corpus, monkeypatch):
+def test_players_page_is_the_league_of_each_pool(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "players")
     assert_clean(at)
     with store_read.open_store(corpus) as con:
-        summary = player_stats.player_summary(con, by="name")
-    table = at.dataframe[0].value
-    assert list(table["name"]) == summary["name"].to_list()
-    assert list(table["games"]) == summary["games"].to_list()
-    assert number(metrics(at)["Wins"]) == sum(summary["wins"].to_list())
-    at.segmented_control(key="players_by").set_value("strategy").run()
-    assert_clean(at)
-    # the simulated games' strategies, and the Speed Clue sample's programs
-    assert sorted(at.dataframe[0].value["strategy"]) == [
-        "bluffer",
-        "hal",
-        "jarvis",
-        "notebook",
-        "random",
-        "ray",
-        "spock",
+        board = league_stats.leaderboard(con, "people")
+        pools = league_stats.pool_sizes(con)
+    assert at.segmented_control(key="league_pool").value == "people"
+    assert list(at.segmented_control(key="league_pool").options) == [
+        p.capitalize() for p in pools.filter(pools["enough"])["pool"].to_list()
     ]
+    table = at.dataframe[0].value
+    assert list(table["player"]) == board["player"].to_list()
+    assert list(table["games"]) == board["games"].to_list()
+    assert list(table["rating"]) == pytest.approx(board["rating"].to_list())
+    assert XSS_NAME in list(table["player"])  # a name is a cell's text
+    assert number(metrics(at)["Players"]) == board.height
+    # the simulated strategies are a league of their own, never among the people
+    people = set(table["player"])
+    at.segmented_control(key="league_pool").set_value("simulations").run()
+    assert_clean(at)
+    simulated = set(at.dataframe[0].value["player"])
+    assert simulated and not simulated & people
+    [(strategies,)] = sql(corpus, "SELECT count(DISTINCT strategy) FROM players WHERE strategy IS NOT NULL")
+    assert len(at.dataframe[-1].value) == strategies  # the strategies' table in its expander
 
 
 def test_quality_page_lists_rejected_games_with_their_problems_and_the_ingest_history(corpus, monkeypatch):
@@ -595,7 +598,8 @@ def test_new_games_appear_and_a_busy_database_is_waited_for(tmp_path, monkeypatc
     at.run()
     assert_clean(at)
     assert "The database is busy" not in texts(at)
-    assert len(at.dataframe[0].value) == len(sql(db, "SELECT DISTINCT name FROM players"))
+    # three games are not a league yet, and the page says so
+    assert "No league yet" in texts(at) and "People (3 games)" in texts(at)
 
 
 def test_database_path_prefers_the_option_then_the_environment(tmp_path):

@@ -1,5 +1,5 @@
-"""Players: games, wins, suggestion accuracy, turns waited and missed wins of every player (or
-strategy) across the selection."""
+"""Players: the league of each rated pool (people, bots, simulations): the leaderboard, each player's
+rating and review accuracy over time, their best and worst suggestions, and head-to-head."""
 
 from __future__ import annotations
 
@@ -7,80 +7,293 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.league import MIN_POOL_GAMES
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
-from clue_stats.dashboard.app_pages.words import percent
+from clue_stats.dashboard.app_pages.common import LINK, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.words import md
 
-CHART_PLAYERS = 25
+POOL_NAMES = {"people": "People", "bots": "Bots", "simulations": "Simulations"}
+CHART_PLAYERS = 25  # players in the ratings chart
+COURSE_PLAYERS = 3  # players drawn over time by default
+MATRIX_PLAYERS = 10  # players in the head-to-head matrix
+
+
+def _games(n: int) -> str:
+    return f"{n:,} game" + ("" if n == 1 else "s")
+
 
 ctx = page_context()
 st.title("Players")
 require_games(read(queries.selection_size, ctx.path, ctx.version, ctx.filters), ctx, "players")
-by = st.segmented_control(
-    "Group by",
-    ["name", "strategy"],
-    default="name",
-    key="players_by",
-    format_func=lambda v: "player name" if v == "name" else "strategy (simulated and client games)",
-)
-by = by or "name"
-summary = read(queries.player_summary, ctx.path, ctx.version, ctx.filters, by)
-if summary.height == 0:
+pools = read(queries.league_pools, ctx.path, ctx.version, ctx.filters)
+shown = pools.filter(pl.col("enough"))
+too_few = [
+    f"{POOL_NAMES.get(r['pool'], r['pool'])} ({_games(r['games'])})" for r in pools.filter(~pl.col("enough")).to_dicts()
+]
+if shown.height == 0:
     st.info(
-        "No player of the selection has a strategy recorded: only simulated games and some clients' logs "
-        "say which program played a seat."
-        if by == "strategy"
-        else "The selected games name no players."
+        "No league yet: a pool is ranked from "
+        f"{MIN_POOL_GAMES} rated games on"
+        + (f", and the selection holds {', '.join(too_few)}." if too_few else ", and the selection holds none.")
+        + " Ratings need games with two players or more (see docs/league.md)."
     )
     st.stop()
+options = shown["pool"].to_list()
+pool = st.segmented_control(
+    "League",
+    options,
+    default="people" if "people" in options else options[0],
+    key="league_pool",
+    format_func=lambda p: POOL_NAMES.get(p, p),
+)
+pool = pool or options[0]
+if too_few:
+    st.caption(
+        f"Not ranked, too few rated games (a league needs {MIN_POOL_GAMES}): {', '.join(too_few)}. "
+        "People, bots and simulations are rated apart."
+    )
 
+board = read(queries.league_board, ctx.path, ctx.version, ctx.filters, pool)
+size = shown.filter(pl.col("pool") == pool).row(0, named=True)
 row = st.columns(4)
-row[0].metric("Players" if by == "name" else "Strategies", f"{summary.height:,}")
-row[1].metric("Seats played", f"{summary['games'].sum():,}")
-row[2].metric("Wins", f"{summary['wins'].sum():,}")
+row[0].metric("Players", f"{board.height:,}")
+row[1].metric("Rated games", f"{size['games']:,}")
+row[2].metric("Most games", f"{board['games'].max():,}")
 row[3].metric(
     "Missed wins",
-    f"{summary['missed_wins'].sum():,}",
-    help="games in which the player was certain of the solution at some record but did not win",
+    f"{int(board['missed_wins'].sum()):,}" if board["missed_wins"].is_not_null().any() else "not reviewed",
+    help="games in which the player was certain of the solution, could still accuse, and did not win",
 )
-if summary["mean_accuracy"].is_null().all():
-    st.caption(f"Suggestion accuracy and turns waited: {NO_ANALYSIS} (`--deep` for accuracy).")
 
-top = summary.head(CHART_PLAYERS).with_columns(pl.col(by).cast(pl.Utf8))
-st.subheader(f"Win rate of the {min(CHART_PLAYERS, summary.height)} with the most games")
-st.altair_chart(
-    alt.Chart(top)
-    .mark_bar()
-    .encode(
-        x=alt.X("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
-        y=alt.Y(f"{by}:N", sort="-x", title=None),
-        tooltip=[
-            f"{by}:N",
-            "games:Q",
-            "wins:Q",
-            alt.Tooltip("win_rate:Q", format=".1%"),
-            alt.Tooltip("mean_accuracy:Q", format=".3f"),
-            alt.Tooltip("mean_turns_waited:Q", format=".2f"),
-            "missed_wins:Q",
-        ],
-    )
-    .properties(height=60 + 22 * top.height),
-    width="stretch",
+# ---------------------------------------------------------------- the leaderboard
+st.subheader("Leaderboard")
+st.caption(
+    "Sorted by the conservative rating (mu - 3 sigma): the skill the model is very sure a player is above. "
+    "Sigma is the uncertainty: after a few games it is wide (it starts at 8.3), so close ratings with large "
+    "sigmas do not tell two players apart. Win rate with its 95 % interval."
 )
-st.subheader("Every player" if by == "name" else "Every strategy")
+table = board.with_columns(
+    pl.int_range(1, pl.len() + 1).alias("#"),
+    pl.format(
+        "{}% – {}%",
+        (pl.col("win_low") * 100).round(0).cast(pl.Int64),
+        (pl.col("win_high") * 100).round(0).cast(pl.Int64),
+    ).alias("win rate interval"),
+).select(
+    "#",
+    pl.col("player"),
+    pl.col("rating"),
+    pl.col("sigma"),
+    pl.col("rating_change").alias("change"),
+    "games",
+    "wins",
+    pl.col("win_rate").alias("win rate"),
+    "win rate interval",
+    pl.col("review_accuracy").alias("review accuracy"),
+    pl.col("missed_wins").alias("missed wins"),
+    pl.col("mean_turns_waited").alias("turns waited"),
+    pl.col("last_played").alias("last played"),
+)
+not_reviewed = [c for c in ("review accuracy", "missed wins", "turns waited") if table[c].is_null().all()]
 st.dataframe(
-    summary,
+    table.drop(not_reviewed),
     hide_index=True,
     width="stretch",
     column_config={
-        "win_rate": st.column_config.NumberColumn(format="percent"),
-        "mean_accuracy": st.column_config.NumberColumn(format="%.3f"),
-        "mean_turns_waited": st.column_config.NumberColumn(format="%.2f"),
+        "player": st.column_config.TextColumn("player", width="medium"),
+        "rating": st.column_config.NumberColumn("rating", format="%.1f", help="mu - 3 sigma after the last game"),
+        "sigma": st.column_config.NumberColumn("± sigma", format="%.1f", help="the rating's uncertainty"),
+        "change": st.column_config.NumberColumn(
+            "change", format="%+.1f", help="rating after the last selected game minus before the first"
+        ),
+        "win rate": st.column_config.NumberColumn(format="percent"),
+        "review accuracy": st.column_config.NumberColumn(
+            format="percent", help="expected over best available information of their suggestions, per game, averaged"
+        ),
+        "turns waited": st.column_config.NumberColumn(
+            format="%.2f", help="own turns that ended after the player was certain, before accusing (mean)"
+        ),
     },
 )
-best = summary.filter(pl.col("games") >= 10).sort("win_rate", descending=True).head(1).to_dicts()
-if best:
+
+if not_reviewed:
     st.caption(
-        f"Highest win rate over at least 10 games: {percent(best[0]['win_rate'], 1)} "
-        f"({best[0]['wins']} of {best[0]['games']})."
+        f"No {', '.join(not_reviewed)} yet: the games were stored without the review (`clue-stats analyse`), "
+        "or without the players' hands."
     )
+
+top = board.head(CHART_PLAYERS).with_columns(
+    (pl.col("mu") - 2 * pl.col("sigma")).alias("low"), (pl.col("mu") + 2 * pl.col("sigma")).alias("high")
+)
+order = top["player"].to_list()
+base = alt.Chart(top).encode(y=alt.Y("player:N", sort=order, title=None))
+st.altair_chart(
+    (
+        base.mark_rule(strokeWidth=2, opacity=0.5).encode(
+            x=alt.X("low:Q", title="skill (mu, with two sigmas either side; the dot is the conservative rating)"),
+            x2="high:Q",
+        )
+        + base.mark_tick(thickness=2, size=14).encode(x="mu:Q")
+        + base.mark_point(filled=True, size=60).encode(
+            x="rating:Q",
+            tooltip=[
+                "player:N",
+                alt.Tooltip("rating:Q", format=".1f", title="rating (mu - 3 sigma)"),
+                alt.Tooltip("mu:Q", format=".1f"),
+                alt.Tooltip("sigma:Q", format=".1f"),
+                alt.Tooltip("games:Q", title="games"),
+            ],
+        )
+    ).properties(height=40 + 24 * top.height),
+    width="stretch",
+)
+st.caption(
+    f"The {top.height} highest rated. A bar is the range the player's skill is likely in (mu ± 2 sigma), "
+    "the tick its centre, the dot the conservative rating the table sorts by."
+)
+
+# ---------------------------------------------------------------- over time
+st.subheader("Over time")
+players = board["player"].to_list()
+chosen = st.multiselect(
+    "Players", players, default=players[: min(COURSE_PLAYERS, len(players))], key="league_course_players"
+)
+if chosen:
+    course = read(queries.league_history, ctx.path, ctx.version, ctx.filters, pool, tuple(chosen))
+    course = course.with_columns(
+        (pl.col("mu") - 2 * pl.col("sigma")).alias("low"), (pl.col("mu") + 2 * pl.col("sigma")).alias("high")
+    )
+    colour = alt.Color("player:N", title="player", sort=chosen)
+    x = alt.X("game:Q", title="the player's n-th game", axis=alt.Axis(tickMinStep=1, format="d"))
+    band = alt.Chart(course).mark_area(opacity=0.15).encode(x=x, y="low:Q", y2="high:Q", color=colour)
+    line = (
+        alt.Chart(course)
+        .mark_line(point=course.height <= 200)
+        .encode(
+            x=x,
+            y=alt.Y("mu:Q", title="skill (mu; band: ± 2 sigma)"),
+            color=colour,
+            tooltip=[
+                "player:N",
+                alt.Tooltip("game:Q", title="game"),
+                "game_id:N",
+                "played_at:N",
+                alt.Tooltip("mu:Q", format=".1f"),
+                alt.Tooltip("sigma:Q", format=".1f"),
+                alt.Tooltip("rating:Q", format=".1f", title="rating"),
+            ],
+        )
+    )
+    st.altair_chart((band + line).properties(height=300), width="stretch")
+    reviewed = course.filter(pl.col("review_accuracy").is_not_null())
+    if reviewed.height:
+        st.altair_chart(
+            alt.Chart(reviewed)
+            .mark_line(point=reviewed.height <= 200)
+            .encode(
+                x=x,
+                y=alt.Y("review_accuracy:Q", title="review accuracy", axis=alt.Axis(format="%")),
+                color=colour,
+                tooltip=[
+                    "player:N",
+                    alt.Tooltip("game:Q", title="game"),
+                    "game_id:N",
+                    alt.Tooltip("review_accuracy:Q", format=".1%"),
+                ],
+            )
+            .properties(height=220),
+            width="stretch",
+        )
+        st.caption(
+            "Review accuracy of each game: the information the player's suggestions could expect to gain, "
+            "over the most the best suggestions could have (1 = the best every time)."
+        )
+    else:
+        st.caption("No review accuracy for these players: their games were stored without their hands or not analysed.")
+
+# ---------------------------------------------------------------- one player
+st.subheader("One player")
+player = st.selectbox("Player", players, key="league_player")
+if player is not None:
+    picks = read(queries.league_suggestions, ctx.path, ctx.version, ctx.filters, pool, player)
+    if picks["best"].height == 0:
+        st.caption(
+            f"No rated suggestion of {md(player)}: a suggestion is rated when the log holds the suggester's hand "
+            "and the game was analysed."
+        )
+    else:
+        columns = {
+            "replay": LINK,
+            "expected_gain_bits": st.column_config.NumberColumn("expected gain (bits)", format="%.3f"),
+            "best_gain_bits": st.column_config.NumberColumn("best available (bits)", format="%.3f"),
+            "bits_lost": st.column_config.NumberColumn("bits lost", format="%.3f"),
+            "accuracy": st.column_config.NumberColumn(format="percent"),
+        }
+        for key, title in (("best", "Best suggestions"), ("worst", "Worst suggestions")):
+            st.markdown(f"**{title}** of {md(player)}")
+            st.dataframe(replay_links(picks[key]), hide_index=True, width="stretch", column_config=columns)
+    versus = read(queries.league_head_to_head, ctx.path, ctx.version, ctx.filters, pool, (player,), None)
+    st.markdown(f"**Head-to-head** of {md(player)}: games at one table, and who finished ahead")
+    st.dataframe(
+        versus.drop("player"),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "opponent": st.column_config.TextColumn("opponent", width="medium"),
+            "ahead": st.column_config.NumberColumn(help="games in which the player finished ahead of the opponent"),
+            "level": st.column_config.NumberColumn(help="games in which both ranked the same (both still in)"),
+            "share_ahead": st.column_config.NumberColumn("ahead, of the games not level", format="percent"),
+        },
+    )
+
+# ---------------------------------------------------------------- head-to-head matrix
+leaders = board.head(MATRIX_PLAYERS)["player"].to_list()
+if len(leaders) >= 2:
+    st.subheader(f"Head-to-head of the {len(leaders)} highest rated")
+    matrix = read(queries.league_head_to_head, ctx.path, ctx.version, ctx.filters, pool, tuple(leaders), tuple(leaders))
+    st.altair_chart(
+        alt.Chart(matrix)
+        .mark_rect()
+        .encode(
+            x=alt.X("opponent:N", sort=leaders, title="opponent"),
+            y=alt.Y("player:N", sort=leaders, title="player"),
+            color=alt.Color(
+                "share_ahead:Q",
+                title="ahead",
+                scale=alt.Scale(domain=[0, 1], scheme="redblue"),
+                legend=alt.Legend(format="%"),
+            ),
+            tooltip=[
+                "player:N",
+                "opponent:N",
+                "games:Q",
+                "ahead:Q",
+                "behind:Q",
+                "level:Q",
+                alt.Tooltip("share_ahead:Q", format=".0%", title="ahead, of the games not level"),
+            ],
+        )
+        .properties(height=40 + 28 * len(leaders)),
+        width="stretch",
+    )
+    st.caption(
+        "Each cell: of the games the two played together in which one finished ahead of the other, the share "
+        "the row's player finished ahead (blue: mostly ahead, red: mostly behind; blank: never met)."
+    )
+
+# ---------------------------------------------------------------- strategies
+with st.expander("By strategy (simulated and client games)"):
+    by_strategy = read(queries.player_summary, ctx.path, ctx.version, ctx.filters, "strategy")
+    if by_strategy.height == 0:
+        st.caption("No player of the selection has a strategy recorded.")
+    else:
+        st.dataframe(
+            by_strategy,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "win_rate": st.column_config.NumberColumn(format="percent"),
+                "mean_accuracy": st.column_config.NumberColumn(format="%.3f"),
+                "mean_turns_waited": st.column_config.NumberColumn(format="%.2f"),
+            },
+        )

@@ -1,0 +1,209 @@
+"""The league across games: pools, the leaderboard, each player's course, their best and worst
+suggestions, and head-to-head. Reads the stored ``ratings`` (analysis/ratings.py) and the review's
+columns; usable without Streamlit (the dashboard caches these functions, the night report calls
+them too).
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from clue_stats.analysis.ratings import POOLS
+from clue_stats.analysis.stats import wilson_interval
+from clue_stats.analysis.store_read import GameFilter, frame
+
+MIN_POOL_GAMES = 5  # a pool with fewer rated games is not shown as a league (said in words)
+HISTORY_POINTS = 400  # a player's course is cut into at most this many stretches of games
+TOP = 5  # best and worst suggestions per player
+
+
+def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    # a database written before the review's columns existed is still read
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?", [table, column]
+        ).fetchall()[0][0]
+    )
+
+
+def _rated(filters: GameFilter) -> tuple[str, list]:
+    """The selected games' ratings of one pool: a CTE ``r`` (needs the pool as first parameter)."""
+    where, params = filters.where("g")
+    if filters == GameFilter():
+        return "r AS (SELECT * FROM ratings WHERE pool = ?)", []
+    return (
+        f"r AS (SELECT ratings.* FROM ratings JOIN games g USING (game_id) WHERE ratings.pool = ? AND {where})",
+        params,
+    )
+
+
+def pool_sizes(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+    """Every pool with rated games in the selection: pool, games, players, enough (>= MIN_POOL_GAMES)."""
+    where, params = filters.where("g")
+    join = "" if filters == GameFilter() else f"JOIN games g USING (game_id) WHERE {where}"
+    sizes = frame(
+        con,
+        f"""
+        SELECT pool, count(DISTINCT game_id)::BIGINT AS games, count(DISTINCT player)::BIGINT AS players
+        FROM ratings {join} GROUP BY pool""",
+        params,
+    )
+    order = {p: i for i, p in enumerate(POOLS)}
+    return (
+        sizes.with_columns(
+            (pl.col("games") >= MIN_POOL_GAMES).alias("enough"),
+            pl.col("pool").replace_strict(order, default=len(order)).alias("_order"),
+        )
+        .sort("_order")
+        .drop("_order")
+    )
+
+
+def leaderboard(con: duckdb.DuckDBPyConnection, pool: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+    """One row per player of the pool, highest conservative rating first: rating (after their last
+    selected game), mu, sigma, rating_change (over the selection), games, wins, win_rate with its 95 %
+    Wilson interval (win_low, win_high), review_accuracy (mean over their games with one),
+    missed_wins, mean_turns_waited (over their timed accusations), last_played."""
+    rated, params = _rated(filters)
+    accuracy = "avg(p.review_accuracy)" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+    missed = (
+        "count(*) FILTER (WHERE p.missed_win)" if _has_column(con, "players", "missed_win") else "NULL"
+    ) + "::BIGINT"
+    board = frame(
+        con,
+        f"""
+        WITH {rated},
+        waits AS (
+            SELECT a.game_id, a.player, sum(a.turns_waited) AS waited, count(a.turns_waited) AS timed
+            FROM accusations a SEMI JOIN r ON r.game_id = a.game_id GROUP BY ALL
+        )
+        SELECT r.player,
+               arg_max(r.rating_after, r.game_index) AS rating,
+               arg_max(r.mu_after, r.game_index) AS mu,
+               arg_max(r.sigma_after, r.game_index) AS sigma,
+               arg_max(r.rating_after, r.game_index) - arg_min(r.rating_before, r.game_index) AS rating_change,
+               count(*)::BIGINT AS games,
+               count(*) FILTER (WHERE p.won)::BIGINT AS wins,
+               {accuracy} AS review_accuracy,
+               {missed} AS missed_wins,
+               (sum(w.waited) / nullif(sum(w.timed), 0))::DOUBLE AS mean_turns_waited,
+               max(left(g.played_at, 10)) AS last_played
+        FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat
+        JOIN games g ON g.game_id = r.game_id
+        LEFT JOIN waits w ON w.game_id = r.game_id AND w.player = r.name
+        GROUP BY r.player
+        ORDER BY rating DESC, games DESC, r.player""",
+        [pool, *params],
+    )
+    intervals = [wilson_interval(w, n) for w, n in zip(board["wins"].to_list(), board["games"].to_list())]
+    return board.with_columns(
+        (pl.col("wins") / pl.col("games")).alias("win_rate"),
+        pl.Series("win_low", [lo for lo, _ in intervals], dtype=pl.Float64),
+        pl.Series("win_high", [hi for _, hi in intervals], dtype=pl.Float64),
+    ).select(
+        "player",
+        "rating",
+        "mu",
+        "sigma",
+        "rating_change",
+        "games",
+        "wins",
+        "win_rate",
+        "win_low",
+        "win_high",
+        "review_accuracy",
+        "missed_wins",
+        "mean_turns_waited",
+        "last_played",
+    )
+
+
+def history(
+    con: duckdb.DuckDBPyConnection, pool: str, players: list[str], filters: GameFilter = GameFilter()
+) -> pl.DataFrame:
+    """Each player's course over their selected games: their n-th game (``game``), played_at, mu,
+    sigma and conservative rating after it, and their review accuracy in it. A player with more than
+    HISTORY_POINTS games is shown in as many stretches of games (the rating at the end of each, the
+    mean review accuracy over it), so that a chart stays small."""
+    rated, params = _rated(filters)
+    accuracy = "p.review_accuracy" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+    return frame(
+        con,
+        f"""
+        WITH {rated},
+        mine AS (
+            SELECT r.player, r.game_index, r.game_id, r.mu_after, r.sigma_after, r.rating_after, g.played_at,
+                   {accuracy} AS review_accuracy,
+                   row_number() OVER (PARTITION BY r.player ORDER BY r.game_index) AS game,
+                   count(*) OVER (PARTITION BY r.player) AS n
+            FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat JOIN games g ON g.game_id = r.game_id
+            WHERE r.player IN (SELECT unnest(?))
+        )
+        SELECT player, max(game)::BIGINT AS game, arg_max(game_id, game) AS game_id,
+               arg_max(played_at, game) AS played_at,
+               arg_max(mu_after, game) AS mu, arg_max(sigma_after, game) AS sigma,
+               arg_max(rating_after, game) AS rating, avg(review_accuracy) AS review_accuracy
+        FROM mine
+        GROUP BY player, (game - 1) // greatest(1, ceil(n / {HISTORY_POINTS}))::BIGINT
+        ORDER BY player, game""",
+        [pool, *params, players],
+    )
+
+
+def suggestions_of(
+    con: duckdb.DuckDBPyConnection, pool: str, player: str, filters: GameFilter = GameFilter(), top: int = TOP
+) -> dict[str, pl.DataFrame]:
+    """A player's best and worst rated suggestions in the pool's selected games (best: the least bits
+    lost, the most informative first; worst: the most bits lost)."""
+    rated, params = _rated(filters)
+    lost = "s.bits_lost" if _has_column(con, "suggestions", "bits_lost") else "s.best_gain_bits - s.expected_gain_bits"
+    out = {}
+    for key, order in (
+        ("best", "bits_lost ASC, expected_gain_bits DESC, game_id, seq"),
+        ("worst", "bits_lost DESC, expected_gain_bits ASC, game_id, seq"),
+    ):
+        out[key] = frame(
+            con,
+            f"""
+            WITH {rated}
+            SELECT s.game_id, s.seq, g.played_at, g.edition, s.suspect, s.weapon, s.room, s.expected_gain_bits,
+                   s.best_gain_bits, {lost} AS bits_lost, s.accuracy, s.label, s.best_suspect, s.best_weapon,
+                   s.best_room
+            FROM r JOIN suggestions s ON s.game_id = r.game_id AND s.player = r.name
+            JOIN games g ON g.game_id = r.game_id
+            WHERE r.player = ? AND s.accuracy IS NOT NULL
+            ORDER BY {order} LIMIT {int(top)}""",
+            [pool, *params, player],
+        )
+    return out
+
+
+def head_to_head(
+    con: duckdb.DuckDBPyConnection,
+    pool: str,
+    players: list[str],
+    opponents: list[str] | None = None,
+    filters: GameFilter = GameFilter(),
+) -> pl.DataFrame:
+    """For each player of ``players`` and each opponent (of ``opponents``, else anyone) they sat at
+    one table with: games together, how often the player finished ahead, behind, or level (by the
+    ranks rated), and share_ahead (of the games in which one finished ahead of the other)."""
+    rated, params = _rated(filters)
+    them = "TRUE" if opponents is None else "player IN (SELECT unnest(?))"
+    return frame(
+        con,
+        f"""
+        WITH {rated},
+        mine AS (SELECT game_id, player, rank FROM r WHERE player IN (SELECT unnest(?))),
+        theirs AS (SELECT game_id, player, rank FROM r WHERE {them})
+        SELECT a.player, b.player AS opponent, count(*)::BIGINT AS games,
+               count(*) FILTER (WHERE a.rank < b.rank)::BIGINT AS ahead,
+               count(*) FILTER (WHERE a.rank > b.rank)::BIGINT AS behind,
+               count(*) FILTER (WHERE a.rank = b.rank)::BIGINT AS level,
+               (count(*) FILTER (WHERE a.rank < b.rank)
+                / nullif(count(*) FILTER (WHERE a.rank <> b.rank), 0))::DOUBLE AS share_ahead
+        FROM mine a JOIN theirs b ON a.game_id = b.game_id AND a.player <> b.player
+        GROUP BY ALL ORDER BY a.player, games DESC, opponent""",
+        [pool, *params, players, *([] if opponents is None else [opponents])],
+    )
