@@ -312,18 +312,11 @@ def _notes(notes: list[Note]) -> str:
     )
 
 
-def render_html(pm: PostMortem, charts: bool = True) -> str:
-    """The whole report as one HTML document (charts=False leaves the SVG out, e.g. for quick tests)."""
+def sections_html(pm: PostMortem, charts: bool = True) -> str:
+    """The report's sections, without the page around them (the night's summary holds several)."""
     b = pm.brief
-    title = f"Post-mortem: {b.game_id}"
-    subtitle = " · ".join(esc(x) for x in (b.edition, b.played_at, b.place) if x)
     return "".join(
         [
-            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-            f'<h1>{esc(title)}</h1><p class="meta">{subtitle}</p>',
             _brief(b),
             _entropy(pm.entropy, pm.timing, charts),
             _suggestions(pm, charts),
@@ -331,6 +324,30 @@ def render_html(pm: PostMortem, charts: bool = True) -> str:
             _giveaways(pm.giveaways),
             _moments(pm.moments, pm.names, b.analysed),
             _notes(pm.notes),
+        ]
+    )
+
+
+def page_head(title: str) -> str:
+    """The start of a self-contained page: no script, nothing loaded from elsewhere."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>"
+    )
+
+
+def render_html(pm: PostMortem, charts: bool = True) -> str:
+    """The whole report as one HTML document (charts=False leaves the SVG out, e.g. for quick tests)."""
+    b = pm.brief
+    title = f"Post-mortem: {b.game_id}"
+    subtitle = " · ".join(esc(x) for x in (b.edition, b.played_at, b.place) if x)
+    return "".join(
+        [
+            page_head(title),
+            f'<h1>{esc(title)}</h1><p class="meta">{subtitle}</p>',
+            sections_html(pm, charts),
             '<footer class="muted"><p>Made by clue-stats. Every probability is exact: counted over the deals '
             "consistent with what each player saw.</p></footer></body></html>\n",
         ]

@@ -17,9 +17,16 @@ FORMATS = ("html", "md")
 @app.command("report")
 @handled
 def report_command(
-    game_id: str = typer.Argument(..., help="The stored game's id (see `clue-stats games`)."),
+    game_id: str | None = typer.Argument(None, help="The stored game's id (see `clue-stats games`)."),
+    night: str | None = typer.Option(
+        None, "--night", help="Instead of one game: every game of this night (YYYY-MM-DD; until 06:00 the next day)."
+    ),
+    date_from: str | None = typer.Option(None, "--from", help="Every game of the nights from this date (YYYY-MM-DD)."),
+    date_until: str | None = typer.Option(None, "--until", help="... until this date, inclusive (YYYY-MM-DD)."),
     out_file: Path | None = typer.Option(
-        None, "--out", help="The file to write (default: GAME_ID.html or GAME_ID.md; '-' for standard output)."
+        None,
+        "--out",
+        help="The file to write (default: GAME_ID.html, night-DATE.html or nights-FROM-UNTIL.html, or .md; '-' for standard output).",
     ),
     fmt: str = typer.Option(
         "html", "--format", help="html (one self-contained file, charts included) or md (Markdown for a forum)."
@@ -37,13 +44,18 @@ def report_command(
     ),
 ) -> None:
     """A game's post-mortem: entropy over the game, best and worst suggestions, accusation timing,
-    what refuters gave away and the key moments."""
+    what refuters gave away and the key moments. With --night (or --from/--until): the night's
+    summary and every game of it on one page."""
     from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise UsageError(f"--format must be html or md, not {fmt!r}")
     path = database(db)
+    nights = _nights(game_id, night, date_from, date_until)
+    if nights is not None:
+        _night_report(path, nights, fmt, out_file, stored_only, json_output)
+        return
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path) as con:
         data = gather(con, game_id)
@@ -85,6 +97,89 @@ def report_command(
         )
     else:
         out.print(f"wrote the post-mortem of {game_id} to {target}", markup=False)
+
+
+def _nights(game_id: str | None, night: str | None, first: str | None, last: str | None) -> tuple[str, str] | None:
+    """The nights asked for, or None for one game's report; UsageError for a mix or a bad date."""
+    from clue_stats.analysis.night import parse_date
+
+    asked = [o for o, v in (("--night", night), ("--from", first), ("--until", last)) if v is not None]
+    if game_id is not None:
+        if asked:
+            raise UsageError(f"give a game id or {' '.join(asked)}, not both")
+        return None
+    if not asked:
+        raise UsageError("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE")
+    try:
+        if night is not None:
+            if first is not None or last is not None:
+                raise UsageError("--night is one night; --from/--until a range: give one or the other")
+            day = parse_date(night)
+            return day, day
+        if first is None or last is None:
+            raise UsageError("--from and --until go together (or --night DATE for one night)")
+        start, end = parse_date(first), parse_date(last)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if start > end:
+        raise UsageError(f"--from {start} is after --until {end}")
+    return start, end
+
+
+def _night_report(
+    path: str, nights: tuple[str, str], fmt: str, out_file: Path | None, stored_only: bool, json_output: bool
+) -> None:
+    from clue_stats.analysis.night import gather_night, night_moments, nights_played
+    from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
+
+    first, last = nights
+    with store.read_connection(path) as con:
+        night = gather_night(con, first, last)
+        data = [gather(con, g.game_id) for g in night.games]
+        known = nights_played(con) if not night.games else []
+    if not night.games:
+        when = f"the night of {first}" if first == last else f"the nights {first} to {last}"
+        hint = f"; nights with games: {', '.join(known[-5:])}" if known else "; no stored game has a played_at"
+        raise UsageError(f"no stored game was played on {when} (a night runs until 06:00 the next day){hint}")
+    pms = {}
+    for d in data:
+        missing = missing_analysis(d)
+        if missing is not None and not stored_only:
+            err.print(f"computing {missing} of {d.game.game_id} for this report ...", markup=False)
+            d = with_analysis(d)
+        pms[d.game.game_id] = post_mortem(d)
+    night_moments(night, pms)
+    if fmt == "html":
+        from clue_stats.analysis.night_render import render_night_html
+
+        text = render_night_html(night, pms)
+    else:
+        from clue_stats.analysis.night_render import render_night_markdown
+
+        text = render_night_markdown(night, pms)
+    if out_file is not None and str(out_file) == "-":
+        sys.stdout.write(text)
+        return
+    stem = f"night-{first}" if first == last else f"nights-{first}-{last}"
+    target = out_file if out_file is not None else Path(f"{stem}.{fmt}")
+    if target.is_dir():
+        raise UsageError(f"--out {target} is a folder; give a file name")
+    if not target.parent.exists():
+        raise UsageError(f"no such folder: {target.parent}")
+    target.write_text(text, encoding="utf-8")
+    if json_output:
+        print_json(
+            {
+                "from": first,
+                "until": last,
+                "games": [g.game_id for g in night.games],
+                "out": str(target),
+                "format": fmt,
+                "bytes": len(text.encode("utf-8")),
+            }
+        )
+    else:
+        out.print(f"wrote the summary of {len(night.games)} games to {target}", markup=False)
 
 
 def _file_stem(game_id: str) -> str:

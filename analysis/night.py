@@ -1,0 +1,228 @@
+"""The night's summary: every game of a game night (or of several), as facts ready to format.
+
+A night is a date: the games whose ``played_at`` falls on it, and those played after midnight until
+06:00 the next morning (a club's night runs late). Games without a ``played_at`` belong to no night.
+:func:`gather_night` reads, :func:`night_moments` picks the night's moments from the games'
+post-mortems; :mod:`analysis.night_render` formats (HTML or Markdown); each game's own
+post-mortem (analysis.report) follows the summary on the same page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from clue_stats.analysis.league import _has_column
+from clue_stats.analysis.ratings import ORDER_SQL, POOL_SQL
+from clue_stats.analysis.report import PostMortem, SuggestionLine
+
+NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
+
+_STAMP = "try_cast(replace(left({g}.played_at, 19), 'T', ' ') AS TIMESTAMP)"
+# the night a game belongs to, as YYYY-MM-DD (alias g: games)
+NIGHT_SQL = (
+    f"CASE WHEN length({{g}}.played_at) > 10 AND {_STAMP} IS NOT NULL "
+    f"THEN strftime({_STAMP} - INTERVAL {NIGHT_ENDS_HOUR} HOUR, '%Y-%m-%d') "
+    "ELSE left({g}.played_at, 10) END"
+)
+
+
+@dataclass(frozen=True)
+class NightGame:
+    game_id: str
+    anchor: str  # the id of its section on the page
+    night: str
+    played_at: str | None
+    place: str | None
+    edition: str
+    pool: str
+    players: list[str]  # names in seat order
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One suggestion or accusation worth naming, with the game it is in."""
+
+    game_id: str
+    anchor: str
+    seq: int
+    player: str
+    cards: tuple[str, str, str]
+    values: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NightPlayer:
+    player: str  # the person (after merges)
+    pool: str
+    games: int
+    wins: int
+    review_accuracy: float | None  # mean over their games of the night that have one
+    missed_wins: int | None
+    rating_before: float | None  # conservative rating before their first game of the night
+    rating_after: float | None  # after their last
+    sigma_after: float | None
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+@dataclass
+class Night:
+    first: str
+    last: str
+    games: list[NightGame]
+    best: Pick | None = None  # the night's best suggestion
+    blunder: Pick | None = None  # the most bits lost
+    longest_wait: Pick | None = None  # the accusation made the most own turns after certainty
+    players: list[NightPlayer] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return f"Game night {self.first}" if self.first == self.last else f"Game nights {self.first} to {self.last}"
+
+
+def parse_date(text: str) -> str:
+    """A date as YYYY-MM-DD, or ValueError with the reason."""
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise ValueError(f"not a date: {text!r} (write it as YYYY-MM-DD)") from None
+
+
+def anchor(game_id: str) -> str:
+    """A section id made of the game id (ids come from logs and may hold any character)."""
+    import re
+
+    return "game-" + (re.sub(r"[^0-9A-Za-z_-]+", "-", game_id).strip("-") or "x")
+
+
+def night_game_ids(con: duckdb.DuckDBPyConnection, first: str, last: str) -> list[str]:
+    """The ids of the games of the nights from ``first`` to ``last`` (inclusive), in played order."""
+    rows = con.execute(
+        f"SELECT g.game_id FROM games g WHERE {NIGHT_SQL.format(g='g')} BETWEEN ? AND ? "
+        f"ORDER BY {ORDER_SQL.format(g='g')}",
+        [first, last],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def nights_played(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every night with a stored game, in order."""
+    rows = con.execute(
+        f"SELECT DISTINCT {NIGHT_SQL.format(g='g')} AS night FROM games g WHERE g.played_at IS NOT NULL ORDER BY 1"
+    ).fetchall()
+    return [r[0] for r in rows if r[0]]
+
+
+def gather_night(con: duckdb.DuckDBPyConnection, first: str, last: str) -> Night:
+    """The summary of the nights from ``first`` to ``last``: reads only."""
+    ids = night_game_ids(con, first, last)
+    night = Night(first, last, [])
+    if not ids:
+        return night
+    anchors: dict[str, str] = {}
+    for game_id in ids:
+        a = anchor(game_id)
+        while a in anchors.values():  # two ids that differ only in odd characters
+            a += "-"
+        anchors[game_id] = a
+    seats = dict(
+        con.execute(
+            "SELECT game_id, list(name ORDER BY seat) FROM players WHERE game_id IN (SELECT unnest(?)) GROUP BY ALL",
+            [ids],
+        ).fetchall()
+    )
+    info = {
+        r[0]: r[1:]
+        for r in con.execute(
+            f"""SELECT g.game_id, {NIGHT_SQL.format(g="g")}, g.played_at, g.place, g.edition,
+                       {POOL_SQL.format(g="g")}, g.winner
+                FROM games g WHERE g.game_id IN (SELECT unnest(?))""",
+            [ids],
+        ).fetchall()
+    }
+    for game_id in ids:
+        n, played_at, place, edition, pool, winner = info[game_id]
+        night.games.append(
+            NightGame(game_id, anchors[game_id], n, played_at, place, edition, pool, seats.get(game_id, []), winner)
+        )
+    night.players = _players(con, ids)
+    return night
+
+
+def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
+    """Fill in the night's best suggestion, biggest blunder and longest wait after certainty from the
+    games' post-mortems (so that an analysis computed for the report counts as a stored one)."""
+    rated = [(g, s) for g in night.games if g.game_id in pms for s in pms[g.game_id].suggestions]
+    rated = [(g, s) for g, s in rated if s.accuracy is not None and s.expected_gain is not None]
+    if rated:
+        # best: among the most accurate, the most informative; blunder: the most bits lost
+        g, s = max(rated, key=lambda gs: (gs[1].accuracy, gs[1].expected_gain))
+        night.best = _suggestion_pick(g, s)
+        g, s = max(rated, key=lambda gs: (_bits_lost(gs[1]), -gs[1].accuracy))
+        night.blunder = _suggestion_pick(g, s) if _bits_lost(s) > 0 else None
+    waits = [(g, t) for g in night.games if g.game_id in pms for t in pms[g.game_id].timing if t.turns_waited]
+    if waits:
+        g, t = max(waits, key=lambda gt: gt[1].turns_waited)
+        night.longest_wait = Pick(
+            g.game_id,
+            g.anchor,
+            t.accused_seq,
+            t.player,
+            t.accused_cards,
+            {"turns_waited": t.turns_waited, "first_certain_seq": t.certain_seq, "correct": t.correct},
+        )
+
+
+def _bits_lost(s: SuggestionLine) -> float:
+    """Bits lost (analysis.md): the best available gain minus the expected gain."""
+    return (s.best_gain or 0.0) - (s.expected_gain or 0.0)
+
+
+def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
+    return Pick(
+        g.game_id,
+        g.anchor,
+        s.seq,
+        s.player,
+        s.cards,
+        {
+            "expected_gain_bits": s.expected_gain,
+            "best_gain_bits": s.best_gain,
+            "bits_lost": _bits_lost(s),
+            "accuracy": s.accuracy,
+            "best_cards": s.best_cards,
+        },
+    )
+
+
+def _players(con: duckdb.DuckDBPyConnection, ids: list[str]) -> list[NightPlayer]:
+    accuracy = "avg(p.review_accuracy)" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+    missed = "count(*) FILTER (WHERE p.missed_win)" if _has_column(con, "players", "missed_win") else "NULL"
+    from clue_stats.analysis.ratings import register_person_names
+
+    register_person_names(con)
+    rows = con.execute(
+        f"""
+        SELECT coalesce(r.player, m.person, p.name) AS player, coalesce(r.pool, {POOL_SQL.format(g="g")}) AS pool,
+               count(*)::BIGINT AS games, count(*) FILTER (WHERE p.won)::BIGINT AS wins,
+               {accuracy} AS review_accuracy, {missed}::BIGINT AS missed_wins,
+               arg_min(r.rating_before, r.game_index) AS rating_before,
+               arg_max(r.rating_after, r.game_index) AS rating_after,
+               arg_max(r.sigma_after, r.game_index) AS sigma_after
+        FROM players p JOIN games g USING (game_id)
+        LEFT JOIN ratings r ON r.game_id = p.game_id AND r.seat = p.seat
+        LEFT JOIN person_names m ON m.name = p.name
+        WHERE p.game_id IN (SELECT unnest(?))
+        GROUP BY ALL ORDER BY wins DESC, rating_after DESC NULLS LAST, player""",
+        [ids],
+    ).fetchall()
+    return [NightPlayer(*row) for row in rows]

@@ -1,0 +1,149 @@
+"""`clue-stats report --night`: the night's summary on a hand-made season, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from clue_stats import pipeline
+from clue_stats.cli import app
+from tests.league_season import SEASON, write_games
+
+runner = CliRunner()
+XSS = "<script>alert(1)</script>"
+
+# After midnight, so still the night of 2026-09-04: Anna is certain after record 8, waits one turn of
+# hers, and wins; the other seat is a player whose name is a script tag.
+LATE_GAME = [
+    {
+        "type": "game",
+        "format": "clue-log/1",
+        "id": "late-waiter",
+        "edition": "custom",
+        "deck": {"suspects": ["Plum", "Green", "Mustard"], "weapons": ["Rope", "Knife"], "rooms": ["Hall", "Study"]},
+        "played_at": "2026-09-05T00:30",
+        "source": "tabletop",
+        "players": [{"name": "Anna"}, {"name": XSS}],
+    },
+    {"type": "deal", "player": "Anna", "cards": ["plum", "rope"]},
+    {"type": "deal", "player": XSS, "cards": ["green", "hall"]},
+    {"type": "turn", "player": "Anna"},
+    {
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "green",
+        "weapon": "knife",
+        "room": "hall",
+        "responses": [{"player": XSS, "shows": "hall"}],
+    },
+    {"type": "turn", "player": XSS},
+    {
+        "type": "suggest",
+        "player": XSS,
+        "suspect": "plum",
+        "weapon": "rope",
+        "room": "study",
+        "responses": [{"player": "Anna", "shows": "rope"}],
+    },
+    {"type": "turn", "player": "Anna"},
+    {
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "mustard",
+        "weapon": "knife",
+        "room": "study",
+        "responses": [{"player": XSS, "shows": None}],
+    },
+    {"type": "turn", "player": XSS},
+    {
+        "type": "suggest",
+        "player": XSS,
+        "suspect": "green",
+        "weapon": "rope",
+        "room": "hall",
+        "responses": [{"player": "Anna", "shows": "rope"}],
+    },
+    {"type": "turn", "player": "Anna"},
+    {"type": "accuse", "player": "Anna", "suspect": "mustard", "weapon": "knife", "room": "study", "correct": True},
+    {"type": "end", "winner": "Anna", "solution": {"suspect": "mustard", "weapon": "knife", "room": "study"}},
+]
+
+
+@pytest.fixture(scope="module")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("night")
+    late = root / "late.jsonl"
+    late.write_text("".join(json.dumps(r) + "\n" for r in LATE_GAME), encoding="utf-8")
+    db = root / "season.duckdb"
+    pipeline.ingest_paths([str(write_games(root / "season.jsonl", SEASON)), str(late)], db, analyse=True, workers=1)
+    return db
+
+
+def report(db: Path, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["report", *args, "--db", str(db), "--out", "-"])
+    return result.exit_code, result.output
+
+
+def test_a_night_holds_its_games_and_those_after_midnight(season_db: Path) -> None:
+    code, text = report(season_db, "--night", "2026-09-04", "--format", "md")
+    assert code == 0, text
+    games = re.findall(r"^\| \d+ \| \[([^\]]+)\]\(#([^)]+)\)", text, re.M)
+    assert [g for g, _ in games] == ["s01", "s02", "late-waiter"]
+    for _, anchor in games:  # every game listed links to its own section below
+        assert f'<a id="{anchor}"></a>' in text
+    assert "| **Alice** |" in text and "| **Bob** |" in text and "| **Anna** |" in text
+    assert "s03" not in text  # the next week's game
+
+
+def test_the_night_names_its_moments_and_each_players_rating_change(season_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "night.html"
+    result = runner.invoke(
+        app, ["report", "--night", "2026-09-04", "--db", str(season_db), "--out", str(out), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == ["s01", "s02", "late-waiter"]
+    page = out.read_text(encoding="utf-8")
+    # the longest wait: Anna, certain after record 8, one own turn before accusing, linked to her game
+    wait = re.search(r"Longest wait after certainty</b></td><td>(.*?)</td>", page).group(1)
+    assert "Anna was certain after record 8 of" in wait and "waited 1 turn before accusing and won" in wait
+    assert 'href="#game-late-waiter"' in wait and 'id="game-late-waiter"' in page
+    assert "Best suggestion" in page  # the late game's suggestions are rated (both hands in the log)
+    # each player's rating change is the ratings table's: after their last game minus before their first
+    with duckdb.connect(str(season_db), read_only=True) as con:
+        alice = con.execute(
+            "SELECT arg_min(rating_before, game_index), arg_max(rating_after, game_index) FROM ratings "
+            "WHERE player = 'Alice' AND game_id IN ('s01', 's02')"
+        ).fetchall()[0]
+    row = re.search(r"<tr><td>Alice</td>(.*?)</tr>", page).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    assert cells[0:2] == ["2", "1"]  # games, wins
+    assert cells[4] == f"{alice[0]:.1f}" and cells[5].startswith(f"{alice[1]:.1f} (± ")
+    assert cells[6] == f"{alice[1] - alice[0]:+.1f}"
+    # a name holding HTML is text
+    assert XSS not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script" not in page.lower()
+
+
+def test_a_range_of_nights_and_the_mistakes_a_user_can_make(season_db: Path) -> None:
+    code, text = report(season_db, "--from", "2026-09-01", "--until", "2026-09-12", "--format", "md")
+    assert code == 0
+    assert "\n# Game nights 2026-09-01 to 2026-09-12\n" in text
+    assert len(re.findall(r"^\| \d+ \| \[", text, re.M)) == 5  # s01 to s04 and the late game
+    for args, message in [
+        (["--night", "2026-13-01"], "not a date: '2026-13-01'"),
+        (["--night", "2020-01-01"], "no stored game was played on the night of 2020-01-01"),
+        (["--from", "2026-09-01"], "--from and --until go together"),
+        (["--from", "2026-10-01", "--until", "2026-09-01"], "is after --until"),
+        (["s01", "--night", "2026-09-04"], "not both"),
+        ([], "give a game id"),
+    ]:
+        code, text = report(season_db, *args)
+        assert code == 2 and message in text, (args, text)
+        assert "Traceback" not in text
+    code, text = report(season_db, "--night", "2020-01-01")
+    assert "nights with games: " in text and "2026-10-16" in text
