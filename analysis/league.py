@@ -9,6 +9,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
+from clue_stats.analysis.names import edition_name, name_columns
 from clue_stats.analysis.ratings import POOLS
 from clue_stats.analysis.stats import wilson_interval
 from clue_stats.analysis.store_read import GameFilter, frame
@@ -155,7 +156,7 @@ def suggestions_of(
     con: duckdb.DuckDBPyConnection, pool: str, player: str, filters: GameFilter = GameFilter(), top: int = TOP
 ) -> dict[str, pl.DataFrame]:
     """A player's best and worst rated suggestions in the pool's selected games (best: the least bits
-    lost, the most informative first; worst: the most bits lost)."""
+    lost, the most informative first; worst: the most bits lost), cards and edition by their names."""
     rated, params = _rated(filters)
     lost = "s.bits_lost" if _has_column(con, "suggestions", "bits_lost") else "s.best_gain_bits - s.expected_gain_bits"
     out = {}
@@ -176,6 +177,9 @@ def suggestions_of(
             ORDER BY {order} LIMIT {int(top)}""",
             [pool, *params, player],
         )
+        out[key] = name_columns(
+            out[key], ["suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room"], con
+        ).with_columns(pl.col("edition").map_elements(edition_name, return_dtype=pl.Utf8))
     return out
 
 

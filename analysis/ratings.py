@@ -22,15 +22,19 @@ import pyarrow as pa
 from openskill.models import PlackettLuce
 
 from clue_stats.engine.errors import UsageError
+from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 
 POOLS = ("people", "bots", "simulations")  # the order pages list them in
 CONSERVATIVE_SIGMAS = 3.0  # rating = mu - 3 sigma: the skill the player is very likely above
 
-# The pool of a game (alias g: games). People's tabletop and client games, bot contests and simulations.
-# TODO(club): until games.kind lands, the kind is read from the source and the strategies.
-POOL_SQL = """CASE WHEN {g}.source = 'clue-stats simulate' THEN 'simulations'
-    WHEN EXISTS (SELECT 1 FROM players sp WHERE sp.game_id = {g}.game_id AND sp.strategy IS NOT NULL) THEN 'bots'
-    ELSE 'people' END"""
+# The pool of a game (alias g: games), from its kind (ingest.kinds): people's tabletop and digital
+# games are rated together, bot contests and clue-stats' simulations each on their own.
+POOL_OF_KIND = {TABLETOP: "people", DIGITAL: "people", CONTEST: "bots", SIMULATED: "simulations"}
+POOL_SQL = (
+    "CASE {g}.kind "
+    + " ".join(f"WHEN '{kind}' THEN '{pool}'" for kind, pool in POOL_OF_KIND.items() if pool != "people")
+    + " ELSE 'people' END"
+)
 
 # Played order: played_at as written (ISO text sorts in time order), the ingest time where it is missing,
 # then the order the games were read in.
