@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -138,7 +139,15 @@ def rate_games(
 
     Returns the rows (by column) and every person's (mu, sigma) after the last game."""
     m = model()
-    state = dict(start or {})
+    start = start or {}
+    ratings: dict[str, Any] = {}  # the model's rating objects, made once per person (each holds a uuid)
+
+    def rating_of(player: str) -> Any:
+        found = ratings.get(player)
+        if found is None:
+            found = ratings[player] = m.create_rating(list(start.get(player, (m.mu, m.sigma))))
+        return found
+
     cols: dict[str, list] = {
         c: []
         for c in (
@@ -155,13 +164,11 @@ def rate_games(
             "sigma_after",
         )
     }
-    first = (m.mu, m.sigma)
     for game_id, sha, index, seats in games:
-        before = [state.get(s.player, first) for s in seats]
-        teams = [[m.create_rating([mu, sigma])] for mu, sigma in before]
+        teams = [[rating_of(s.player)] for s in seats]
         after = m.rate(teams, ranks=[s.rank for s in seats])
-        for s, (mu0, sigma0), (r,) in zip(seats, before, after):
-            state[s.player] = (r.mu, r.sigma)
+        for s, (before,), (r,) in zip(seats, teams, after):
+            ratings[s.player] = r
             cols["game_index"].append(index)
             cols["game_id"].append(game_id)
             cols["content_sha256"].append(sha)
@@ -169,10 +176,11 @@ def rate_games(
             cols["name"].append(s.name)
             cols["player"].append(s.player)
             cols["rank"].append(s.rank)
-            cols["mu_before"].append(mu0)
-            cols["sigma_before"].append(sigma0)
+            cols["mu_before"].append(before.mu)
+            cols["sigma_before"].append(before.sigma)
             cols["mu_after"].append(r.mu)
             cols["sigma_after"].append(r.sigma)
+    state = {**start, **{p: (r.mu, r.sigma) for p, r in ratings.items()}}
     return cols, state
 
 

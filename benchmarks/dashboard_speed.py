@@ -32,7 +32,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from clue_stats import pipeline  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
-from clue_stats.ingest import cluelog  # noqa: E402
+from clue_stats.ingest import cluelog, store  # noqa: E402
 from clue_stats.pipeline import analyse_store  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
@@ -96,6 +96,12 @@ def replicate(db: Path, target: int) -> None:
         f"replicated to {sizes['games']:,} games in {time.perf_counter() - t:.1f} s: "
         + ", ".join(f"{t} {n:,}" for t, n in sizes.items())
     )
+    # the copies are new games to the league: rated as ingest would (benchmarks/ratings.py times this alone)
+    t = time.perf_counter()
+    with store.write_connection(db) as con:
+        pools = pipeline.update_ratings(con)
+        rows = con.execute("SELECT count(*) FROM ratings").fetchone()[0]
+    print(f"ratings of {', '.join(pools)} computed in {time.perf_counter() - t:.1f} s ({rows:,} rows)")
 
 
 def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:

@@ -144,7 +144,7 @@ st.altair_chart(
                 alt.Tooltip("games:Q", title="games"),
             ],
         )
-    ).properties(height=40 + 24 * top.height),
+    ).properties(height=90 + 26 * top.height),  # the axes take about 90 px of the height given
     width="stretch",
 )
 st.caption(
@@ -255,8 +255,8 @@ if len(leaders) >= 2:
         alt.Chart(matrix)
         .mark_rect()
         .encode(
-            x=alt.X("opponent:N", sort=leaders, title="opponent"),
-            y=alt.Y("player:N", sort=leaders, title="player"),
+            x=alt.X("opponent:N", sort=leaders, title="opponent", axis=alt.Axis(labelAngle=-30, labelLimit=140)),
+            y=alt.Y("player:N", sort=leaders, title="player", axis=alt.Axis(labelLimit=160)),
             color=alt.Color(
                 "share_ahead:Q",
                 title="ahead",
@@ -273,7 +273,7 @@ if len(leaders) >= 2:
                 alt.Tooltip("share_ahead:Q", format=".0%", title="ahead, of the games not level"),
             ],
         )
-        .properties(height=40 + 28 * len(leaders)),
+        .properties(height=150 + 32 * len(leaders)),  # the rotated names under it take about 150 px
         width="stretch",
     )
     st.caption(

@@ -1,0 +1,139 @@
+"""The league in a real browser: the Players page served by `clue-stats dashboard` and the night's
+summary written by `clue-stats report --night`, both opened in headless Chromium (Playwright), with a
+player called ``<script>alert(1)</script>`` who must be shown as text. Screenshots at 1400x1000 go to
+$CLUE_STATS_SCREENSHOTS (or the test's temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from clue_stats import pipeline
+from clue_stats.cli import app
+from tests.league_season import SEASON, write_games
+from tests.test_browser import ARGS, CHROMIUM, free_port, settle
+from tests.test_night import LATE_GAME, XSS
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
+)
+
+INJECTED = """() => [...document.querySelectorAll('script')].some(s => s.textContent.includes('alert('))
+                    || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))"""
+
+
+@pytest.fixture(scope="module")
+def league_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("league-browser")
+    late = root / "late.jsonl"
+    late.write_text("".join(json.dumps(r) + "\n" for r in LATE_GAME), encoding="utf-8")
+    season = write_games(root / "season.jsonl", SEASON, rename={"Dave": XSS})
+    db = root / "league.duckdb"
+    pipeline.ingest_paths([str(season), str(late)], db, analyse=True, workers=1)
+    return db
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+def test_the_players_page_in_chromium(league_db: Path, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(league_db), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    shots = shots_folder(tmp_path)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
+                time.sleep(0.2)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                dialogs: list[str] = []
+                page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+                page.goto(f"{url}/players")
+                settle(page, "Players", 3)  # the skill bands, the course over time, the head-to-head matrix
+                assert page.locator('[data-testid="stException"]').count() == 0
+                assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+                body = page.inner_text("body")
+                assert "Leaderboard" in body and "Head-to-head" in body
+                # the grid draws its cells on a canvas: the name is read from the chart's axis and the
+                # head-to-head table's cells, where it is text
+                assert XSS in body or "<script>alert(1)</…" in body
+                assert not page.evaluate(INJECTED)
+                assert dialogs == []
+                main = '[data-testid="stMain"]'
+                height = page.evaluate(f"() => document.querySelector('{main}').scrollHeight")
+                for i, y in enumerate(range(0, min(height, 6000), 900)):
+                    page.evaluate(f"() => document.querySelector('{main}').scrollTo(0, {y})")
+                    page.wait_for_timeout(400)
+                    page.screenshot(path=str(shots / f"league-players-{i}.png"))
+            finally:
+                browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_the_night_report_in_chromium(league_db: Path, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = tmp_path / "night.html"
+    result = CliRunner().invoke(app, ["report", "--night", "2026-09-04", "--db", str(league_db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    shots = shots_folder(tmp_path)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            dialogs: list[str] = []
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.goto(out.as_uri())
+            page.wait_for_selector("h1:has-text('Game night 2026-09-04')")
+            body = page.inner_text("body")
+            assert XSS in body  # the name, as text
+            assert "Longest wait after certainty" in body and "Best suggestion" in body
+            assert not page.evaluate(INJECTED)
+            assert page.locator("svg").count() >= 3  # each game's charts, drawn into the file
+            page.screenshot(path=str(shots / "league-night-0.png"))
+            # the summary's link leads to the game's own section
+            page.locator("#games a", has_text="late-waiter").click()
+            page.wait_for_function("() => location.hash === '#game-late-waiter'")
+            top = page.evaluate("() => document.getElementById('game-late-waiter').getBoundingClientRect().top")
+            assert -5 < top < 200  # scrolled to it (sub-pixel above the top edge counts)
+            page.screenshot(path=str(shots / "league-night-1.png"))
+            assert dialogs == []
+        finally:
+            browser.close()
