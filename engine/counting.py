@@ -438,7 +438,8 @@ def _rows(pl: Plan) -> tuple[np.ndarray, np.ndarray]:
     """The program's result as rows (envelope id per category, tag) and counts: int64 from the
     compiled program, Python integers (dtype object) from the exact one."""
     if counting_kernel.fits(pl):
-        return counting_kernel.run_arrays(pl)
+        ids, n = counting_kernel.run_arrays(pl)
+        return ids, n.astype(object) if counting_kernel.wide(pl) else n
     by_env = run_python(pl)
     return np.array(list(by_env), dtype=np.int64).reshape(len(by_env), 4), np.array(list(by_env.values()), dtype=object)
 

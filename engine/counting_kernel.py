@@ -23,9 +23,15 @@ merges, with the same result:
   this visits 2.9x fewer states on the table's views, 2x fewer on the players'. A tag is a label
   too: a folded state keeps its tag bits, and its completions are counted by the tag they end with.
 
-:func:`fits` says when every count and every key stays below 2**62, so that nothing can overflow;
-the caller runs the Python program otherwise. Without numba the same functions run as plain Python
-(slowly), so the module always imports.
+:func:`fits` says when the compiled program gives exact counts. Its integers are int64, whose
+arithmetic wraps: every sum and product the program forms is right modulo 2**64, however large the
+true number (the program only adds and multiplies counts, never divides or compares them). Every
+count it returns, the deals of one envelope (and tag), is at most the ways to deal the hands' room
+left, (room left)! / prod(room left in hand h)!; when that is below 2**62 each returned count is the
+true one, even where the partial counts on the way passed 2**64 (on a 30-card deck the spectator's
+partial counts do). The caller runs the Python program otherwise. :func:`wide` says when the counts
+of all envelopes together may pass 2**62: the caller then adds them up as Python integers. Without
+numba the same functions run as plain Python (slowly), so the module always imports.
 """
 
 from __future__ import annotations
@@ -69,13 +75,31 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, i
     return offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags + 1
 
 
+def fill_bound(pl) -> int:
+    """The ways to deal the hands' room left: a bound on every count the program returns."""
+    ways = math.factorial(sum(pl.caps))
+    for cap in pl.caps:
+        ways //= math.factorial(cap)
+    return ways
+
+
 def fits(pl) -> bool:
     return (
-        pl.bound < LIMIT
+        fill_bound(pl) < LIMIT
         and _layout(pl)[6] < 62
         and sum(pl.caps) < 64
         and not (len(pl.steps) and pl.steps[:, 1].max() >= 64)  # group sizes index the binomials
     )
+
+
+def wide(pl) -> bool:
+    """True when the counts of all envelopes together may pass 2**62 (each one alone does not, when
+    the plan :func:`fits`): sums of them must then be taken as Python integers."""
+    envelopes = 1
+    for cat in range(3):
+        if pl.open_categories[cat]:
+            envelopes *= sum(len(m) for m in pl.members[cat])
+    return fill_bound(pl) * envelopes >= LIMIT
 
 
 def run(pl) -> dict[tuple[int, int, int, int], int]:
@@ -316,6 +340,17 @@ def envelope_entropy(pl) -> float:
     every member of an envelope id has the id's count, so the counts are weighed by the members
     instead of being spread over the solutions (nan when no deal is consistent)."""
     ids, n = run_arrays(pl)
+    if wide(pl):  # the total may pass 2**63: Python integers
+        weights = [
+            math.prod(len(pl.members[cat][e - 1]) if pl.open_categories[cat] else 1 for cat, e in enumerate(row[:3]))
+            for row in ids.tolist()
+        ]
+        counts = n.tolist()
+        total = sum(w * c for w, c in zip(weights, counts))
+        if not total:
+            return math.nan
+        acc = sum(w * c * math.log2(c) for w, c in zip(weights, counts) if c)
+        return max(0.0, math.log2(total) - acc / total)
     sizes = np.zeros((3, max(len(m) for m in pl.members) + 1), dtype=np.int64)
     for cat in range(3):
         if pl.open_categories[cat]:

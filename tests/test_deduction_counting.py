@@ -223,6 +223,30 @@ def test_big_decks_count_exactly_beyond_64_bits():
     assert sum(by_python.values()) == sum(solution_counts(k1).values()) - sum(solution_counts(none).values())
 
 
+def test_the_compiled_program_is_exact_where_partial_counts_pass_64_bits():
+    # a Master Detective-size deck (10/8/12), 6 players, the table's view: the partial counts pass
+    # 2**64 (the product of the cards' possible places bounds them), each solution's count does not;
+    # int64 arithmetic wraps, so the compiled program's counts are still the exact ones
+    game = random_game(1, n_players=6, n_suggestions=34, deck=small_deck(10, 8, 12))
+    timeline = knowledge_timeline(game, TABLE)
+    checked = 0
+    for k in timeline[4:16:3]:
+        pl = plan(k)
+        if pl.bound < 2**64:
+            continue
+        assert counting_kernel.fits(pl) and counting_kernel.wide(pl)
+        assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
+        checked += 1
+    assert checked >= 2
+    # the sums of all solutions pass 2**63: the counts come out as Python integers
+    k = timeline[8]
+    solutions = solution_counts(k)
+    assert sum(solutions.values()) > 2**63
+    assert math.isclose(envelope_entropy(k), entropy_of(solutions.values(), sum(solutions.values())), abs_tol=1e-12)
+    split = split_by_holder(k, 1, (0, 10, 20))
+    assert sum(int(a.sum()) for a in split.values()) == sum(solutions.values())
+
+
 def test_compiled_and_python_programs_agree():
     # mid-game knowledge of 3- to 6-player classic games: the states where both programs work hardest
     for seed in range(6):
