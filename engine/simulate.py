@@ -11,6 +11,10 @@ first player (Scarlett, else the next character clockwise), so seat 1 moves firs
 
 Determinism: game ``i`` of a run depends only on (seed, i) and the parameters; the same seed gives
 the same games, in any process.
+
+A custom deck (:func:`custom_deck`, e.g. the 10 suspects, 8 weapons and 12 rooms of a *Clue: Master
+Detective*-size game) has no board: it is played as the ``live`` variant, each player in turn
+suggesting in the room it values most (no dice, no moves), then accusing when sure.
 """
 
 from __future__ import annotations
@@ -38,19 +42,33 @@ class SimulationError(UsageError):
 
 @dataclass(frozen=True)
 class Setup:
-    edition: ed.Edition
+    edition: ed.Edition | None  # None: a custom deck (no board)
     variant: ed.Variant
     flags: dict
-    board: Board
+    board: Board | None
     players: int
     slots: tuple[str, ...]  # the strategy spec of each strategy slot
     seed: int
     run_id: str
 
+    deck: ed.Deck
+
     @property
     def characters(self) -> tuple[str, ...]:
-        deck = self.edition.deck
-        return tuple(c for c in CLOCKWISE if c in deck.suspects and self.board.start_of(c) is not None)
+        if self.board is None:
+            return self.deck.suspects
+        return tuple(c for c in CLOCKWISE if c in self.deck.suspects and self.board.start_of(c) is not None)
+
+
+def custom_deck(suspects: int, weapons: int, rooms: int) -> ed.Deck:
+    """A deck of that many suspects, weapons and rooms ("Suspect 1", ..., "Room 12")."""
+    if min(suspects, weapons, rooms) < 2:
+        raise SimulationError("a custom deck needs at least 2 cards of each category")
+    return ed.Deck.custom(
+        [f"Suspect {i}" for i in range(1, suspects + 1)],
+        [f"Weapon {i}" for i in range(1, weapons + 1)],
+        [f"Room {i}" for i in range(1, rooms + 1)],
+    )
 
 
 def setup(
@@ -59,8 +77,12 @@ def setup(
     strategies: Sequence[str] = ("notebook",),
     seed: int = 0,
     variant: str = "standard",
+    deck: ed.Deck | None = None,
 ) -> Setup:
-    """Check the parameters of a run; raises :class:`SimulationError` with a message for the user."""
+    """Check the parameters of a run; raises :class:`SimulationError` with a message for the user.
+    With ``deck`` (a custom deck) the edition is not used and the game is played without a board."""
+    if deck is not None:
+        return _custom_setup(players, deck, strategies, seed)
     try:
         edition_ = edition if isinstance(edition, ed.Edition) else ed.edition(edition)
         variant_ = ed.variant(variant)
@@ -76,6 +98,23 @@ def setup(
     if variant_.room_cards or flags.get("clue_cards"):
         raise SimulationError(f"the simulator plays standard and traditional games, not {variant_.id}")
     board = load_board(edition_.board)
+    slots = _slots(strategies)
+    low, high = variant_.min_players, variant_.max_players
+    if not low <= players <= high:
+        raise SimulationError(f"{variant_.id} games have {low} to {high} players, not {players}")
+    slots = _seat_slots(players, slots)
+    params = f"{seed}|{edition_.id}|{variant_.id}|{players}|{','.join(slots)}"
+    run_id = hashlib.sha256(params.encode()).hexdigest()[:10]
+    result = Setup(edition_, variant_, flags, board, players, slots, seed, run_id, edition_.deck)
+    if len(result.characters) < players:
+        raise SimulationError(
+            f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects"
+        )
+    return result
+
+
+def _slots(strategies: Sequence[str]) -> tuple[str, ...]:
+    """The strategy specs, checked."""
     if not strategies:
         raise SimulationError("name at least one strategy")
     for spec in strategies:
@@ -83,20 +122,28 @@ def setup(
             parse_spec(spec)
         except ValueError as exc:
             raise SimulationError(str(exc)) from None
-    low, high = variant_.min_players, variant_.max_players
-    if not low <= players <= high:
-        raise SimulationError(f"{variant_.id} games have {low} to {high} players, not {players}")
+    return tuple(strategies)
+
+
+def _seat_slots(players: int, strategies: tuple[str, ...]) -> tuple[str, ...]:
+    """The strategy of each slot: the specs repeated."""
     if len(strategies) > players:
         raise SimulationError(f"{len(strategies)} strategies for {players} players")
-    slots = tuple(strategies[j % len(strategies)] for j in range(players))
-    params = f"{seed}|{edition_.id}|{variant_.id}|{players}|{','.join(slots)}"
+    return tuple(strategies[j % len(strategies)] for j in range(players))
+
+
+def _custom_setup(players: int, deck: ed.Deck, strategies: Sequence[str], seed: int) -> Setup:
+    variant_ = ed.variant("live")
+    if not variant_.min_players <= players <= variant_.max_players:
+        raise SimulationError(f"games have {variant_.min_players} to {variant_.max_players} players, not {players}")
+    if len(deck.suspects) < players:
+        raise SimulationError(f"{players} players need {players} suspects, the deck has {len(deck.suspects)}")
+    slots = _seat_slots(players, _slots(strategies))
+    sizes = "/".join(str(len(deck.of(c))) for c in ed.CATEGORIES)
+    params = f"{seed}|custom:{sizes}:{','.join(deck.cards)}|{variant_.id}|{players}|{','.join(slots)}"
     run_id = hashlib.sha256(params.encode()).hexdigest()[:10]
-    result = Setup(edition_, variant_, flags, board, players, slots, seed, run_id)
-    if len(result.characters) < players:
-        raise SimulationError(
-            f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects"
-        )
-    return result
+    flags = ed.resolve_flags(None, variant_, None)
+    return Setup(None, variant_, flags, None, players, slots, seed, run_id, deck)
 
 
 def simulate(
@@ -106,11 +153,12 @@ def simulate(
     strategies: Sequence[str] = ("notebook",),
     seed: int = 0,
     variant: str = "standard",
+    deck: ed.Deck | None = None,
 ) -> Iterator[Game]:
     """``games`` complete games; the parameters are checked before the first one is played."""
     if games < 0:
         raise SimulationError("the number of games cannot be negative")
-    plan = setup(players, edition, strategies, seed, variant)
+    plan = setup(players, edition, strategies, seed, variant, deck)
     return (play_game(plan, i) for i in range(games))
 
 
@@ -153,7 +201,7 @@ class _Table:
 def play_game(plan: Setup, index: int) -> Game:
     """Game number ``index`` of a run."""
     rng = random.Random(f"{plan.seed}:{index}")
-    deck = plan.edition.deck
+    deck = plan.deck
     seats = seating(plan, index)
     names = tuple(name for name, _, _ in seats)
     sizes = tuple(ed.dealt_hand_sizes(len(deck.cards), plan.players, plan.variant.room_cards))
@@ -189,16 +237,17 @@ def play_game(plan: Setup, index: int) -> Game:
         table.add(Deal, player=name, cards=tuple(dealt[name]))
         table.may_suggest[name] = False
     for suspect in deck.suspects:
-        start = plan.board.start_of(suspect)
+        start = plan.board.start_of(suspect) if plan.board is not None else None
         if start is not None:
             table.position[suspect] = start
 
     first = rng.randrange(plan.players) if plan.flags.get("first_player") == "die" else 0
     seat, winner, turns = first, None, 0
+    play_turn = _play_turn if plan.board is not None else _play_turn_without_board
     while turns < MAX_TURNS and len(table.eliminated) < plan.players:
         name = names[seat]
         turns += 1
-        if _play_turn(table, name, solution):
+        if play_turn(table, name, solution):
             winner = name
             break
         seat = _next_active(table, names, seat)
@@ -241,6 +290,19 @@ def _play_turn(table: _Table, name: str, solution: tuple[str, str, str]) -> bool
     if sure is not None and (isinstance(here, str) or not in_room_needed):
         return _accuse(table, name, sure, solution)
     return False
+
+
+def _play_turn_without_board(table: _Table, name: str, solution: tuple[str, str, str]) -> bool:
+    """A turn of the live variant: suggest in the room worth most to the player (the first in deck
+    order among equals), then accuse when sure."""
+    strategy = table.strategy[name]
+    game = table.game
+    table.add(Turn, player=name, roll=None)
+    room = max(game.deck.rooms, key=lambda r: strategy.value(game, r))
+    who, weapon = strategy.suggestion(game, room)
+    _suggest(table, name, (who, weapon, room))
+    sure = strategy.accusation(game)
+    return sure is not None and _accuse(table, name, sure, solution)
 
 
 def _choose_move(

@@ -111,6 +111,20 @@ def test_simulate_is_reproducible_and_its_games_validate(tmp_path):
     assert run("simulate", "--players", 3, "--strategies", "grandmaster", "--out", tmp_path / "c").exit_code == 2
 
 
+def test_simulate_plays_a_custom_deck_without_a_board(tmp_path):
+    made = run("simulate", "--games", 3, "--players", 6, "--deck", "10,8,12", "--out", tmp_path, "--json")
+    assert made.exit_code == 0, made.output
+    [path] = json.loads(made.stdout)["files"]
+    header = json.loads(Path(path).read_text().splitlines()[0])
+    assert header["edition"] == "custom" and header["variant"] == "live"
+    assert [len(header["deck"][c]) for c in ("suspects", "weapons", "rooms")] == [10, 8, 12]
+    checked = run("validate", path, "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["games_valid"] == 3
+    for bad, words in (("10,x,12", "three numbers"), ("4,4,4", "need 6 suspects"), ("1,8,12", "at least 2")):
+        refused = run("simulate", "--players", 6, "--deck", bad, "--out", tmp_path / "c")
+        assert refused.exit_code == 2 and words in refused.output, refused.output
+
+
 def test_convert_between_clue_log_and_notation_without_loss(tmp_path):
     jsonl = SAMPLES / "de-2023-anna-notebook.jsonl"
     to_notation = run("convert", jsonl, "--to", "notation", "--out", tmp_path / "game.clue")

@@ -13,7 +13,7 @@ from clue_stats.engine.editions import edition
 from clue_stats.engine.game import Accuse, Deal, End, Move, Response, Suggest, Turn
 from clue_stats.engine.movement import check_movement
 from clue_stats.engine.rules import validate
-from clue_stats.engine.simulate import SimulationError, seating, setup, simulate
+from clue_stats.engine.simulate import SimulationError, custom_deck, seating, setup, simulate
 from clue_stats.engine.strategies import Notebook, parse_spec
 from clue_stats.ingest.cluelog import build_game, read_text, write_game
 
@@ -52,6 +52,25 @@ def test_entropy_players_ask_the_deduction_engine_and_play_valid_games() -> None
         assert errors(game) == []
         assert any(isinstance(r, Suggest) and r.player.startswith("entropy") for r in game.records)
     assert EntropyStrategy.name == "entropy"
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_custom_decks_are_played_without_a_board_and_validate(players: int) -> None:
+    deck = custom_deck(10, 8, 12)
+    games = list(simulate(6, players, strategies=["notebook", "bluffer"], seed=3, deck=deck))
+    assert [write_game(g) for g in games] == [
+        write_game(g) for g in simulate(6, players, seed=3, deck=deck, strategies=["notebook", "bluffer"])
+    ]
+    for game in games:
+        assert game.edition is None and game.deck == deck and game.variant.id == "live"
+        assert errors(game) == []
+        assert not any(isinstance(r, Move) or (isinstance(r, Turn) and r.roll is not None) for r in game.records)
+        suggestions = [r for r in game.records if isinstance(r, Suggest)]
+        assert suggestions and {r.room for r in suggestions} <= set(deck.rooms)
+        # the live variant: a suggestion every turn, then maybe the accusation
+        assert len(suggestions) == sum(isinstance(r, Turn) for r in game.records)
+    read = read_text("".join(write_game(g) for g in games), "md.jsonl")
+    assert not read.problems and all(build_game(raw)[0].deck == deck for raw in read.games)
 
 
 def test_written_and_read_back_games_validate() -> None:

@@ -25,16 +25,28 @@ def simulate_command(
         help="Comma-separated strategies, e.g. notebook,entropy,random (see docs/strategies.md).",
     ),
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same games."),
+    deck: str | None = typer.Option(
+        None,
+        "--deck",
+        help="A custom deck of SUSPECTS,WEAPONS,ROOMS cards, e.g. 10,8,12 (Master Detective size), "
+        "played without a board (the live variant); --edition is then not used.",
+    ),
     out_dir: str = typer.Option("simulated", "--out", help="The folder for the clue-log/1 files."),
     per_file: int = typer.Option(500, "--per-file", min=1, help="Games per file."),
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
-    from clue_stats.engine.simulate import play_game, setup
+    from clue_stats.engine.simulate import SimulationError, custom_deck, play_game, setup
     from clue_stats.ingest.cluelog import write_game
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
-    plan = setup(players, edition, specs, seed)
+    cards = None
+    if deck is not None:
+        sizes = deck.split(",")
+        if len(sizes) != 3 or not all(n.strip().isdigit() for n in sizes):
+            raise SimulationError(f"--deck wants three numbers SUSPECTS,WEAPONS,ROOMS (e.g. 10,8,12), not {deck!r}")
+        cards = custom_deck(*(int(n) for n in sizes))
+    plan = setup(players, edition, specs, seed, deck=cards)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
