@@ -122,6 +122,7 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         rows = game_rows(game, replay, raw.source_file)
     if raw.kind is not None:  # the reader knows who played (or the user said so): not judged from the record
         rows.tables["games"][0]["kind"] = raw.kind
+    rows.raw = raw.text  # kept in case the store finds its id taken (duplicate_id)
     return Outcome(rows, None, problems)
 
 
@@ -239,6 +240,7 @@ def ingest_paths(
         last_write = time.monotonic()
 
     pool = _pool(workers)
+    completed = False
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             if kind is not None:
@@ -259,20 +261,23 @@ def ingest_paths(
                 if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
                     flush()
         flush()
+        completed = True
     finally:
         if pool is not None:
             pool.shutdown()
-    with store.write_connection(db, wait_seconds) as con:
-        update_ratings(con)
-        store.finish_run(
-            con,
-            started,
-            files_read=summary.files_read,
-            files_skipped=summary.files_skipped,
-            games_stored=summary.games_stored,
-            games_skipped=summary.games_skipped,
-            games_rejected=summary.games_rejected,
-        )
+        # the run's row is finished whatever happened, with what was stored up to here
+        with store.write_connection(db, wait_seconds) as con:
+            if completed:  # a failed run's games are rated by the next run
+                update_ratings(con)
+            store.finish_run(
+                con,
+                started,
+                files_read=summary.files_read,
+                files_skipped=summary.files_skipped,
+                games_stored=summary.games_stored,
+                games_skipped=summary.games_skipped,
+                games_rejected=summary.games_rejected,
+            )
     return summary
 
 

@@ -23,7 +23,12 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown_type": (ERROR, "a record type that is neither known nor an x- extension"),
     "unknown_field": (ERROR, "a field that is neither known for its record nor an x- extension"),
     "missing_field": (ERROR, "a required field is missing"),
-    "bad_value": (ERROR, "a field holds a value of the wrong kind"),
+    "bad_value": (
+        ERROR,
+        "a field holds a value of the wrong kind, or one that cannot be stored (NaN, Infinity, a number of more than "
+        "4,300 digits, half of a UTF-16 surrogate pair)",
+    ),
+    "duplicate_key": (ERROR, "a record (or an object in it) names the same key twice"),
     "unknown_edition": (ERROR, "the edition is not known"),
     "unknown_variant": (ERROR, "the variant is not known, or not played with this edition"),
     "unknown_card": (ERROR, "a card name matches no card of the game's deck or category"),

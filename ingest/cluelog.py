@@ -13,6 +13,7 @@ The rules of the game are checked later, by :func:`engine.rules.validate`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -42,6 +43,7 @@ from clue_stats.engine.game import (
     Turn,
 )
 from clue_stats.engine.problems import Problem
+from clue_stats.ingest import strict_json
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 FORMAT = "clue-log/1"
@@ -122,10 +124,9 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                 text = data.decode("utf-8", errors="replace")
             else:
                 try:
-                    record = json.loads(text)
-                except (json.JSONDecodeError, RecursionError) as exc:
-                    msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-                    problem = Problem("bad_json", f"not JSON: {msg}", line=number)
+                    record = strict_json.loads(text)
+                except strict_json.RefusedJson as exc:
+                    problem = Problem(exc.code, exc.message, line=number)
                 else:
                     if not isinstance(record, dict):
                         problem = Problem(
@@ -152,11 +153,11 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
         text_size += len(text)
         if problem is not None:
             # keep the record's place so that seq numbers stay those of the file
-            target.problems.append(problem)
-            target.records.append({"type": "x-unreadable"})
+            target.problems.append(dataclasses.replace(problem, seq=len(target.records)))
+            target.keep_place(number)
         else:
             target.records.append(record)  # type: ignore[arg-type]
-        target.lines.append(number)
+            target.lines.append(number)
     yield from finish(orphan)
     yield from finish(current)
     if not seen_any:
@@ -655,9 +656,9 @@ def build_game(raw: RawGame) -> tuple[Game | None, list[Problem]]:
     game = builder.header(raw.records[0])
     if game is not None:
         for seq in range(1, len(raw.records)):
-            record = raw.records[seq]
-            if record.get("type") == "x-unreadable" and len(record) == 1:
+            if seq in raw.unreadable:
                 continue  # its problem is already reported
+            record = raw.records[seq]
             event = builder.record(record, seq)
             if event is not None:
                 game.records.append(event)

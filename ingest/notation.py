@@ -28,8 +28,6 @@ from clue_stats.ingest.raw import RawGame, ReadResult
 
 __all__ = ["read", "write", "NotationWriteError"]
 
-UNREADABLE = "x-unreadable"  # the place of a line that could not be read (as ingest.cluelog does)
-
 
 class _Broken:
     """A line the lexer could not read (an unclosed quote): reported, and otherwise skipped."""
@@ -139,8 +137,7 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
             problems.append(
                 _problem(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file)
             )
-            raw_game.records.append({"type": UNREADABLE})
-            raw_game.lines.append(line.number)
+            raw_game.keep_place(line.number)
             continue
         seq_of[id(item)] = len(raw_game.records)
         parsed.append(item)

@@ -45,8 +45,8 @@ VERDICTS = {"right": True, "correct": True, "wrong": False, "incorrect": False}
 VIA = ("walk", "passage", "stay")
 SYNONYMS = {"perspective": "notebook", "places": "rooms"}
 TRIPLE = (("suspects", "suspect"), ("weapons", "weapon"), ("rooms", "room"))
-_SQUARE = re.compile(r"^(\d+),(\d+)$")
-_INT = re.compile(r"^\d+$")
+_SQUARE = re.compile(r"^(\d{1,9}),(\d{1,9})$")  # bounded: a longer number is a mistake, not a square
+_INT = re.compile(r"^\d{1,9}$")  # bounded: Python refuses to read digit strings past 4,300
 
 Span = tuple[int, int]
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from clue_stats.engine.problems import Problem
 
+UNREADABLE = "x-unreadable"  # what stands in a line that could not be read (see RawGame.keep_place)
+
 
 @dataclass
 class RawGame:
@@ -20,6 +22,14 @@ class RawGame:
     source_file: str | None = None
     problems: list[Problem] = field(default_factory=list)  # found while reading this game
     kind: str | None = None  # who played it (ingest.kinds), when the reader knows; else from the `game` record
+    unreadable: set[int] = field(default_factory=set)  # seqs of lines that could not be read
+
+    def keep_place(self, line: int | None) -> None:
+        """A line that could not be read keeps its seq (so later seqs stay those of the file); its
+        problem is reported by the reader, and the builder passes over it."""
+        self.unreadable.add(len(self.records))
+        self.records.append({"type": UNREADABLE})
+        self.lines.append(line)
 
     @property
     def first_line(self) -> int | None:

@@ -213,6 +213,7 @@ class GameRows:
     game_id: str
     content_sha256: str
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    raw: str | None = None  # the game's original text, stored if the game is rejected here
 
     def add(self, table: str, row: dict[str, Any]) -> None:
         self.tables.setdefault(table, []).append(row)
@@ -330,8 +331,10 @@ def write_batch(
                 _retire_version(con, g.game_id, at)
                 result.replaced.append(g.game_id)
             elif known is not None:
-                events = g.tables.get("events", [])
-                raw = "\n".join(str(e["payload"]) for e in events) + "\n"
+                if g.raw is not None:
+                    raw = g.raw
+                else:  # rows made without their text (a game converted in memory): its records
+                    raw = "".join(str(e["payload"]) + "\n" for e in g.tables.get("events", []))
                 header = g.tables["games"][0]
                 result.rejected.append(
                     Rejection(

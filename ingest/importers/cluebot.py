@@ -23,7 +23,7 @@ import yaml
 
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest import kinds
+from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
 from clue_stats.ingest.raw import RawGame, ReadResult
 
@@ -35,7 +35,49 @@ EDITION = "us-classic"
 NOBODY = "nobody"
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
+
+
+class _Refused(yaml.constructor.ConstructorError):
+    """A value the sheet may not hold (a number too long to read, a key given twice)."""
+
+    def __init__(self, code: str, message: str, node: yaml.Node):
+        super().__init__(None, None, message, node.start_mark)
+        self.code = code
+
+
+class _DetectLoader(_BASE_LOADER):  # type: ignore[valid-type,misc]
+    """The safe loader for recognising a sheet: a number too long to read is 0 here (read says so)."""
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        if sum(c.isdigit() for c in str(node.value)) > strict_json.MAX_DIGITS:
+            return self.too_long(node)
+        return super().construct_yaml_int(node)
+
+    def too_long(self, node: yaml.ScalarNode) -> int:
+        return 0
+
+
+class _LOADER(_DetectLoader):
+    """The safe loader, refusing what YAML would read silently or with a bare ValueError."""
+
+    def too_long(self, node: yaml.ScalarNode) -> int:
+        digits = sum(c.isdigit() for c in str(node.value))
+        raise _Refused(
+            "bad_value", f"a number of {digits:,} digits (at most {strict_json.MAX_DIGITS:,} are read)", node
+        )
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+            if key in seen:
+                raise _Refused("duplicate_key", f"the key {key!r} appears twice in one mapping", key_node)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+_DetectLoader.add_constructor("tag:yaml.org,2002:int", _DetectLoader.construct_yaml_int)
 
 
 def _parse(text: str) -> tuple[Any, yaml.Node | None]:
@@ -54,8 +96,8 @@ def detect(text: str, filename: str | None = None) -> bool:
     if "setup" not in text or "players" not in text:
         return False
     try:
-        data = yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError:
+        data = yaml.load(text, Loader=_DetectLoader)
+    except (yaml.YAMLError, ValueError, RecursionError):
         return False
     if not isinstance(data, dict) or "events" not in data or not isinstance(data.get("setup"), dict):
         return False
@@ -78,7 +120,10 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         data, root = _parse(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        return fail(f"not YAML: {getattr(exc, 'problem', None) or exc}", mark.line + 1 if mark is not None else 1)
+        line = mark.line + 1 if mark is not None else 1
+        if isinstance(exc, _Refused):
+            return fail(exc.problem or "", line, exc.code)
+        return fail(f"not YAML: {getattr(exc, 'problem', None) or exc}", line)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
         return fail("not a cluebot sheet: a mapping with 'setup' and 'events' is expected")
     events = data.get("events") or []

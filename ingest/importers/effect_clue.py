@@ -37,7 +37,7 @@ from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest import kinds
+from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,
     Unconvertible,
@@ -85,9 +85,11 @@ CATEGORY_WORDS = {
 
 
 def _load(text: str) -> Any:
+    """Lenient, for detection only: a notebook holding a refused value is still recognised (and
+    :func:`read` then reports that value)."""
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return json.loads(text, parse_int=lambda digits: int(digits) if len(digits) <= strict_json.MAX_DIGITS else 0)
+    except (ValueError, RecursionError):
         return None
 
 
@@ -111,9 +113,12 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         result.problems.append(Problem(code, message, line=1, source_file=source_file))
         return result
 
-    data = _load(text)
-    if data is None:
-        return fail("bad_json", "not JSON: an effect-clue notebook is one JSON object")
+    try:
+        data = strict_json.loads(text)
+    except strict_json.RefusedJson as exc:
+        if exc.code == "bad_json":
+            return fail("bad_json", f"{exc.message} (an effect-clue notebook is one JSON object)")
+        return fail(exc.code, exc.message)
     if not isinstance(data, dict) or "version" not in data:
         return fail("bad_import", "not an effect-clue notebook: a JSON object with a 'version' is expected")
     version = data["version"]
@@ -164,7 +169,12 @@ def _when(logged_at: Any, where: str) -> tuple[float, str | None]:
         )
     if logged_at == 0:
         return 0, None
-    moment = datetime.fromtimestamp(logged_at / 1000, tz=UTC)
+    try:
+        moment = datetime.fromtimestamp(logged_at / 1000, tz=UTC)
+    except (OverflowError, ValueError, OSError):
+        raise Unconvertible(
+            f"{where}.loggedAt {str(logged_at)[:30]} is not a time a calendar holds", "bad_value"
+        ) from None
     return logged_at, moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

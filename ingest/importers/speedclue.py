@@ -31,7 +31,7 @@ EDITION = "us-classic"
 VARIANT = "speedclue"
 
 HEADER = "This game's players are:"
-_P = r'Player "(?P<{0}>[^"]*)"(?: \[(?P<{0}_seat>\d+)\])?'
+_P = r'Player "(?P<{0}>[^"]*)"(?: \[(?P<{0}_seat>\d{{1,9}})\])?'
 _TRIPLE = r"Suggestion\{(?P<s>[^,{}]+), (?P<w>[^,{}]+), (?P<r>[^,{}]+)\}"
 _CARD = r"(?P<kind>Suspect|Weapon|Room)\{(?P<card>[^{}]+)\}"
 TEMPLATES: list[tuple[str, re.Pattern[str]]] = [
