@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
@@ -28,8 +29,35 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+# Characters that drive a terminal instead of showing: C0 and C1 controls and DEL (ESC starts colour,
+# title and screen-clearing sequences), the bidirectional overrides and the line separators.
+_CONTROLS = [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
+_SHOWN = {c: ascii(chr(c))[1:-1] for c in _CONTROLS}  # \x1b, \n, \u202e, ...
+_SHOWN_KEEP_LINES = {c: shown for c, shown in _SHOWN.items() if c != 0x0A}
+_JSON_ESCAPED = {c: f"\\u{c:04x}" for c in _CONTROLS if c >= 0x7F}  # json.dumps escapes the C0 ones itself
+
+
+def printable(text: object, keep_lines: bool = False) -> str:
+    """Text from a log or the database as it may go to a terminal: every control character shown
+    escaped (``\x1b``), never sent raw; ``keep_lines`` lets the newlines of a message of ours through."""
+    return str(text).translate(_SHOWN_KEEP_LINES if keep_lines else _SHOWN)
+
+
+class TextConsole(Console):
+    """A console that prints text as text: no rich markup or emoji codes are interpreted (a player
+    named ``[/]`` or ``[link=...]`` is printed as written) and control characters are escaped."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(markup=False, emoji=False, highlight=False, soft_wrap=True, **kwargs)
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        kwargs.pop("markup", None)
+        super().print(*(printable(o, keep_lines=True) if isinstance(o, str) else o for o in objects), **kwargs)
+
+
+out = TextConsole()
+err = TextConsole(stderr=True)
 
 DEFAULT_DB = "clue.duckdb"
 DbOption = typer.Option(None, "--db", help="The database file (default: $CLUE_STATS_DB, else clue.duckdb).")
@@ -121,5 +149,28 @@ def main_options(
     """Replay analysis and exact statistics for Cluedo / Clue game records."""
 
 
+def check_output_folder(value: str | Path, option: str = "--out") -> Path:
+    """The folder a command will write into (it may not exist yet): naming a file, or a path
+    through a file, is a usage error here, not an internal one when the first file is written."""
+    folder = Path(value)
+    for existing in (folder, *folder.parents):
+        if existing.exists():
+            if not existing.is_dir():
+                where = "is a file" if existing == folder else f"goes through {existing}, which is a file"
+                raise UsageError(f"{option} {value} {where}; name a folder (new or existing)")
+            break
+    return folder
+
+
+def check_output_file(value: str | Path, option: str = "--out") -> Path:
+    """A file a command will write (replacing it if it exists): a folder, or a missing folder, is a usage error."""
+    target = Path(value)
+    if target.is_dir():
+        raise UsageError(f"{option} {value} is a folder; give a file name")
+    if not target.parent.is_dir():
+        raise UsageError(f"{option} {value}: no such folder {target.parent}")
+    return target
+
+
 def print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str).translate(_JSON_ESCAPED) + "\n")

@@ -93,9 +93,9 @@ def export(
     if pseudonymise and not salt:
         salt = pseudonym_secret(db)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, int] = {}
-    with read_connection(db) as con:
+    with read_connection(db) as con:  # first: a database that cannot be read leaves no folder behind
+        folder.mkdir(parents=True, exist_ok=True)
         con.create_function(
             "pseudonym", lambda name: pseudonym(name, salt), ["VARCHAR"], "VARCHAR", null_handling="special"
         )
@@ -115,8 +115,12 @@ def export(
                     select.append("pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
                 else:
                     select.append(quoted)
-            target = folder / f"{table}.{fmt}"
-            options = "FORMAT parquet" if fmt == "parquet" else "FORMAT csv, HEADER true"
-            con.execute(f"COPY (SELECT {', '.join(select)} FROM {table}) TO '{target.as_posix()}' ({options})")
+            # the file name goes to DuckDB as a value, never pasted into SQL (a folder may be "Bob's")
+            rows = con.sql(f"SELECT {', '.join(select)} FROM {table}")
+            target = str(folder / f"{table}.{fmt}")
+            if fmt == "parquet":
+                rows.write_parquet(target)
+            else:
+                rows.write_csv(target, header=True)
             written[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     return written

@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from clue_stats.engine.errors import StoreBusy, StoreError
+from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -116,6 +116,35 @@ def _has_settings(con: duckdb.DuckDBPyConnection) -> bool:
     )
 
 
+class NotADatabase(UsageError, StoreError):
+    """The path names an existing file (or folder) that is not a DuckDB database: a usage mistake."""
+
+
+DUCKDB_MAGIC = b"DUCK"  # bytes 8 to 12 of every DuckDB database file
+
+
+def check_is_database(path: str | Path) -> None:
+    """Refuse, before DuckDB sees it, a path that exists and is not a DuckDB database: DuckDB would
+    open some other files (a CSV) as an empty database in memory, and the games would go nowhere."""
+    if str(path) == ":memory:":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise NotADatabase(f"{path} is a folder, not a database file")
+    try:
+        with open(target, "rb") as f:
+            head = f.read(12)
+    except FileNotFoundError:
+        return  # a new database
+    except OSError as exc:
+        raise NotADatabase(f"{path}: cannot read the database file: {exc.strerror or exc}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        raise NotADatabase(
+            f"{path} is not a DuckDB database (it holds something else, left untouched); "
+            "name a clue-stats database or a new file with --db"
+        )
+
+
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -126,6 +155,7 @@ def _is_lock_error(exc: Exception) -> bool:
 
 
 def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.DuckDBPyConnection:
+    check_is_database(path)
     deadline = time.monotonic() + wait_seconds
     delay = 0.02
     while True:

@@ -73,11 +73,11 @@ def test_usage_errors_exit_2():
     assert run("frobnicate").exit_code == 2
 
 
-def test_a_file_that_is_not_a_database_is_a_clear_failure(tmp_path, samples):
+def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path, samples):
     bogus = tmp_path / "bogus.duckdb"
     bogus.write_text("hello")
     result = run("ingest", samples / "us-clue-family.jsonl", "--db", bogus)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "bogus.duckdb" in result.stderr and "Traceback" not in result.output
 
 

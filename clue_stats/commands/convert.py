@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import app, err, handled, out
+from clue_stats.app import app, check_output_file, err, handled, out
 from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest import cluelog
 from clue_stats.pipeline import UnknownFormat, read_game_file
@@ -30,6 +30,8 @@ def convert_command(
         raise UsageError(f"no such file: {path}")
     if target not in ("clue-log", "notation"):
         raise UsageError(f"--to must be clue-log or notation, not {target!r}")
+    if out_file is not None:
+        check_output_file(out_file)
     try:
         games, problems = read_game_file(path, source_format)
     except UnknownFormat as exc:

@@ -15,6 +15,7 @@ import typer
 import clue_stats.dashboard
 from clue_stats.app import DbOption, app, database, err, fail, handled, out
 from clue_stats.engine.errors import ExitCode
+from clue_stats.ingest import store
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
 LOCAL = "127.0.0.1"
@@ -47,7 +48,10 @@ def streamlit_command(db: Path, port: int, address: str = LOCAL) -> list[str]:
 
 
 def port_free(address: str, port: int) -> bool:
+    """Whether a server can listen on the port: bound as servers bind (Streamlit's too), with
+    SO_REUSEADDR, so a port held only by the TIME_WAIT sockets of a stopped dashboard is free."""
     with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((address, port))
         except OSError:
@@ -83,6 +87,7 @@ def dashboard_command(
 ) -> None:
     """Start the Streamlit dashboard on the database (Ctrl+C stops it)."""
     path = Path(database(db)).expanduser().resolve()
+    store.check_is_database(path)
     if not path.exists():
         err.print(
             f"clue-stats: no database at {path} yet; the dashboard shows its games as soon as "

@@ -8,7 +8,19 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, plural, print_json
+from clue_stats.app import (
+    DbOption,
+    JsonOption,
+    app,
+    check_output_folder,
+    database,
+    err,
+    handled,
+    out,
+    plural,
+    print_json,
+    printable,
+)
 from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest import kinds, store
 
@@ -186,7 +198,7 @@ def games_command(
         print_json({"games": [dict(zip(columns, r)) for r in rows], "total": total, "rejected": rejected})
         return
     games = [dict(zip(columns, r)) for r in rows]
-    longest = max((len(g["game_id"]) for g in games), default=4)
+    longest = max((len(printable(g["game_id"])) for g in games), default=4)
     what = f" ({' or '.join(chosen)})" if chosen else ""
     shown = f"the {len(games)} newest of " if len(games) < total else ""
     table = Table(
@@ -197,7 +209,7 @@ def games_command(
         Column("edition", overflow="fold"),
         Column("seats", justify="right"),
         "winner",
-        title=f"{shown}{plural(total, 'game')}{what} in {path}",
+        title=printable(f"{shown}{plural(total, 'game')}{what} in {path}"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -205,12 +217,17 @@ def games_command(
     )
     for g in games:
         table.add_row(
-            g["game_id"],
-            (g["played_at"] or "")[:10],
-            g["kind"] or "",
-            g["edition"] + ("" if g["variant"] == "standard" else f" {g['variant']}"),
-            str(g["n_players"]),
-            g["winner"] or "",
+            *map(
+                printable,
+                (
+                    g["game_id"],
+                    (g["played_at"] or "")[:10],
+                    g["kind"] or "",
+                    g["edition"] + ("" if g["variant"] == "standard" else f" {g['variant']}"),
+                    str(g["n_players"]),
+                    g["winner"] or "",
+                ),
+            )
         )
     if games:
         out.print(table)
@@ -249,6 +266,7 @@ def export_command(
         raise UsageError(f"--format must be parquet or csv, not {fmt!r}")
     if out_dir is None:
         out_dir = _dated_folder()
+    check_output_folder(out_dir)
     written = export(database(db), out_dir, fmt, pseudonymise, salt)
     if json_output:
         print_json({"out": out_dir, "format": fmt, "rows": written})

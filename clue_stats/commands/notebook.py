@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from clue_stats.app import JsonOption, app, handled, out, print_json
+from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError
 from clue_stats.pipeline import UnknownFormat, read_game_file
@@ -95,18 +96,23 @@ def notebook_command(
         raise InputError(f"no deal of the cards fits what {name} saw up to seq {seq}: the log contradicts itself")
     record = game.records[seq - 1].type if seq else "game"
     out.print(
-        f"[bold]{name}[/bold]'s notebook in {game.game_id} after seq {seq} ({record}); "
-        f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits"
+        Text.assemble(
+            (printable(name), "bold"),
+            printable(
+                f"'s notebook in {game.game_id} after seq {seq} ({record}); "
+                f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits"
+            ),
+        )
     )
-    table = Table("card", *[p if p != "envelope" else "envelope" for p in places])
+    table = Table("card", *[printable(p) for p in places])
     for _category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         table.add_section()
         for card in cards:
             cells = []
             for place in places:
                 p = counts.probability(card, place)
-                cells.append("[bold green]✓[/]" if p == 1 else ("·" if p == 0 else f"{p:.0%}"))
-            table.add_row(deck.name(card), *cells)
+                cells.append(Text("✓", style="bold green") if p == 1 else ("·" if p == 0 else f"{p:.0%}"))
+            table.add_row(printable(deck.name(card)), *cells)
     out.print(table)
     out.print("Most likely solutions:")
     for triple, p in counts.most_likely(top):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import DbOption, app, database, err, handled, out, print_json
+from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
 
@@ -79,11 +79,7 @@ def report_command(
     if out_file is not None and str(out_file) == "-":
         sys.stdout.write(text)
         return
-    target = out_file if out_file is not None else Path(f"{_file_stem(game_id)}.{fmt}")
-    if target.is_dir():
-        raise UsageError(f"--out {target} is a folder; give a file name")
-    if not target.parent.exists():
-        raise UsageError(f"no such folder: {target.parent}")
+    target = check_output_file(out_file if out_file is not None else Path(f"{_file_stem(game_id)}.{fmt}"))
     target.write_text(text, encoding="utf-8")
     if json_output:
         print_json(
@@ -161,11 +157,7 @@ def _night_report(
         sys.stdout.write(text)
         return
     stem = f"night-{first}" if first == last else f"nights-{first}-{last}"
-    target = out_file if out_file is not None else Path(f"{stem}.{fmt}")
-    if target.is_dir():
-        raise UsageError(f"--out {target} is a folder; give a file name")
-    if not target.parent.exists():
-        raise UsageError(f"no such folder: {target.parent}")
+    target = check_output_file(out_file if out_file is not None else Path(f"{stem}.{fmt}"))
     target.write_text(text, encoding="utf-8")
     if json_output:
         print_json(
@@ -182,9 +174,17 @@ def _night_report(
         out.print(f"wrote the summary of {len(night.games)} games to {target}", markup=False)
 
 
+STEM_LIMIT = 80  # characters of a file name made from an id; file systems allow 255 bytes
+
+
 def _file_stem(game_id: str) -> str:
-    """A safe file name from a game id (ids come from logs and may hold any character)."""
+    """A safe file name from a game id (ids come from logs and may hold any character, any number
+    of them): a long id is cut and the cut made unique with a hash of the whole id."""
+    import hashlib
     import re
 
-    stem = re.sub(r"[^0-9A-Za-z._-]+", "_", game_id).strip("._")
-    return stem or "report"
+    stem = re.sub(r"[^0-9A-Za-z._-]+", "_", game_id).strip("._") or "report"
+    if len(stem) > STEM_LIMIT:
+        digest = hashlib.sha256(game_id.encode("utf-8", errors="surrogatepass")).hexdigest()[:12]
+        stem = f"{stem[: STEM_LIMIT - 13].rstrip('._')}-{digest}"
+    return stem

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from clue_stats.app import JsonOption, app, err, handled, out, print_json
+from clue_stats.app import JsonOption, app, check_output_folder, err, handled, out, print_json
 
 
 @app.command("simulate")
@@ -47,7 +46,7 @@ def simulate_command(
             raise SimulationError(f"--deck wants three numbers SUSPECTS,WEAPONS,ROOMS (e.g. 10,8,12), not {deck!r}")
         cards = custom_deck(*(int(n) for n in sizes))
     plan = setup(players, edition, specs, seed, deck=cards)
-    folder = Path(out_dir)
+    folder = check_output_folder(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     progress = Progress(
