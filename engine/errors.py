@@ -4,7 +4,8 @@
     ├── InputError            input that cannot be used (a file, a record, a name in it)
     │   ├── UsageError        ... given on the command line: an option, a name, a path
     │   │   ├── engine.simulate.SimulationError, engine.strategies.UnknownStrategy,
-    │   │   └── engine.board.UnknownBoard, analysis.store_read.GameNotFound
+    │   │   └── engine.board.UnknownBoard, analysis.store_read.GameNotFound,
+    │   │       ingest.store.NotADatabase (also a StoreError: --db naming another kind of file)
     │   └── engine.board.BoardFormatError, engine.editions.UnknownName,
     │       ingest.notation_lex.NotationError, ingest.notation_write.NotationWriteError,
     │       ingest.importers.common.Unconvertible
