@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from clue_stats import pipeline
-from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json
+from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
 
@@ -45,12 +45,17 @@ def players_command(
     )
     for p in people:
         table.add_row(
-            p["person"],
-            ", ".join(p["names"]),
-            str(p["games"]),
-            p["first_played"] or "",
-            p["last_played"] or "",
-            ", ".join(p["pools"]),
+            *map(
+                printable,
+                (
+                    p["person"],
+                    ", ".join(p["names"]),
+                    str(p["games"]),
+                    p["first_played"] or "",
+                    p["last_played"] or "",
+                    ", ".join(p["pools"]),
+                ),
+            )
         )
     out.print(table)
 
