@@ -26,12 +26,9 @@ C1 = "\x9b2J"  # the one-byte CSI some terminals obey
 
 
 @pytest.fixture
-def wide():
+def wide(monkeypatch):
     """Table cells on one line each (the console is not a terminal here: 80 columns)."""
-    width = app_module.out.width
-    app_module.out.width = 400
-    yield
-    app_module.out.width = width
+    monkeypatch.setattr(app_module.out, "_width", 400)  # the width rich keeps when set
 
 
 def _hostile_game(tmp_path, db):
