@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test check bench bench-scale fuzz dashboard clean
+.PHONY: install demo test check wheel-check bench bench-scale fuzz dashboard clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ test: check
 check: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# the wheel as a user gets it: built, installed into a fresh virtual environment outside the clone and
+# run from an empty temporary folder (samples, ingest, games, report, board, the dashboard); CI runs it
+wheel-check: install
+	PYTHON=$(PYTHON) $(BIN)/python .ci/wheel_check.py
 
 # the benchmarks, one after another (figures, not pass/fail; see docs/performance.md)
 bench: install

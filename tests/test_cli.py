@@ -99,3 +99,22 @@ def test_version_and_counts_in_words(samples, db):
     assert one.stdout.startswith("1 file read, 0 skipped; 1 game stored,"), one.stdout
     assert run("delete", "us-family-2026-10-31", "--db", db).stdout.startswith("1 game deleted")
     assert run("validate", samples / "us-clue-family.jsonl").stdout.startswith("1 file read, 0 skipped; 1 game valid")
+
+
+def test_samples_copies_the_installed_sample_games_out_and_keeps_what_is_there(tmp_path):
+    target = tmp_path / "games"
+    first = run("samples", target, "--json")
+    assert first.exit_code == 0, first.output
+    copied = json.loads(first.stdout)["files"]
+    assert sorted(p.name for p in target.iterdir()) == copied
+    assert "classic-club-night.jsonl" in copied and "de-2023-anna-notebook.clue" in copied
+    assert (target / "classic-club-night.jsonl").read_bytes() == (
+        ROOT / "data/samples/classic-club-night.jsonl"
+    ).read_bytes()
+    (target / "classic-club-night.jsonl").write_text("mine")
+    again = run("samples", target)
+    assert again.exit_code == 2 and "--force" in again.stderr
+    assert (target / "classic-club-night.jsonl").read_text() == "mine"
+    assert run("samples", target, "--force").exit_code == 0
+    assert (target / "classic-club-night.jsonl").read_text() != "mine"
+    assert run("samples", target / "classic-club-night.jsonl").exit_code == 2

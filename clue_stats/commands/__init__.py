@@ -1,5 +1,27 @@
 """The commands of `clue-stats`, one module a group; importing them registers them on the app."""
 
-from clue_stats.commands import analyse, board, convert, dashboard, ingest, notebook, players, report, simulate
+from clue_stats.commands import (
+    analyse,
+    board,
+    convert,
+    dashboard,
+    ingest,
+    notebook,
+    players,
+    report,
+    samples,
+    simulate,
+)
 
-__all__ = ["analyse", "board", "convert", "dashboard", "ingest", "notebook", "players", "report", "simulate"]
+__all__ = [
+    "analyse",
+    "board",
+    "convert",
+    "dashboard",
+    "ingest",
+    "notebook",
+    "players",
+    "report",
+    "samples",
+    "simulate",
+]

@@ -1,0 +1,182 @@
+"""The wheel as a user gets it: built from this clone, installed into a fresh virtual environment
+outside it, and run from an empty temporary folder (`make wheel-check`; CI runs it after `make test`).
+
+It checks that the wheel installs the one import name `clue_stats` (no top-level `engine`,
+`analysis`, ...), and that the installed tool works with only its own files: `samples` copies the
+sample games out, `ingest` stores them, `games`, `report` and `board` answer, and the dashboard
+starts, answers over HTTP, and renders every page (Streamlit's AppTest on the installed app).
+
+    python3 .ci/wheel_check.py [--keep]     # --keep: leave the temporary folder and say where
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# every page renders from the installed package, on the ingested samples, without an exception
+APP_TEST = """
+import sys
+from pathlib import Path
+
+import clue_stats.dashboard
+from streamlit.testing.v1 import AppTest
+
+app = Path(clue_stats.dashboard.__file__).parent / "app.py"
+at = AppTest.from_file(str(app), default_timeout=120)
+at.run()
+pages = sorted(p.stem for p in (app.parent / "app_pages").glob("*.py") if p.stem not in ("__init__", "common", "words"))
+for page in pages:
+    if page != "overview":
+        at.switch_page(f"app_pages/{page}.py").run()
+    problems = [e.value for e in at.exception] + [e.value for e in at.error]
+    if problems:
+        sys.exit(f"dashboard page {page}: {problems}")
+print(f"dashboard: {len(pages)} pages render")
+"""
+
+
+def step(title: str) -> None:
+    print(f"--- {title}", flush=True)
+
+
+def run(cmd: list[str | Path], cwd: Path, env: dict[str, str] | None = None, quiet: bool = False) -> str:
+    """Run a command and return its output (shown unless ``quiet``); a failure stops the check."""
+    result = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True)
+    if not quiet or result.returncode:
+        sys.stdout.write(result.stdout[-4000:])
+    sys.stdout.write(result.stderr[-4000:])
+    if result.returncode:
+        sys.exit(f"wheel check: `{' '.join(map(str, cmd))}` exited {result.returncode}")
+    return result.stdout
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def build_wheel(python: str, dist: Path) -> Path:
+    step("build the wheel")
+    run([python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", dist, ROOT], cwd=dist)
+    (wheel,) = dist.glob("clue_stats-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    tops = {n.split("/")[0] for n in names}
+    extra = {t for t in tops if t != "clue_stats" and not t.endswith(".dist-info")}
+    if extra:
+        sys.exit(f"wheel check: the wheel installs more than clue_stats: {sorted(extra)}")
+    for needed in (
+        "clue_stats/data/editions/variants.toml",
+        "clue_stats/data/boards/classic.txt",
+        "clue_stats/data/samples/classic-club-night.jsonl",
+        "clue_stats/dashboard/app.py",
+        "clue_stats/dashboard/.streamlit/config.toml",
+    ):
+        if needed not in names:
+            sys.exit(f"wheel check: the wheel lacks {needed}")
+    print(f"{wheel.name}: {len(names)} files, one import name (clue_stats)")
+    return wheel
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="clue-stats-wheel-"))
+    try:
+        check(tmp)
+    finally:
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check(tmp: Path) -> None:
+    dist, venv, work = tmp / "dist", tmp / "venv", tmp / "work"
+    for folder in (dist, work):
+        folder.mkdir()
+    wheel = build_wheel(sys.executable, dist)
+
+    step("install it into a fresh virtual environment")
+    # the base interpreter ($PYTHON, as the Makefile's), not the clone's .venv
+    run([os.environ.get("PYTHON", "python3"), "-m", "venv", venv], cwd=tmp)
+    bin_ = venv / "bin"
+    run([bin_ / "python", "-m", "pip", "install", "--quiet", wheel], cwd=tmp)
+    tool = bin_ / "clue-stats"
+    # nothing of the clone may be on the path: the installed package alone
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLUE_STATS_DB", "VIRTUAL_ENV")}
+    where = run([bin_ / "python", "-c", "import clue_stats; print(clue_stats.__file__)"], cwd=work, env=env, quiet=True)
+    if str(ROOT) in where:
+        sys.exit(f"wheel check: clue_stats imported from the clone ({where.strip()})")
+
+    step("the installed tool, from an empty folder")
+    run([tool, "samples", "games"], cwd=work, env=env)
+    run([tool, "ingest", "games", "--db", "club.duckdb"], cwd=work, env=env)
+    games = json.loads(run([tool, "games", "--db", "club.duckdb", "--json"], cwd=work, env=env, quiet=True))["games"]
+    if not games:
+        sys.exit("wheel check: no game stored from the samples")
+    game_id = games[0]["game_id"]
+    run([tool, "report", game_id, "--db", "club.duckdb", "--out", "report.html"], cwd=work, env=env)
+    if "<svg" not in (work / "report.html").read_text(encoding="utf-8"):
+        sys.exit("wheel check: the report has no chart")
+    board = run([tool, "board"], cwd=work, env=env)
+    if "Fewest moves" not in board:
+        sys.exit("wheel check: `clue-stats board` printed no table")
+
+    step("the dashboard, from the installed package")
+    port = free_port()
+    server = subprocess.Popen(
+        [str(tool), "dashboard", "--db", "club.duckdb", "--port", str(port)],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopped whole below
+    )
+    try:
+        answer = ""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=5) as response:
+                    answer = response.read().decode()
+                if answer == "ok":
+                    break
+            except OSError:
+                time.sleep(1)
+        if answer != "ok":
+            output = server.stdout.read().decode() if server.poll() is not None and server.stdout else ""
+            sys.exit(f"wheel check: the dashboard did not answer on port {port} {output}")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            if response.status != 200:
+                sys.exit(f"wheel check: the dashboard answered {response.status}")
+        print(f"dashboard: the server answers on port {port}")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    run([bin_ / "python", "-c", APP_TEST], cwd=work, env={**env, "CLUE_STATS_DB": str(work / "club.duckdb")})
+    step("the wheel works")
+
+
+if __name__ == "__main__":
+    main()
