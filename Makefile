@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test check wheel-check bench bench-scale fuzz dashboard clean
+.PHONY: install demo test check typecheck wheel-check bench bench-scale fuzz dashboard clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,21 @@ dashboard: install
 test: check
 	$(BIN)/python -m pytest
 
-# the static checks `make test` runs first: lint and format (ruff)
+# the static checks `make test` runs first: lint and format (ruff), types (mypy)
 check: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MAKE) --no-print-directory typecheck
+
+# mypy on every package, strict on engine/ and ingest/ (pyproject.toml). mypy reads the package as it
+# is installed, clue_stats.engine being engine/ and so on, from a tree of links in build/typecheck
+# (it does not follow setuptools' editable finder); it reports files as clue_stats/engine/x.py.
+TYPECHECK := build/typecheck
+typecheck: install
+	rm -rf $(TYPECHECK)/clue_stats && mkdir -p $(TYPECHECK)/clue_stats
+	ln -s $(CURDIR)/clue_stats/*.py $(CURDIR)/clue_stats/commands $(TYPECHECK)/clue_stats/
+	for part in engine ingest analysis dashboard data; do ln -s $(CURDIR)/$$part $(TYPECHECK)/clue_stats/$$part; done
+	cd $(TYPECHECK) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p clue_stats
 
 # the wheel as a user gets it: built, installed into a fresh virtual environment outside the clone and
 # run from an empty temporary folder (samples, ingest, games, report, board, the dashboard); CI runs it

@@ -10,22 +10,23 @@ found with few exact counts: the entropy table rules out every record whose entr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Accuse, Game, Suggest, Turn
+from clue_stats.engine.knowledge import Knowledge
 
 # An entropy above this is certainly not 0: one solution left gives 0 up to rounding (~1e-15).
 NOT_CERTAIN_ABOVE = 1e-9
 
 
-def is_certain(k: Any) -> bool:
+def is_certain(k: Knowledge) -> bool:
     return len(deduction.solution_counts(k)) == 1
 
 
-def first_certain_seq(timeline: Sequence[Any], entropies: Sequence[float] | None = None) -> int | None:
+def first_certain_seq(timeline: Sequence[Knowledge], entropies: Sequence[float] | None = None) -> int | None:
     """The first seq after which the knowledge (timeline[seq]) leaves one solution; None if never."""
     lo = 0
     if entropies is not None:
@@ -43,11 +44,11 @@ def first_certain_seq(timeline: Sequence[Any], entropies: Sequence[float] | None
     return lo
 
 
-def p_correct(before: Any, triple: tuple[str, str, str]) -> Fraction:
+def p_correct(before: Knowledge, triple: tuple[str, str, str]) -> Fraction:
     """The accuser's probability of the accused solution, exactly (knowledge just before accusing)."""
     counts = deduction.solution_counts(before)
     total = sum(counts.values())
-    return Fraction(counts.get(tuple(triple), 0), total) if total else Fraction(0)
+    return Fraction(counts.get(triple, 0), total) if total else Fraction(0)
 
 
 def own_turns(game: Game, player: str) -> list[tuple[int, int]]:
@@ -78,7 +79,9 @@ def turns_waited(game: Game, player: str, certain_seq: int | None, accusation_se
 
 
 def certainty(
-    game: Game, timelines: Callable[[str], Sequence[Any]], entropies: dict[str | None, Sequence[float]] | None = None
+    game: Game,
+    timelines: Callable[[str], Sequence[Knowledge]],
+    entropies: Mapping[str | None, Sequence[float]] | None = None,
 ) -> dict[str, int | None]:
     """player -> the first seq after which they were certain of the solution (None if never)."""
     return {name: first_certain_seq(timelines(name), entropies.get(name) if entropies else None) for name in game.names}
@@ -86,7 +89,7 @@ def certainty(
 
 def accusation_columns(
     game: Game,
-    timelines: Callable[[str], Sequence[Any]],
+    timelines: Callable[[str], Sequence[Knowledge]],
     certain: dict[str, int | None],
 ) -> dict[int, dict[str, Any]]:
     """seq -> p_correct, first_certain_seq, turns_waited for every accusation. first_certain_seq

@@ -13,11 +13,10 @@ the costliest part (every candidate suggestion, every answer to it). Ingest leav
 
 from __future__ import annotations
 
-from typing import Any
-
 from clue_stats.analysis import accusations, giveaway, information, suggestions
 from clue_stats.engine import deduction, rules
 from clue_stats.engine.game import Game
+from clue_stats.engine.knowledge import Knowledge
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows
@@ -36,15 +35,15 @@ class GameAnalysis:
 
     def __init__(self, game: Game):
         self.game = game
-        self._timelines: dict[str | None, list[Any]] = {}
+        self._timelines: dict[str | None, list[Knowledge]] = {}
         self._entropies: dict[str | None, list[float]] | None = None
 
-    def timeline(self, observer: str | None) -> list[Any]:
+    def timeline(self, observer: str | None) -> list[Knowledge]:
         if observer not in self._timelines:
             self._timelines[observer] = deduction.knowledge_timeline(self.game, observer)
         return self._timelines[observer]
 
-    def before(self, observer: str | None, seq: int) -> Any:
+    def before(self, observer: str | None, seq: int) -> Knowledge:
         """The observer's knowledge just before record ``seq`` (after seq - 1)."""
         return self.timeline(observer)[seq - 1]
 

@@ -11,14 +11,13 @@ not known (None).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.game import UNSEEN, Game, Response, Suggest
-from clue_stats.engine.knowledge import record_update
+from clue_stats.engine.knowledge import Knowledge, record_update
 
 
-def _after_showing(game: Game, record: Suggest, before: Any, card: str) -> Any:
+def _after_showing(game: Game, record: Suggest, before: Knowledge, card: str) -> Knowledge:
     """The suggester's knowledge had the refuter shown ``card`` instead."""
     shown = record.responses[-1]
     hypothetical = replace(record, responses=record.responses[:-1] + (Response(shown.player, card),))
@@ -37,15 +36,15 @@ def choices(game: Game, record: Suggest) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(c for c in record.cards if c in hand))
 
 
-def giveaway_bits(game: Game, record: Suggest, before: Any) -> float | None:
+def giveaway_bits(game: Game, record: Suggest, before: Knowledge) -> float | None:
     """Bits the refuter's choice gave the suggester beyond the least revealing card they held."""
     held = choices(game, record)
-    if held is None:
+    if held is None or record.shower is None or record.shower.shows is None:
         return None
     if len(held) < 2:
         return 0.0
     entropy = {card: deduction.envelope_entropy(_after_showing(game, record, before, card)) for card in held}
-    return max(entropy.values()) - entropy[record.shower.shows]  # type: ignore[index]
+    return max(entropy.values()) - entropy[record.shower.shows]
 
 
 def giveaway_columns(game: Game, knowledge_before) -> dict[int, float | None]:

@@ -161,23 +161,34 @@ def gather_night(con: duckdb.DuckDBPyConnection, first: str, last: str) -> Night
 def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
     """Fill in the night's best suggestion, biggest blunder and longest wait after certainty from the
     games' post-mortems (so that an analysis computed for the report counts as a stored one)."""
-    rated = [(g, s) for g in night.games if g.game_id in pms for s in pms[g.game_id].suggestions]
-    rated = [(g, s) for g, s in rated if s.accuracy is not None and s.expected_gain is not None]
+    rated = [
+        (g, s, s.accuracy, s.expected_gain)
+        for g in night.games
+        if g.game_id in pms
+        for s in pms[g.game_id].suggestions
+        if s.accuracy is not None and s.expected_gain is not None
+    ]
     if rated:
         # best: among the most accurate, the most informative; blunder: the most bits lost
-        g, s = max(rated, key=lambda gs: (gs[1].accuracy, gs[1].expected_gain))
+        g, s, _, _ = max(rated, key=lambda r: (r[2], r[3]))
         night.best = _suggestion_pick(g, s)
-        g, s = max(rated, key=lambda gs: (_bits_lost(gs[1]), -gs[1].accuracy))
+        g, s, _, _ = max(rated, key=lambda r: (_bits_lost(r[1]), -r[2]))
         night.blunder = _suggestion_pick(g, s) if _bits_lost(s) > 0 else None
-    waits = [(g, t) for g in night.games if g.game_id in pms for t in pms[g.game_id].timing if t.turns_waited]
+    waits = [
+        (g, t, t.turns_waited, t.accused_seq, t.accused_cards)
+        for g in night.games
+        if g.game_id in pms
+        for t in pms[g.game_id].timing
+        if t.turns_waited and t.accused_seq is not None and t.accused_cards is not None
+    ]
     if waits:
-        g, t = max(waits, key=lambda gt: gt[1].turns_waited)
+        g, t, _, seq, cards = max(waits, key=lambda w: w[2])
         night.longest_wait = Pick(
             g.game_id,
             g.anchor,
-            t.accused_seq,
+            seq,
             t.player,
-            t.accused_cards,
+            cards,
             {"turns_waited": t.turns_waited, "first_certain_seq": t.certain_seq, "correct": t.correct},
         )
 

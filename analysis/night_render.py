@@ -121,7 +121,7 @@ def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = T
         "their games of the night. Rating: the conservative rating (mu - 3 sigma, docs/league.md) before their "
         "first game of the night and after their last, with its uncertainty.</p>"
     )
-    rows = [
+    player_rows = [
         (
             esc(p.player)
             + (f' <span class="muted">({esc(POOL_NAMES.get(p.pool, p.pool))})</span>' if p.pool != "people" else ""),
@@ -138,7 +138,7 @@ def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = T
     out.append(
         _table(
             ["player", "games", "wins", "review accuracy", "missed wins", "rating before", "rating after", "change"],
-            rows,
+            player_rows,
             {1, 2, 3, 4, 5, 6, 7},
         )
         + "</section>"

@@ -137,7 +137,7 @@ def partition_events(
     with duckdb.connect(":memory:") as con:
         src = f"read_parquet({_sql_list(files)})"
         if partitions is None:
-            games = con.execute(f"SELECT count(DISTINCT game_id) FROM {src}").fetchone()[0]
+            ((games,),) = con.execute(f"SELECT count(DISTINCT game_id) FROM {src}").fetchall()
             partitions = max(1, math.ceil(games / games_per_partition))
         con.execute(
             f"COPY (SELECT {columns}, CAST(hash(game_id) % {int(partitions)} AS INTEGER) AS part FROM {src} "

@@ -24,7 +24,7 @@ LABEL_COLOURS = ("#1a9850", "#91cf60", "#fdae61", "#d73027")
 _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')
 
 
-def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.LayerChart:
+def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.LayerChart | alt.FacetChart:
     """Every observer's envelope entropy after each record (a step line each), with accusations marked."""
     order = [line.observer for line in lines]
     values = [
@@ -77,7 +77,7 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
     return alt.layer(*layers).properties(width=WIDTH, height=280, title="Envelope entropy after each record")
 
 
-def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | None:
+def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetChart | None:
     """Expected gain of each suggestion (a bar, coloured by its label) against the best available (a tick)."""
     rated = [s for s in lines if s.expected_gain is not None]
     if not rated:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from clue_stats.analysis.report import (
     Brief,
@@ -51,7 +52,7 @@ def cards(triple: tuple[str, str, str] | None) -> str:
     return "–" if triple is None else esc(", ".join(triple))
 
 
-def _table(head: Iterable[str] | None, rows: Iterable[Iterable[str]], numeric: set[int] = frozenset()) -> str:
+def _table(head: Iterable[str] | None, rows: Iterable[Iterable[str]], numeric: AbstractSet[int] = frozenset()) -> str:
     """Cells must be escaped already (they may hold markup the report itself made)."""
     out = ["<table>"]
     if head is not None:

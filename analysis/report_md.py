@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from clue_stats.analysis.report import (
     EntropyLine,
@@ -59,7 +60,7 @@ def sparkline(series: list[tuple[int, float]], top: float, width: int = SPARK_WI
     return "".join(out)
 
 
-def _table(head: Iterable[str], rows: Iterable[Iterable[str]], numeric: set[int] = frozenset()) -> list[str]:
+def _table(head: Iterable[str], rows: Iterable[Iterable[str]], numeric: AbstractSet[int] = frozenset()) -> list[str]:
     """Cells must be escaped already."""
     head = list(head)
     lines = [

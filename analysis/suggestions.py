@@ -16,6 +16,7 @@ from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game, Suggest
+from clue_stats.engine.knowledge import Knowledge
 
 Triple = tuple[str, str, str]
 
@@ -49,7 +50,7 @@ def accuracy(expected_gain: float, best_gain: float) -> float:
     return max(0.0, min(1.0, expected_gain / best_gain))
 
 
-def score(game: Game, record: Suggest, before: Any, deep: bool) -> dict[str, Any]:
+def score(game: Game, record: Suggest, before: Knowledge, deep: bool) -> dict[str, Any]:
     """The analysis columns of one suggestion, given the suggester's knowledge before it; without
     ``deep`` only the expected gain (the best available gain is the costly part)."""
     # a suggester who already knows the solution can learn nothing from any suggestion: every
@@ -88,7 +89,7 @@ def score(game: Game, record: Suggest, before: Any, deep: bool) -> dict[str, Any
 
 
 def suggestion_columns(
-    game: Game, knowledge_before: Callable[[str | None, int], Any], deep: bool = True
+    game: Game, knowledge_before: Callable[[str | None, int], Knowledge], deep: bool = True
 ) -> dict[int, dict[str, Any]]:
     """seq -> analysis columns, for every suggestion of the game."""
     return {

@@ -15,7 +15,9 @@ from clue_stats.engine.game import Game
 def entropy_frame(game: Game) -> pl.DataFrame:
     """seq, observer (None: the table), entropy: every observer's envelope entropy after each record."""
     table = deduction.entropy_table(game)
-    seqs, observers, values = [], [], []
+    seqs: list[int] = []
+    observers: list[str | None] = []
+    values: list[float] = []
     for observer, series in table.items():
         seqs.extend(range(len(series)))
         observers.extend([observer] * len(series))

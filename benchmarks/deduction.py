@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import clue_stats.engine.deduction as deduction  # noqa: E402
-from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy  # noqa: E402
-from benchmarks.random_games import random_game  # noqa: E402
-from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers  # noqa: E402
+import clue_stats.engine.deduction as deduction
+from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy
+from benchmarks.random_games import random_game
+from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers
 
 
 def percentile(values: list[float], q: float) -> float:

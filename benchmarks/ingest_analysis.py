@@ -29,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from clue_stats import pipeline  # noqa: E402
-from clue_stats.analysis import accusations, giveaway, information, suggestions  # noqa: E402
-from clue_stats.analysis.game_analysis import GameAnalysis  # noqa: E402
-from clue_stats.engine.game import Suggest  # noqa: E402
-from clue_stats.engine.rules import validate  # noqa: E402
-from clue_stats.engine.simulate import simulate  # noqa: E402
-from clue_stats.ingest.cluelog import write_games  # noqa: E402
-from clue_stats.pipeline import analyse_store  # noqa: E402
+from clue_stats import pipeline
+from clue_stats.analysis import accusations, giveaway, information, suggestions
+from clue_stats.analysis.game_analysis import GameAnalysis
+from clue_stats.engine.game import Suggest
+from clue_stats.engine.rules import validate
+from clue_stats.engine.simulate import simulate
+from clue_stats.ingest.cluelog import write_games
+from clue_stats.pipeline import analyse_store
 
 PER_FILE = 100
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.random_games import random_game  # noqa: E402
-from clue_stats.ingest import cluelog, notation  # noqa: E402
+from benchmarks.random_games import random_game
+from clue_stats.ingest import cluelog, notation
 
 
 def best_of(runs: int, work: Callable[[], object]) -> float:

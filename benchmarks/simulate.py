@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from clue_stats.engine.game import Turn  # noqa: E402
-from clue_stats.engine.movement import check_movement  # noqa: E402
-from clue_stats.engine.simulate import simulate  # noqa: E402
-from clue_stats.ingest.cluelog import write_game  # noqa: E402
+from clue_stats.engine.game import Turn
+from clue_stats.engine.movement import check_movement
+from clue_stats.engine.simulate import simulate
+from clue_stats.ingest.cluelog import write_game
 
 
 def main() -> None:

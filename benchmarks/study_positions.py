@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scipy import stats  # noqa: E402
+from scipy import stats
 
-from clue_stats.engine.board import load_board  # noqa: E402
-from clue_stats.engine.game import Game, Move, Suggest, Turn  # noqa: E402
-from clue_stats.engine.simulate import simulate  # noqa: E402
+from clue_stats.engine.board import load_board
+from clue_stats.engine.game import Game, Move, Suggest, Turn
+from clue_stats.engine.simulate import simulate
 
 Z95 = 1.959963984540054
 # Fewest moves from each start square to its nearest room (docs/board.md).

@@ -343,7 +343,8 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
         if problem is not None:
             return [], [problem]
         result = formats.read_as(source_format, text or "", str(path))
-        items = iter([*(p.located(str(path)) for p in result.problems), *result.games])
+        read: list[RawGame | Problem] = [*(p.located(str(path)) for p in result.problems), *result.games]
+        items = iter(read)
     games, problems = [], []
     for item in items:
         if isinstance(item, Problem):

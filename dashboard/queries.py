@@ -64,7 +64,7 @@ __all__ = [
 
 DEFAULT_DB = "clue.duckdb"
 WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then says the store is busy
-CACHE = dict(show_spinner=False, max_entries=256, ttl=3600)
+CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
 TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... shown per list
 
@@ -465,7 +465,9 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
         "guesses": total(pl.col("certain") == False),  # noqa: E712 (a polars comparison; NULL stays out)
         "guesses_won": total((pl.col("certain") == False) & (pl.col("outcome") == "won")),  # noqa: E712
         "guesses_lost": total((pl.col("certain") == False) & (pl.col("outcome") == "lost")),  # noqa: E712
-        "mean_turns_waited": timed["sum_waited"].sum() / timed["accusations"].sum() if timed.height else None,
+        "mean_turns_waited": float(timed["sum_waited"].sum()) / float(timed["accusations"].sum())
+        if timed.height
+        else None,
         **seats,
     }
     p_correct = (

@@ -15,7 +15,7 @@ combination of the others would cost up to 21.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -45,7 +45,7 @@ def _outcomes(
         j = k.places.index(refuter)
         weights = [Fraction(0)] * len(named)
         shown: list[np.ndarray | None] = [None] * len(named)
-        nobody = None
+        nobody: np.ndarray | None = None
         for tag, counts in split_by_holder(passed, j, named).items():
             if not tag:
                 nobody = counts
@@ -56,12 +56,15 @@ def _outcomes(
                 weights[i] += Fraction(deals, len(held))
                 shown[i] = counts if shown[i] is None else shown[i] + counts
         for i, c in enumerate(named):
-            if weights[i]:
-                yield (refuter, names[c]), weights[i], shown[i], passed
+            after = shown[i]
+            if weights[i] and after is not None:  # a card with deals has its counts
+                yield (refuter, names[c]), weights[i], after, passed
         if nobody is None:
             return
         passed = passed.updated(lacks=[(j, all_named)])
-    deals = int(nobody.sum())  # every player passed (there are always two players or more)
+    if nobody is None:  # pragma: no cover - the loop ran (there are always two players or more)
+        return
+    deals = int(nobody.sum())  # every player passed
     if deals:
         yield None, Fraction(deals), nobody, passed
 
@@ -82,11 +85,11 @@ def expected_gain(k: Knowledge, suggester: str, triple: tuple[str, str, str]) ->
     outcomes = [(weight, array_entropy(counts)) for _, weight, counts, _ in _outcomes(k, suggester, triple)]
     total = sum(weight for weight, _ in outcomes)  # every deal gives one answer: the weights add up to all deals
     if not total:
-        return before
-    return before - sum(float(weight / total) * h for weight, h in outcomes)
+        return float(before)
+    return float(before - sum(float(weight / total) * h for weight, h in outcomes))
 
 
-def best_suggestion(k: Knowledge, suggester: str, rooms: list[str]) -> tuple[float, tuple[str, str, str]]:
+def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
     """The largest expected gain over every suspect x weapon x the given rooms, and its suggestion
     (the first in deck order among equals)."""
     best: tuple[float, tuple[str, str, str]] | None = None

@@ -24,8 +24,11 @@ import contextlib
 import contextvars
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
 
 # Memory per state generated, at most, for the compiled program: its hash table (at most half
 # full, and grown by doubling), the states' keys, counts and folded-state numbers, and the moves
@@ -84,7 +87,7 @@ class Limits:
         return ", ".join(parts)
 
 
-def _setting(given, variable: str, kind, default):
+def _setting(given: N | None, variable: str, kind: Callable[[str], N], default: N | None) -> N | None:
     if given is None:
         text = os.environ.get(variable, "").strip()
         if not text:

@@ -9,12 +9,15 @@ does not need: what is left is a minimal set (no record of it can go).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from clue_stats.engine.counting import total_count
-from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Reveal, RoomCards, Suggest
+from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Record, Reveal, RoomCards, Suggest
 from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, initial_knowledge
 
 
-def omniscient_update(game: Game, k: Knowledge, record) -> dict[str, list] | None:
+def omniscient_update(game: Game, k: Knowledge, record: Record) -> dict[str, list[Any]] | None:
     """Everything the record says about the deal, as arguments for :meth:`Knowledge.updated`."""
     cards = k.card_index
     places = k.places
@@ -27,7 +30,7 @@ def omniscient_update(game: Game, k: Knowledge, record) -> dict[str, list] | Non
         return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
     if isinstance(record, Suggest):
         mask = sum(1 << cards[c] for c in set(record.cards) if c in cards)
-        out: dict[str, list] = {"lacks": [], "holds": [], "clauses": []}
+        out: dict[str, list[Any]] = {"lacks": [], "holds": [], "clauses": []}
         for response in record.responses:
             if response.player not in places:
                 continue
@@ -79,7 +82,7 @@ def _consistent(k: Knowledge) -> bool:
     return k.consistent and total_count(k) > 0
 
 
-def _knowledge_of(game: Game, base: Knowledge, records) -> Knowledge:
+def _knowledge_of(game: Game, base: Knowledge, records: Iterable[Record]) -> Knowledge:
     k = base
     for record in records:
         update = omniscient_update(game, k, record)
@@ -99,7 +102,7 @@ def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
     except ValueError:
         return None  # the deck and hand sizes disagree: the rules engine reports that, not this
     k = base
-    informative = []
+    informative: list[Record] = []
     for record in game.records:
         update = omniscient_update(game, k, record)
         if not update:
@@ -112,7 +115,7 @@ def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
     return None
 
 
-def _culprits(game: Game, base: Knowledge, earlier: list, last) -> list[int]:
+def _culprits(game: Game, base: Knowledge, earlier: list[Record], last: Record) -> list[int]:
     # try the latest records first, so that among several minimal sets the one kept leans on the
     # earliest records (a deal rather than the passes that came after it)
     kept = list(earlier)

@@ -54,7 +54,7 @@ class Counts:
     def solution_probability(self, triple: Triple) -> float:
         if not self.total:
             return math.nan
-        return self.solutions.get(tuple(triple), 0) / self.total
+        return self.solutions.get(triple, 0) / self.total
 
     def entropy(self) -> float:
         return entropy_of(self.solutions.values(), self.total)
@@ -227,7 +227,7 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
     return Plan(
         caps=tuple(sizes[p] - known_count[p] for p in open_hands),
         open_categories=(env_known[0] == -1, env_known[1] == -1, env_known[2] == -1),
-        env_known=tuple(env_known),
+        env_known=(env_known[0], env_known[1], env_known[2]),
         members=members,
         steps=steps,
         slots=slots,
@@ -342,7 +342,7 @@ def _spread(total: int, limits: list[int]):
             yield (x, *tail)
 
 
-def _run(pl: Plan) -> dict[tuple[int, int, int], int]:
+def _run(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     if counting_kernel.fits(pl):
         return counting_kernel.run(pl)
     return run_python(pl)
@@ -351,7 +351,7 @@ def _run(pl: Plan) -> dict[tuple[int, int, int], int]:
 # -- the count --------------------------------------------------------------------------------------
 
 
-def _expand(k: Knowledge, pl: Plan, by_env: dict[tuple[int, int, int], int]) -> dict[tuple[int, int, int], int]:
+def _expand(k: Knowledge, pl: Plan, by_env: dict[tuple[int, int, int, int], int]) -> dict[tuple[int, int, int], int]:
     """Envelope ids -> the count of each solution (deck indices); ruled-out solutions dropped."""
     out: dict[tuple[int, int, int], int] = {}
     for env, n in by_env.items():

@@ -39,18 +39,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from clue_stats.engine import budget
-
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a dependency; this keeps the engine importable
-
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
-
 
 LIMIT = 1 << 62
 _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dtype=np.int64)

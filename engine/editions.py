@@ -16,9 +16,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, TypeVar
 
 from clue_stats.engine.errors import InputError
+
+T = TypeVar("T")
 
 DATA_DIR: Traversable = files("clue_stats.data")  # data/ in a clone, package data in a wheel
 
@@ -92,7 +94,8 @@ class Deck:
         raise KeyError(card)
 
     def of(self, category: str) -> tuple[str, ...]:
-        return getattr(self, category)
+        cards: tuple[str, ...] = getattr(self, category)
+        return cards
 
     def name(self, card: str) -> str:
         return self.display.get(card, card)
@@ -206,7 +209,7 @@ def variants() -> dict[str, Variant]:
     return found
 
 
-def _lookup(kind: str, name: str, table: dict[str, Any], aliases: dict[str, str]) -> Any:
+def _lookup(kind: str, name: str, table: dict[str, T], aliases: dict[str, str]) -> T:
     key = slug(name)
     if key in aliases:
         return table[aliases[key]]

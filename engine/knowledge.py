@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import (
@@ -26,6 +27,7 @@ from clue_stats.engine.game import (
     Deal,
     Game,
     Peek,
+    Record,
     Reveal,
     Suggest,
 )
@@ -347,7 +349,7 @@ def _solution_known_wrong(game: Game, record: Accuse) -> bool:
     return solution is not None and tuple(solution) != record.cards
 
 
-def record_update(game: Game, k: Knowledge, record, observer: str | None) -> dict[str, list] | None:
+def record_update(game: Game, k: Knowledge, record: Record, observer: str | None) -> dict[str, list[Any]] | None:
     """What the record teaches the observer, as arguments for :meth:`Knowledge.updated` (None: nothing)."""
     cards = k.card_index
     if isinstance(record, Deal):
@@ -360,7 +362,7 @@ def record_update(game: Game, k: Knowledge, record, observer: str | None) -> dic
     if isinstance(record, Suggest):
         named = [cards[c] for c in record.cards if c in cards]
         mask = sum(1 << c for c in set(named))
-        out: dict[str, list] = {"lacks": [], "holds": [], "clauses": []}
+        out: dict[str, list[Any]] = {"lacks": [], "holds": [], "clauses": []}
         for response in record.responses:
             if response.player not in k.places:
                 continue

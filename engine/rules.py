@@ -61,7 +61,7 @@ class _Referee:
     def __init__(self, game: Game):
         self.game = game
         self.out = Replay()
-        self.hands = {}
+        self.hands: dict[str, frozenset[str]] = {}
         self.n = game.n_players
 
     def problem(self, code: str, message: str, record: Event | None) -> None:
@@ -298,7 +298,7 @@ class _Referee:
             self.problem(
                 "missing_responses", f"nobody showed {r.player} a card, but {', '.join(missing)} did not pass", r
             )
-        if not last.passed and last.shows != UNSEEN and last.shows not in r.cards:
+        if last.shows is not None and last.shows != UNSEEN and last.shows not in r.cards:
             self.problem(
                 "shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r
             )
@@ -312,11 +312,11 @@ class _Referee:
                     self.problem(
                         "passed_holding", f"{resp.player} passes on {named} while holding {_fmt(game, held)}", r
                     )
-            elif resp.shows != UNSEEN:
+            elif resp.shows is not None and resp.shows != UNSEEN:  # not passed: shows is a card
                 if resp.shows not in hand:
                     self.problem(
                         "shown_not_held", f"{resp.player} shows {self.name(resp.shows)}, which is not in their hand", r
-                    )  # type: ignore[arg-type]
+                    )
             elif not any(c in hand for c in r.cards):
                 self.problem("shown_not_held", f"{resp.player} shows a card but holds none of {named}", r)
 
@@ -375,8 +375,8 @@ class _Referee:
                         r,
                     )
         else:
-            hand = self.hands.get(r.player)
-            if hand is not None and r.card not in hand:
+            own = self.hands.get(r.player)
+            if own is not None and r.card not in own:
                 self.problem("shown_not_held", f"{r.player} reveals {self.name(r.card)}, which is not in their hand", r)
             if self.out.solution is not None and r.card in self.out.solution:
                 self.problem(

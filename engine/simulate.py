@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.board import Board, Position, Square, load_board
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.game import Accuse, Deal, End, Game, Move, Player, Response, Suggest, Turn
+from clue_stats.engine.game import Accuse, Deal, End, Event, Game, Move, Player, Response, Suggest, Turn
 from clue_stats.engine.strategies import Seat, Strategy, make_strategy, parse_spec
 
 # Clockwise round the board from Miss Scarlett (Dr Orchid sits where Mrs White does).
@@ -44,7 +45,7 @@ class SimulationError(UsageError):
 class Setup:
     edition: ed.Edition | None  # None: a custom deck (no board)
     variant: ed.Variant
-    flags: dict
+    flags: dict[str, Any]
     board: Board | None
     players: int
     slots: tuple[str, ...]  # the strategy spec of each strategy slot
@@ -179,8 +180,8 @@ class _Table:
     """The state of one game in play."""
 
     game: Game
-    board: Board
-    flags: dict
+    board: Board | None  # None: a game without a board (the live variant, a custom deck)
+    flags: dict[str, Any]
     rng: random.Random
     hands: dict[str, frozenset[str]]
     strategy: dict[str, Strategy]
@@ -189,7 +190,7 @@ class _Table:
     may_suggest: dict[str, bool] = field(default_factory=dict)
     eliminated: set[str] = field(default_factory=set)
 
-    def add(self, record_type, **fields) -> object:
+    def add(self, record_type: Callable[..., Event], **fields: Any) -> Event:
         record = record_type(seq=len(self.game.records) + 1, **fields)
         self.game.records.append(record)
         return record
@@ -307,9 +308,10 @@ def _play_turn_without_board(table: _Table, name: str, solution: tuple[str, str,
 
 def _choose_move(
     table: _Table, name: str, suspect: str, here: Position, accusing: bool
-) -> tuple[tuple[int, int] | None, dict | None, bool]:
+) -> tuple[tuple[int, int] | None, dict[str, Any] | None, bool]:
     """(roll or None, the move record's fields or None, whether a room was entered)."""
     board, game, strategy = table.board, table.game, table.strategy[name]
+    assert board is not None  # only board games move
     rooms = game.deck.rooms
     # A player sure of the answer only needs to stand in some room to accuse: every room is as good.
     values = {r: 1.0 if accusing else strategy.value(game, r) for r in rooms}

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.game import Game, Suggest
+from clue_stats.engine.game import UNSEEN, Game, Suggest
 
 Triple = tuple[str, str, str]
 CATEGORIES = ("suspects", "weapons", "rooms")
@@ -95,8 +95,10 @@ class Notebook:
         for response in record.responses:
             if response.passed:
                 self.lacks[response.player].update(c for c in record.cards if self.holder.get(c) != response.player)
-            elif self.me in (record.player, response.player) and response.shows not in (None, "?"):
-                self._hold(response.shows, response.player)  # type: ignore[arg-type]
+            elif (
+                self.me in (record.player, response.player) and response.shows is not None and response.shows != UNSEEN
+            ):
+                self._hold(response.shows, response.player)
             else:
                 self._clause(response.player, record.cards)
         self._close()
@@ -148,7 +150,7 @@ class Notebook:
 
     # ---- questions -----------------------------------------------------------------------------
 
-    def progress(self) -> tuple:
+    def progress(self) -> tuple[object, ...]:
         """A fingerprint of everything known: unchanged after a suggestion means it taught nothing."""
         return (
             len(self.holder),
@@ -212,7 +214,7 @@ class Strategy:
         self.notebook = Notebook(seat.me, seat.names, seat.deck, seat.hand, seat.hand_sizes)
         self.shown_to: dict[str, set[str]] = {}  # suggester -> cards I have shown them
         self.asked: set[Triple] = set()
-        self.stale: dict[str, tuple] = {}  # room -> what I knew when a suggestion there taught me nothing
+        self.stale: dict[str, tuple[object, ...]] = {}  # room -> what I knew when a suggestion there taught me nothing
 
     @property
     def spec(self) -> str:
@@ -346,15 +348,10 @@ class EntropyStrategy(Strategy):
     has not ruled out (the first in deck order among equals). Scoring all
     nine rooms that way every turn would cost seconds a turn, so rooms are valued by a notebook
     estimate of the same quantity: each open card of a category is equally likely to be the answer,
-    and naming one of n open cards is worth log2 n - ((n - 1) / n) log2 (n - 1) bits. Without the
-    deduction engine, the estimate also picks the suspect and weapon.
+    and naming one of n open cards is worth log2 n - ((n - 1) / n) log2 (n - 1) bits.
     """
 
     name = "entropy"
-
-    def __init__(self, seat: Seat, rng: random.Random, threshold: Fraction | None = None):
-        super().__init__(seat, rng, threshold)
-        self._engine = _deduction_engine()
 
     def _estimate(self, room: str) -> tuple[float, tuple[str, str]]:
         nb = self.notebook
@@ -373,26 +370,16 @@ class EntropyStrategy(Strategy):
         return min(1.0, self._estimate(room)[0] / 2.0)
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        if self._engine is None:
-            return self._estimate(room)[1]
-        k = self._engine.knowledge_at(game, self.seat.me, len(game.records))
+        from clue_stats.engine import deduction  # numba's compiled kernels load only for this strategy
+
+        k = deduction.knowledge_at(game, self.seat.me, len(game.records))
         nb = self.notebook
         # Only cards the notebook has not ruled out: exact counting costs tenths of a second per
         # triple early in a game, and steering with known cards is the bluffer's way, not this one's.
         pairs = [(s, w) for s in nb.candidates("suspects") for w in nb.candidates("weapons")]
-        gains = [(self._engine.expected_gain(k, self.seat.me, (s, w, room)), (s, w)) for s, w in pairs]
+        gains = [(deduction.expected_gain(k, self.seat.me, (s, w, room)), (s, w)) for s, w in pairs]
         best = max(g for g, _ in gains)
         return next(pair for g, pair in gains if g >= best - 1e-12)
-
-
-def _deduction_engine():
-    """The deduction engine module when it offers what the entropy strategy needs, else None."""
-    try:
-        from clue_stats.engine import deduction  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    needed = ("knowledge_at", "expected_gain")
-    return deduction if all(hasattr(deduction, n) for n in needed) else None
 
 
 STRATEGIES: dict[str, Callable[..., Strategy]] = {

@@ -458,7 +458,7 @@ class _Builder:
             return None
         kind = record["type"]
         extra = self.extra(record)
-        base = {"seq": seq, "line": self.raw.lines[seq], "extra": extra}
+        base: dict[str, Any] = {"seq": seq, "line": self.raw.lines[seq], "extra": extra}
         if kind.startswith("x-"):
             return Extension(kind=kind, raw={k: v for k, v in record.items() if k not in ("t", "note")}, **base)
         method = getattr(self, "r_" + kind)

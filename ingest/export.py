@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -59,7 +60,10 @@ def pseudonym(name: str | None, salt: str) -> str | None:
 def pseudonymise_payload(payload: str, salt: str) -> str:
     """Replace every player name in a clue-log/1 record (fields that hold names), drop notes."""
     record = json.loads(payload)
-    alias = lambda name: pseudonym(name, salt) if isinstance(name, str) else name  # noqa: E731
+
+    def alias(name: Any) -> Any:
+        return pseudonym(name, salt) if isinstance(name, str) else name
+
     for key in ("player", "winner", "perspective"):
         if key in record:
             record[key] = alias(record[key])
@@ -96,9 +100,14 @@ def export(
     written: dict[str, int] = {}
     with read_connection(db) as con:  # first: a database that cannot be read leaves no folder behind
         folder.mkdir(parents=True, exist_ok=True)
+        # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string; 2.x's stubs want its enum)
         con.create_function(
-            "pseudonym", lambda name: pseudonym(name, salt), ["VARCHAR"], "VARCHAR", null_handling="special"
-        )
+            "pseudonym",
+            lambda name: pseudonym(name, salt),
+            ["VARCHAR"],
+            "VARCHAR",
+            null_handling="special",
+        )  # type: ignore[call-overload]
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
             columns = _columns(con, table)
@@ -122,5 +131,5 @@ def export(
                 rows.write_parquet(target)
             else:
                 rows.write_csv(target, header=True)
-            written[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            ((written[table],),) = con.execute(f"SELECT count(*) FROM {table}").fetchall()
     return written

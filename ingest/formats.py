@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
@@ -18,7 +19,7 @@ CLUE_LOG = "clue-log"
 NOTATION = "notation"
 
 
-def _importers() -> dict:
+def _importers() -> dict[str, Any]:
     from clue_stats.ingest.importers import FORMATS
 
     return FORMATS

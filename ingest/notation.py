@@ -18,6 +18,8 @@ returned: ``write`` refuses rather than loses.
 
 from __future__ import annotations
 
+from typing import Any
+
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation_check import check
@@ -103,7 +105,7 @@ def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
 def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, checks: bool) -> RawGame:
     raw_game = RawGame(records=[], lines=[], text=text, source_file=source_file)
     problems = raw_game.problems
-    game_line = lines[0] if _starts_game(lines[0]) else None
+    game_line = lines[0] if isinstance(lines[0], Line) and _starts_game(lines[0]) else None
     header_lines: list[Line] = []
     record_lines: list[Line | _Broken] = []
     for line in lines[1:] if game_line is not None else lines:
@@ -118,9 +120,9 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
             record_lines.append(line)  # a header line among the records is reported by read_record
     first = next((x for x in lines if isinstance(x, Line) and not x.blank), None)
     header = read_header(game_line, header_lines, first)
-    for line, e in header.errors:
-        raw = line.raw if line is not None else None
-        problems.append(_problem(e.code, e.what, raw, e.start, e.end, line.number if line else None, 0, source_file))
+    for at, e in header.errors:
+        raw = at.raw if at is not None else None
+        problems.append(_problem(e.code, e.what, raw, e.start, e.end, at.number if at else None, 0, source_file))
     raw_game.records.append(header.record)
     raw_game.lines.append(header.line.number if header.line is not None else None)
     if header.context is None:  # the header's problems say why; its records cannot be read without it
@@ -153,7 +155,7 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     return raw_game
 
 
-def write(records: list[dict]) -> str:
+def write(records: list[dict[str, Any]]) -> str:
     """clue-log/1 records (one or more games, each from its game record) as notation text.
 
     Raises :class:`NotationWriteError` when the records are not valid clue-log/1 or hold something
@@ -188,7 +190,7 @@ def write(records: list[dict]) -> str:
     return text
 
 
-def _verify(text: str, records: list[dict], starts: list[int]) -> None:
+def _verify(text: str, records: list[dict[str, Any]], starts: list[int]) -> None:
     """The whole text reads back into the same games (each line was already checked on its own)."""
     back = _read(text, None, checks=False)
     if back.problems or len(back.games) != len(starts) - 1:

@@ -17,6 +17,7 @@ Lexical rules (docs/notation.md, "Writing names"):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clue_stats.engine.errors import InputError
@@ -157,7 +158,7 @@ def lex(number: int, raw: str) -> Line:
     return Line(number, raw, tuple(tokens), note, time, content_end)
 
 
-def split_words(tokens: tuple[Token, ...] | list[Token], marks: str) -> list[Token]:
+def split_words(tokens: Sequence[Token], marks: str) -> list[Token]:
     """Unquoted words cut at each of ``marks`` (kept as one-character tokens): ``Anna=Gloria,``."""
     out: list[Token] = []
     for t in tokens:

@@ -234,17 +234,17 @@ class _HeaderReader:
                 )
             return deck
         spec: dict[str, list[str]] = {}
-        for category, line in lines.items():
-            if line is None:
+        for category, declared in lines.items():
+            if declared is None:
                 self.missing(f"a custom deck needs a '{category}:' line (names separated by commas)")
                 return None
             try:
-                names = _items(after_keyword(line))
+                names = _items(after_keyword(declared))
             except NotationError as exc:
-                self.fail(line, exc)
+                self.fail(declared, exc)
                 return None
             if not names:
-                self.fail(line, NotationError.at("bad_deck", f"no {category} in this line", line.tokens[0]))
+                self.fail(declared, NotationError.at("bad_deck", f"no {category} in this line", declared.tokens[0]))
                 return None
             spec[category] = names
         ids = [slug(n) for names in spec.values() for n in names]
@@ -427,13 +427,13 @@ def _players(tokens: list[Token], cards: CardNames | None) -> list[dict[str, Any
             entries.append((name, character))
     players: list[dict[str, Any]] = []
     for name_tokens, character_tokens in entries:
-        name = _joined(name_tokens, "player name")
-        if any(p["name"] == name or slug(p["name"]) == slug(name) and slug(name) for p in players):
-            raise NotationError.at("bad_players", f"two players are called '{name}'", *name_tokens)
-        entry: dict[str, Any] = {"name": name}
+        player = _joined(name_tokens, "player name")
+        if any(p["name"] == player or slug(p["name"]) == slug(player) and slug(player) for p in players):
+            raise NotationError.at("bad_players", f"two players are called '{player}'", *name_tokens)
+        entry: dict[str, Any] = {"name": player}
         if character_tokens is not None:
             if not character_tokens:
-                raise NotationError.at("bad_players", f"{name}'s character is missing after '='", *name_tokens)
+                raise NotationError.at("bad_players", f"{player}'s character is missing after '='", *name_tokens)
             if cards is not None:
                 entry["character"] = cards.whole(character_tokens, "suspects")
         players.append(entry)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from clue_stats.engine import editions as ed
@@ -226,7 +227,7 @@ def _value_word(text: str) -> str:
     return text if _WORD.fullmatch(text) else quoted(text)
 
 
-def _first_that_reads_back(attempts: list[Callable[[], str]], reads_back: Callable[[str], bool], what: str) -> str:
+def _first_that_reads_back(attempts: Sequence[Callable[[], str]], reads_back: Callable[[str], bool], what: str) -> str:
     for attempt in attempts:
         text = attempt()
         if reads_back(text):
@@ -244,25 +245,26 @@ def write_game(game: Game) -> str:
         header = read_header(lines[0], lines[1:], lines[0])
         return not header.errors and header.record == dicts[0]
 
+    def header_text(mode: int) -> str:
+        return "\n".join(_header_lines(game, _Names(game, mode)))
+
+    def record_text(r: Event, where: str, mode: int) -> str:
+        return _extra(_record_line(r, game, _Names(game, mode)), r.extra, where)
+
     header = _first_that_reads_back(
-        [lambda mode=mode: "\n".join(_header_lines(game, _Names(game, mode))) for mode in (0, 1, 2)],
-        header_reads_back,
-        "the game record",
+        [partial(header_text, mode) for mode in (0, 1, 2)], header_reads_back, "the game record"
     )
     out = [header, ""]  # a blank line between the header and the records, as people write it
     for r, expected in zip(game.records, dicts[1:]):
         where = f"record {r.seq} ({r.type})"
 
-        def reads_back(text: str, expected: dict = expected) -> bool:
+        def reads_back(text: str, expected: dict[str, Any] = expected) -> bool:
             try:
                 line = lex(0, text)
                 return keyword(line) not in HEADER_KEYS and read_record(line, context).record == expected
             except NotationError:
                 return False
 
-        attempts = [
-            lambda mode=mode, r=r, where=where: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where)
-            for mode in (0, 1, 2)
-        ]
+        attempts = [partial(record_text, r, where, mode) for mode in (0, 1, 2)]
         out.append(_first_that_reads_back(attempts, reads_back, where))
     return "\n".join(out) + "\n"

@@ -8,6 +8,7 @@ into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from clue_stats.engine.problems import Problem
 
@@ -16,7 +17,7 @@ UNREADABLE = "x-unreadable"  # what stands in a line that could not be read (see
 
 @dataclass
 class RawGame:
-    records: list[dict]  # clue-log/1 records, the `game` record first
+    records: list[dict[str, Any]]  # clue-log/1 records, the `game` record first
     lines: list[int | None]  # 1-based line in the source file of each record (None: converted)
     text: str  # the game's original text, kept for rejected games
     source_file: str | None = None

@@ -112,17 +112,17 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                     "correct": correct,
                 },
             )
-    for p in replay.problems:
+    for problem in replay.problems:
         rows.add(
             "problems",
             {
                 "source_file": source_file,
                 "game_id": game.game_id,
-                "seq": p.seq,
-                "line": p.line,
-                "code": p.code,
-                "severity": p.severity,
-                "message": p.message,
+                "seq": problem.seq,
+                "line": problem.line,
+                "code": problem.code,
+                "severity": problem.severity,
+                "message": problem.message,
                 "raw_sha256": None,
             },
         )

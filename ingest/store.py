@@ -21,7 +21,9 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
+from clue_stats.engine.errors import StoreBusy as StoreBusy  # re-exported: the store's own errors
+from clue_stats.engine.errors import StoreError as StoreError
+from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -105,9 +107,9 @@ def pseudonym_secret(path: str | Path) -> str:
             else []
         )
     if found:
-        return found[0][0]
+        return str(found[0][0])
     with write_connection(path) as con:  # a database made before the secret existed: it gets one now
-        return con.execute("SELECT value FROM settings WHERE key = ?", [PSEUDONYM_SECRET]).fetchall()[0][0]
+        return str(con.execute("SELECT value FROM settings WHERE key = ?", [PSEUDONYM_SECRET]).fetchall()[0][0])
 
 
 def _has_settings(con: duckdb.DuckDBPyConnection) -> bool:
@@ -285,7 +287,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any
         con.unregister("incoming")
 
 
-def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict], list[dict]]:
+def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     raw = (
         rej.raw
         if len(rej.raw.encode("utf-8", errors="replace")) <= RAW_LIMIT
@@ -351,7 +353,7 @@ def write_batch(
                     "SELECT game_id, content_sha256 FROM games WHERE game_id IN (SELECT unnest(?))", [ids]
                 ).fetchall()
             )
-        tables: dict[str, list[dict]] = {t: [] for t in GAME_TABLES}
+        tables: dict[str, list[dict[str, Any]]] = {t: [] for t in GAME_TABLES}
         for g in games:
             known = existing.get(g.game_id)
             if known == g.content_sha256:

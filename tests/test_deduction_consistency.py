@@ -7,12 +7,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import make_game, random_game, small_deck  # noqa: E402
+from test_deduction_support import make_game, random_game, small_deck
 
-from clue_stats.engine.deduction import first_inconsistent  # noqa: E402
-from clue_stats.engine.editions import Deck  # noqa: E402
-from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest  # noqa: E402
-from clue_stats.engine.problems import CODES  # noqa: E402
+from clue_stats.engine.deduction import first_inconsistent
+from clue_stats.engine.editions import Deck
+from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest
+from clue_stats.engine.problems import CODES
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq  # noqa: E402
+from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq
 
 from clue_stats.engine import (
-    counting,  # noqa: E402
-    counting_kernel,  # noqa: E402
+    counting,
+    counting_kernel,
 )
-from clue_stats.engine.counting import _expand, entropy_of, plan, run_python, split_by_holder  # noqa: E402
-from clue_stats.engine.deduction import (  # noqa: E402
+from clue_stats.engine.counting import _expand, entropy_of, plan, run_python, split_by_holder
+from clue_stats.engine.deduction import (
     TABLE,
     count,
     entropy_table,
@@ -29,9 +29,9 @@ from clue_stats.engine.deduction import (  # noqa: E402
     observers,
     solution_counts,
 )
-from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions  # noqa: E402
-from clue_stats.engine.game import ALL, UNSEEN, Deal, Response, Reveal, Suggest  # noqa: E402
-from clue_stats.engine.knowledge import Knowledge  # noqa: E402
+from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions
+from clue_stats.engine.game import ALL, UNSEEN, Deal, Response, Reveal, Suggest
+from clue_stats.engine.knowledge import Knowledge
 
 # decks and player counts small enough to enumerate every deal in a moment
 SMALL = [((3, 3, 4), 2), ((3, 3, 4), 3), ((3, 3, 3), 4), ((2, 2, 3), 4), ((2, 3, 3), 3), ((2, 2, 2), 2)]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import make_game, random_game  # noqa: E402
+from test_deduction_support import make_game, random_game
 
-from clue_stats.engine.deduction import (  # noqa: E402
+from clue_stats.engine.deduction import (
     TABLE,
     count,
     first_inconsistent,
@@ -18,8 +18,8 @@ from clue_stats.engine.deduction import (  # noqa: E402
     observers,
     partial_view,
 )
-from clue_stats.engine.editions import Deck  # noqa: E402
-from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, End, Move, Response, Reveal, Suggest, Turn  # noqa: E402
+from clue_stats.engine.editions import Deck
+from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, End, Move, Response, Reveal, Suggest, Turn
 
 DECK = Deck.custom(["Plum", "Green", "Mustard"], ["Rope", "Knife"], ["Hall", "Study"])  # 7 cards, 4 dealt
 

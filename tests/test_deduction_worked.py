@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck  # noqa: E402
+from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck
 
-from clue_stats.engine.deduction import (  # noqa: E402
+from clue_stats.engine.deduction import (
     TABLE,
     answers,
     best_suggestion,
@@ -24,8 +24,8 @@ from clue_stats.engine.deduction import (  # noqa: E402
     expected_gain,
     knowledge_at,
 )
-from clue_stats.engine.editions import Deck  # noqa: E402
-from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest  # noqa: E402
+from clue_stats.engine.editions import Deck
+from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

@@ -98,8 +98,8 @@ def test_the_same_content_imported_twice_gives_the_same_records_and_game_id(path
     first = FORMATS[fmt_of(path)].read(text, "a")
     again = FORMATS[fmt_of(path)].read(text, "b")
     assert [g.records for g in first.games] == [g.records for g in again.games]
-    ids = [build_game(g)[0].game_id for g in first.games]  # type: ignore[union-attr]
-    assert ids == [build_game(g)[0].game_id for g in again.games]  # type: ignore[union-attr]
+    ids = [build_game(g)[0].game_id for g in first.games]
+    assert ids == [build_game(g)[0].game_id for g in again.games]
     assert len(set(ids)) == len(ids)
 
 

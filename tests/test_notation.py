@@ -414,7 +414,7 @@ def test_the_examples_of_the_documentation_read_as_documented() -> None:
     (raw,) = notation.read(first, "doc.clue").games
     assert not raw.problems and cluelog.build_game(raw)[1] == []
     assert raw.records[raw.lines.index(9)]["responses"] == [{"player": "Cleo", "shows": "?"}]
-    shown = re.search(r"```\n(anna\.clue:14: .*?)```", doc, re.S).group(1)  # type: ignore[union-attr]
+    shown = re.search(r"```\n(anna\.clue:14: .*?)```", doc, re.S).group(1)
     (bad,) = notation.read((FIXTURES / "misspelt-card.clue").read_text(encoding="utf-8"), "anna.clue").games
     assert str(bad.problems[0]) + "\n" == shown
 

@@ -185,7 +185,7 @@ def test_convert_turns_the_notation_into_clue_log_and_back(tmp_path: Path) -> No
 
     runner = CliRunner()
     twin, jsonl = SAMPLES / "de-2023-anna-notebook.clue", SAMPLES / "de-2023-anna-notebook.jsonl"
-    expected = cluelog.write_game(cluelog.build_game(cluelog.read_path(jsonl).games[0])[0])  # type: ignore[arg-type]
+    expected = cluelog.write_game(cluelog.build_game(cluelog.read_path(jsonl).games[0])[0])
     as_log = runner.invoke(app, ["convert", str(twin)])
     assert as_log.exit_code == 0, as_log.output
     assert as_log.stdout == expected

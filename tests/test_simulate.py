@@ -44,14 +44,18 @@ def test_simulated_games_are_complete_and_valid(players: int, ed: str, strategie
         assert all(isinstance(r, Turn) for r in game.records[players : players + 1])
 
 
-def test_entropy_players_ask_the_deduction_engine_and_play_valid_games() -> None:
-    from clue_stats.engine.strategies import EntropyStrategy, _deduction_engine
+def test_entropy_players_ask_the_deduction_engine_and_play_valid_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    from clue_stats.engine import deduction
+    from clue_stats.engine.strategies import EntropyStrategy
 
-    assert _deduction_engine() is not None
+    asked = []
+    exact = deduction.expected_gain
+    monkeypatch.setattr(deduction, "expected_gain", lambda *args: asked.append(args) or exact(*args))
     for game in simulate(2, 3, "classic", ["entropy", "notebook", "random"], seed=13):
         assert errors(game) == []
         assert any(isinstance(r, Suggest) and r.player.startswith("entropy") for r in game.records)
     assert EntropyStrategy.name == "entropy"
+    assert asked  # the suspect and weapon come from the exact expected gain
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
@@ -273,9 +277,9 @@ def test_a_room_where_a_suggestion_taught_nothing_loses_its_value() -> None:
     hand = ("scarlett", "mustard", "candlestick", "dagger", "kitchen", "ballroom")
     player = make_strategy("notebook", Seat("A", ("A", "B", "C"), deck, hand, (6, 6, 6), "scarlett"), random.Random(1))
     first = _suggest("A", ("plum", "rope", "hall"), [("B", "hall")])
-    player.observe(None, first)  # type: ignore[arg-type]
-    assert player.value(None, "hall") > 0  # type: ignore[arg-type]  (held by B: still good to ask about suspects)
-    player.observe(None, _suggest("A", ("plum", "wrench", "hall"), [("B", "hall")]))  # type: ignore[arg-type]
-    assert player.notebook.clauses == [] and player.value(None, "hall") == 0.0  # type: ignore[arg-type]
-    player.observe(None, _suggest("B", ("plum", "wrench", "study"), [("C", None), ("A", None)]))  # type: ignore[arg-type]
-    assert player.value(None, "hall") > 0  # type: ignore[arg-type]  (something new was learnt since)
+    player.observe(None, first)
+    assert player.value(None, "hall") > 0  # (held by B: still good to ask about suspects)
+    player.observe(None, _suggest("A", ("plum", "wrench", "hall"), [("B", "hall")]))
+    assert player.notebook.clauses == [] and player.value(None, "hall") == 0.0
+    player.observe(None, _suggest("B", ("plum", "wrench", "study"), [("C", None), ("A", None)]))
+    assert player.value(None, "hall") > 0  # (something new was learnt since)

@@ -56,6 +56,7 @@ def report_command(
     if nights is not None:
         _night_report(path, nights, fmt, out_file, stored_only, json_output)
         return
+    assert game_id is not None  # _nights asks for one or the other
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path) as con:
         data = gather(con, game_id)

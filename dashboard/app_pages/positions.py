@@ -37,7 +37,7 @@ st.caption(
 )
 
 
-def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerChart:
+def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerChart | alt.FacetChart:
     y = alt.Y(f"{dimension}:N", title=title, sort=None)
     frame = frame.with_columns(pl.col(dimension).cast(pl.Utf8))
     base = alt.Chart(frame)

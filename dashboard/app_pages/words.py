@@ -81,7 +81,8 @@ def describe(payload: dict[str, Any], name: Callable[[str], str]) -> str:
     if kind == "clue_card":
         return f"{who} draws a clue card: {payload.get('text', '')}"
     if kind == "accuse":
-        verdict = {True: " (correct)", False: " (wrong)"}.get(payload.get("correct"), "")
+        correct = payload.get("correct")
+        verdict = " (correct)" if correct is True else " (wrong)" if correct is False else ""
         return f"{who} accuses {name(payload['suspect'])} with {name(payload['weapon'])} in {name(payload['room'])}{verdict}"
     if kind == "end":
         winner = payload.get("winner")

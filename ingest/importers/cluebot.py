@@ -52,7 +52,8 @@ class _DetectLoader(_BASE_LOADER):  # type: ignore[valid-type,misc]
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         if sum(c.isdigit() for c in str(node.value)) > strict_json.MAX_DIGITS:
             return self.too_long(node)
-        return super().construct_yaml_int(node)
+        value: int = super().construct_yaml_int(node)
+        return value
 
     def too_long(self, node: yaml.ScalarNode) -> int:
         return 0
@@ -74,7 +75,8 @@ class _LOADER(_DetectLoader):
             if key in seen:
                 raise _Refused("duplicate_key", f"the key {key!r} appears twice in one mapping", key_node)
             seen.add(key)
-        return super().construct_mapping(node, deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep)
+        return mapping
 
 
 _DetectLoader.add_constructor("tag:yaml.org,2002:int", _DetectLoader.construct_yaml_int)

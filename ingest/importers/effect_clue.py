@@ -241,7 +241,7 @@ class _Notebook:
         order = self.category_order(categories)
         deck: dict[str, list[str]] = {}
         for cat, spec in zip(order, categories):
-            names = []
+            card_names: list[str] = []
             for entry in spec["cards"]:
                 if (
                     not isinstance(entry, dict)
@@ -259,10 +259,10 @@ class _Notebook:
                     )
                 self.cards[entry["id"]] = card
                 self.category[card] = cat
-                names.append(entry["name"])
-            if not names:
+                card_names.append(entry["name"])
+            if not card_names:
                 raise Unconvertible(f"category {spec.get('name')!r} has no cards", "bad_deck")
-            deck[cat] = names
+            deck[cat] = card_names
         self.deck = {cat: deck[cat] for cat in CATEGORIES}
 
     @staticmethod
@@ -330,7 +330,7 @@ class _Notebook:
             raise Unconvertible(
                 f"{where}: {json.dumps(value)} is not one of the players ({', '.join(self.players)})", "unknown_player"
             )
-        return value
+        return str(value)
 
     def triple(self, value: Any, where: str) -> dict[str, str]:
         if not isinstance(value, list):

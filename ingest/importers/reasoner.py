@@ -183,7 +183,7 @@ class _Calls:
     def player(value: Any, what: str) -> str:
         if value not in PLAYERS:
             raise Unconvertible(f"{what} {value!r} is not one of the players {' '.join(PLAYERS)}", "unknown_player")
-        return value
+        return str(value)
 
     @staticmethod
     def card(value: Any, what: str) -> str:
