@@ -23,10 +23,9 @@ from clue_stats.ingest.store import GameRows
 
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
 ANALYSIS_VERSION = 1
-# Whether ingest computes the best available gain. Measured on simulated 6-player classic games
-# (benchmarks/ingest_analysis.py): about 0.08 CPU seconds a game without it, about 1.1 with it (36
-# candidates a suggestion, each with all its answers), so ingest leaves it to `analyse --deep`
-# (analysis.md allows the second pass) and stays within the target of 1,000 games a minute.
+# Whether ingest computes the best available gain: it costs many times the rest of the analysis (36
+# candidates a suggestion, each with all its answers; figures in docs/performance.md, "Ingest and
+# analysis"), so ingest leaves it to `analyse --deep` (docs/analysis.md allows the second pass).
 INGEST_DEEP = False
 
 

@@ -9,7 +9,6 @@ so an observer's gains over a game add up to their entropy before the first row 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,8 +58,3 @@ def information_rows(
                 }
             )
     return rows
-
-
-def total_gain(rows: Sequence[Mapping[str, Any]], observer: Observer) -> float:
-    """An observer's gains over a game, added up (math.fsum: the sum the docs promise)."""
-    return math.fsum(r["gain_bits"] for r in rows if r["observer"] == observer)

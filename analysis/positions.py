@@ -25,7 +25,6 @@ from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import editions
 
 DIMENSIONS = ("turn_order", "character", "start_square")
-EFFECT_COLUMNS = ("edition", "n_players", "games", "wins", "win_rate", "ci_low", "ci_high", "expected_rate", "p_value")
 
 
 @functools.cache
@@ -104,19 +103,6 @@ def position_effects(
         expected_rate=pl.Series(expected, dtype=pl.Float64),
         p_value=pl.Series([binomial_p_value(w, n, e) for w, n, e in zip(wins, games, expected)], dtype=pl.Float64),
     )
-
-
-def seat_effects(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    """Effects per seat in turn order (0 = first to play)."""
-    return position_effects(con, "turn_order", filters)
-
-
-def character_effects(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    return position_effects(con, "character", filters)
-
-
-def start_square_effects(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    return position_effects(con, "start_square", filters)
 
 
 def seat_test(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:

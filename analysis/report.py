@@ -14,11 +14,12 @@ as the log wrote them).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import duckdb
 import polars as pl
 
+from clue_stats.analysis.accusations import NOT_CERTAIN_ABOVE
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import (
     ALL,
@@ -41,7 +42,6 @@ from clue_stats.engine.game import (
 TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
 TOP_MOMENTS = 5  # key moments shown
-CERTAIN_BITS = 1e-9  # an entropy this close to 0 is certainty (floats from exact counts)
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def describe(game: Game, record: Event) -> str:
         passes = f"{', '.join(passed)} passed; " if passed else ""
         return f"{said}; {passes}{shower.player} showed {name(shower.shows)}"
     if isinstance(record, Accuse):
-        verdict = {True: " (correctly)", False: " (wrongly)"}.get(record.correct, "")  # type: ignore[arg-type]
+        verdict = " (correctly)" if record.correct is True else " (wrongly)" if record.correct is False else ""
         return f"{record.player} accused {', '.join(triple_names(game, record.cards))}{verdict}"
     if isinstance(record, Reveal):
         whose = f"{record.player}'s card" if record.player is not None else "a card in nobody's hand"
@@ -306,7 +306,7 @@ def describe(game: Game, record: Event) -> str:
         return "the game ended" + (f"; {record.winner} won" if record.winner else " without a winner")
     if isinstance(record, Extension):
         return f"extension record {record.kind}"
-    return record.type
+    assert_never(record)  # mypy checks that every kind of record has its words above
 
 
 def _record(game: Game, seq: int) -> Event | None:
@@ -373,7 +373,7 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
         if not series:
             continue
         after_deal = next((e for s, e in reversed(series) if s <= setup), series[0][1])
-        certain = next((s for s, e in series if e <= CERTAIN_BITS), None)
+        certain = next((s for s, e in series if e <= NOT_CERTAIN_ABOVE), None)
         lines.append(
             EntropyLine(
                 observer=observer if observer is not None else TABLE_LABEL,

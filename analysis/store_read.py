@@ -131,14 +131,6 @@ def _not_found(con: duckdb.DuckDBPyConnection, game_id: str) -> GameNotFound:
     return GameNotFound(f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them")
 
 
-def load_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Game:
-    """A stored game rebuilt from its ``events`` payloads, exactly as it was read."""
-    rows = con.execute("SELECT payload, line FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
-    if not rows:
-        raise _not_found(con, game_id)
-    return game_from_payloads([r[0] for r in rows], [r[1] for r in rows], game_id)
-
-
 def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None, game_id: str | None = None) -> Game:
     """Build a game from its records as stored (JSON text, the game record first); ``game_id``: the
     stored identity, kept whatever the rebuilt content would hash to. Raises StoreError when the

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from clue_stats.analysis.accusations import is_certain
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
@@ -55,7 +56,7 @@ def score(game: Game, record: Suggest, before: Knowledge, deep: bool) -> dict[st
     ``deep`` only the expected gain (the best available gain is the costly part)."""
     # a suggester who already knows the solution can learn nothing from any suggestion: every
     # candidate gains exactly 0, so none needs to be counted
-    certain = deduction.envelope_entropy(before) <= NOTHING_TO_LEARN and len(deduction.solution_counts(before)) == 1
+    certain = is_certain(before)
     gain = 0.0 if certain else deduction.expected_gain(before, record.player, record.cards)
     out: dict[str, Any] = {
         "expected_gain_bits": gain,

@@ -33,11 +33,11 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from clue_stats import pipeline  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.ingest import cluelog, store  # noqa: E402
+from clue_stats.ingest.store import GAME_TABLES  # noqa: E402
 from clue_stats.pipeline import analyse_store  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
 PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
-GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
 STRATEGIES = ("notebook", "random", "bluffer")
 TARGET_SECONDS = 1.0
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import clue_stats.engine.deduction as deduction
 from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy
-from benchmarks.random_games import random_game
 from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers
+from tests.helpers import random_game
 
 
 def percentile(values: list[float], q: float) -> float:

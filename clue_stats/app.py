@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 
 from clue_stats.engine.errors import ClueStatsError, ExitCode, InputError, StoreError, UsageError
+from clue_stats.ingest import store
 
 app = typer.Typer(
     name="clue-stats",
@@ -59,7 +60,6 @@ class TextConsole(Console):
 out = TextConsole()
 err = TextConsole(stderr=True)
 
-DEFAULT_DB = "clue.duckdb"
 DbOption = typer.Option(None, "--db", help="The database file (default: $CLUE_STATS_DB, else clue.duckdb).")
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of tables.")
 
@@ -77,7 +77,7 @@ R = TypeVar("R")
 
 def database(db: str | None) -> str:
     """The database file: --db, else $CLUE_STATS_DB, else clue.duckdb in the working folder."""
-    return db or os.environ.get("CLUE_STATS_DB") or DEFAULT_DB
+    return store.database(db)
 
 
 def exit_code(exc: ClueStatsError) -> ExitCode:

@@ -12,7 +12,6 @@ Everything that could reach Altair is aggregated in DuckDB first (Altair refuses
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
 from clue_stats.analysis.store_read import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first
+from clue_stats.ingest import store
 
 __all__ = [
     "KINDS",
@@ -38,7 +38,6 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "WAIT_SECONDS",
-    "DEFAULT_DB",
     "database_path",
     "store_version",
     "filter_choices",
@@ -62,7 +61,6 @@ __all__ = [
     "rejected_problems",
 ]
 
-DEFAULT_DB = "clue.duckdb"
 WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then says the store is busy
 CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
@@ -76,13 +74,12 @@ def database_path(argv: Sequence[str] | None = None, environ: dict[str, str] | N
     """The database the app shows: ``--db FILE`` after ``streamlit run app.py --``, else
     ``$CLUE_STATS_DB``, else clue.duckdb in the working directory (as every command)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    env = os.environ if environ is None else environ
     for i, arg in enumerate(args):
         if arg == "--db" and i + 1 < len(args):
             return Path(args[i + 1]).expanduser().resolve()
         if arg.startswith("--db="):
             return Path(arg[len("--db=") :]).expanduser().resolve()
-    return Path(env.get("CLUE_STATS_DB") or DEFAULT_DB).expanduser().resolve()
+    return Path(store.database(None, environ)).expanduser().resolve()
 
 
 def store_version(path: str | Path) -> str:

@@ -1,6 +1,6 @@
 """clue-log/1: reading (bytes -> RawGame -> Game) and writing (Game -> JSON Lines).
 
-Reading is in named stages, as in DESIGN.md:
+Reading is in named stages (ingest/raw.py says what passes between them):
 
 1. :func:`iter_raw_games` splits a file into games, line by line, with a bounded line length (a
    line of 50 MB is reported, never held), decoding each line on its own so one bad line spoils only

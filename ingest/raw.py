@@ -1,6 +1,6 @@
 """What every reader hands to the clue-log/1 builder: games as plain clue-log/1 records.
 
-The stages are named (DESIGN.md): a reader (clue-log/1 lines, the notation, an importer) turns a file
+The stages are named: a reader (clue-log/1 lines, the notation, an importer) turns a file
 into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where they came from;
 :func:`ingest.cluelog.build_game` checks one and makes an :class:`engine.game.Game` of it.
 """

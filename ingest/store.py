@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,8 @@ from clue_stats.engine.errors import StoreError as StoreError
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
+# The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
+DEFAULT_DB = "clue.duckdb"
 SCHEMA_VERSION = 1
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
 RAW_LIMIT = 1 << 20  # rejected games keep their first MiB
@@ -145,6 +148,12 @@ def check_is_database(path: str | Path) -> None:
             f"{path} is not a DuckDB database (it holds something else, left untouched); "
             "name a clue-stats database or a new file with --db"
         )
+
+
+def database(named: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The database file: the one named (``--db``), else $CLUE_STATS_DB, else clue.duckdb here."""
+    env = os.environ if environ is None else environ
+    return named or env.get("CLUE_STATS_DB") or DEFAULT_DB
 
 
 def now() -> datetime:

@@ -5,9 +5,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "data" / "samples"
-FIXTURES = ROOT / "tests" / "fixtures"
+from tests.helpers import SAMPLES
 
 
 @pytest.fixture

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -21,34 +19,14 @@ from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
 from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
-from clue_stats.ingest.cluelog import build_game, read_text
 from clue_stats.ingest.store import GameRows
-
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs" / "analysis.md"
-
-
-def load(text: str) -> Game:
-    read = read_text(text)
-    assert not read.problems
-    game, problems = build_game(read.games[0])
-    assert game is not None and not problems
-    return game
+from tests.helpers import GIVEAWAY_LOG, docs_log, load
 
 
 def analysed(game: Game, deep: bool = True) -> GameRows:
     replay = validate(game)
     assert not replay.errors, replay.errors
     return analyse_game(game, replay, None, deep=deep)
-
-
-def docs_log(title: str) -> str:
-    """The clue-log/1 block that follows a heading in docs/analysis.md."""
-    text = DOCS.read_text(encoding="utf-8")
-    start = text.index(title)
-    block = re.search(r"```jsonl\n(.*?)```", text[start:], re.S)
-    assert block is not None
-    return block.group(1)
 
 
 def by_key(rows: list[dict], *keys: str) -> dict:
@@ -177,17 +155,6 @@ def test_own_turns_without_turn_records() -> None:
 
 
 # -- brute force over every deal of a 3-player game ----------------------------------------------
-
-GIVEAWAY_LOG = """\
-{"type":"game","format":"clue-log/1","id":"giveaway","edition":"custom","deck":{"suspects":["A","B","C"],"weapons":["X","Y","Z"],"rooms":["R","S","T"]},"players":[{"name":"Anna"},{"name":"Ben"},{"name":"Cleo"}]}
-{"type":"deal","player":"Anna","cards":["a","x"]}
-{"type":"deal","player":"Ben","cards":["b","r"]}
-{"type":"deal","player":"Cleo","cards":["y","s"]}
-{"type":"suggest","player":"Anna","suspect":"b","weapon":"y","room":"r","responses":[{"player":"Ben","shows":"b"}]}
-{"type":"suggest","player":"Ben","suspect":"c","weapon":"y","room":"s","responses":[{"player":"Cleo","shows":"?"}]}
-{"type":"accuse","player":"Cleo","suspect":"a","weapon":"z","room":"t","correct":false}
-{"type":"end","winner":null,"solution":{"suspect":"c","weapon":"z","room":"t"}}
-"""
 
 
 def _anna_deals():

@@ -19,12 +19,12 @@ from clue_stats.analysis.store_read import (
     filter_choices,
     game_table,
     list_games,
-    load_game,
     open_store,
+    stored_game,
 )
 from clue_stats.cli import app
 from clue_stats.ingest import store
-from tests.test_analysis import DOCS, GIVEAWAY_LOG, docs_log, load
+from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load
 
 runner = CliRunner()
 
@@ -121,11 +121,11 @@ def test_analyse_without_database(tmp_path: Path) -> None:
 def test_store_reads(logs: Path, db: Path) -> None:
     pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
     with open_store(db) as con:
-        game = load_game(con, "worked-example")
+        game = stored_game(con, "worked-example").game
         original = load(docs_log("## Worked example"))
         assert game.records == original.records and game.names == original.names
         with pytest.raises(GameNotFound):
-            load_game(con, "nope")
+            stored_game(con, "nope")
         games = list_games(con)
         assert set(games["game_id"]) == {"worked-example", "giveaway"}
         assert list_games(con, GameFilter(n_players=3))["game_id"].to_list() == ["giveaway"]

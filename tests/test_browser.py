@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,18 +20,19 @@ from pathlib import Path
 import pytest
 
 from clue_stats import pipeline
-from tests.conftest import SAMPLES
-from tests.test_dashboard import DUEL_GAME, XSS_GAME, XSS_NAME, XSS_NOTE, build_corpus
+from tests.helpers import (
+    ARGS,
+    CHROMIUM,
+    DUEL_GAME,
+    SAMPLES,
+    XSS_GAME,
+    XSS_NAME,
+    XSS_NOTE,
+    build_corpus,
+    free_port,
+    settle,
+)
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PAGES = {  # url path -> (title, charts it draws on the test corpus)
     "overview": ("Overview", 3),
     "replay": ("Game replay", 3),
@@ -47,12 +47,6 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -110,23 +104,6 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 def games_shown(page) -> int:
     metric = page.locator('[data-testid="stMetric"]').filter(has_text="Games").first
     return int(metric.locator('[data-testid="stMetricValue"]').inner_text().replace(",", ""))
-
-
-def settle(page, title: str, charts: int) -> None:
-    """Wait until the page's script has run and Vega has drawn its charts."""
-    page.wait_for_selector(f"h1:has-text('{title}')", timeout=30_000)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')", timeout=30_000
-    )
-    if charts:
-        page.wait_for_function(
-            """n => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-                   .filter(c => { const d = c.querySelector('canvas, svg.marks');
-                                  return d && d.getBoundingClientRect().width > 50 && d.getBoundingClientRect().height > 50; })
-                   .length >= n""",
-            arg=charts,
-            timeout=30_000,
-        )
 
 
 def test_every_page_renders_in_chromium(server, tmp_path):

@@ -11,9 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.random_games import random_game, small_deck
 from clue_stats.engine import budget, counting, counting_kernel
 from clue_stats.engine.knowledge import knowledge_at
+from tests.helpers import random_game, small_deck
 
 
 def _hard_knowledge():

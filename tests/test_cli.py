@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+import typer
 from typer.testing import CliRunner
 
+from clue_stats.app import handled
 from clue_stats.cli import app
-from tests.conftest import FIXTURES, ROOT
+from clue_stats.engine.board import BoardFormatError, UnknownBoard
+from clue_stats.engine.errors import ClueStatsError, ExitCode, InputError, StoreBusy, StoreError, UsageError
+from clue_stats.engine.simulate import SimulationError
+from clue_stats.engine.strategies import UnknownStrategy
+from clue_stats.ingest.notation_write import NotationWriteError
+from tests.helpers import FIXTURES, ROOT
 
 runner = CliRunner()
 
@@ -118,3 +126,43 @@ def test_samples_copies_the_installed_sample_games_out_and_keeps_what_is_there(t
     assert run("samples", target, "--force").exit_code == 0
     assert (target / "classic-club-night.jsonl").read_text() != "mine"
     assert run("samples", target / "classic-club-night.jsonl").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "error, code",
+    [
+        (UsageError("x"), ExitCode.USAGE),
+        (InputError("x"), ExitCode.INPUT_REJECTED),
+        (StoreError("x"), ExitCode.FAILURE),
+        (StoreBusy("x"), ExitCode.FAILURE),
+        (UnknownBoard("x"), ExitCode.USAGE),
+        (BoardFormatError("x"), ExitCode.INPUT_REJECTED),
+        (SimulationError("x"), ExitCode.USAGE),
+        (UnknownStrategy("x"), ExitCode.USAGE),
+        (NotationWriteError("x"), ExitCode.INPUT_REJECTED),
+        (ClueStatsError("x"), ExitCode.FAILURE),
+        (ValueError("x"), ExitCode.FAILURE),  # the program's own failure: one line, no traceback
+    ],
+)
+def test_every_error_takes_its_familys_exit_code_in_one_place(error, code, capsys):
+    @handled
+    def command() -> None:
+        raise error
+
+    with pytest.raises(typer.Exit) as stopped:
+        command()
+    assert stopped.value.exit_code == code
+    assert "x" in capsys.readouterr().err
+
+
+def test_the_partitioned_script_goes_through_the_same_handling(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "clue_stats.analysis.partitioned", str(tmp_path / "none"), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == ExitCode.USAGE
+    assert "clue-stats: no such file or folder" in result.stderr and "Traceback" not in result.stderr

@@ -8,7 +8,7 @@ import pytest
 
 from clue_stats.engine.game import Suggest
 from clue_stats.ingest import cluelog
-from tests.conftest import SAMPLES
+from tests.helpers import SAMPLES
 
 EXAMPLE = """\
 {"type":"game","format":"clue-log/1","id":"club-2026-11-20-3","edition":"de-2023","source":"tabletop","perspective":"Anna","players":[{"name":"Anna","character":"scarlett"},{"name":"Ben","character":"mustard"},{"name":"Cleo","character":"peacock"}]}
@@ -130,7 +130,7 @@ def test_the_json_schema_accepts_every_sample_record_and_refuses_unknown_fields(
         for line in path.read_text().splitlines():
             record = json.loads(line)
             assert not list(validator.iter_errors(record)), (path.name, line)
-    from tests.conftest import FIXTURES
+    from tests.helpers import FIXTURES
 
     bad = json.loads((FIXTURES / "invalid" / "unknown_field.jsonl").read_text().splitlines()[5])
     assert list(validator.iter_errors(bad))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from clue_stats.cli import app
-from tests.conftest import ROOT, SAMPLES
+from tests.helpers import ROOT, SAMPLES
 
 runner = CliRunner()
 SPEC = ROOT.parent / "shared" / "spec" / "board.md"

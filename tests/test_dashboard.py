@@ -25,69 +25,14 @@ from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
 from clue_stats.dashboard import queries
-from clue_stats.engine.simulate import simulate
-from clue_stats.ingest import cluelog, store
-from clue_stats.pipeline import analyse_store
-from tests.conftest import FIXTURES, ROOT, SAMPLES
+from clue_stats.ingest import store
+from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus
 
 APP = ROOT / "dashboard" / "app.py"
 PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
 
-XSS_NAME = "<script>alert(1)</script>"
-LINK_NAME = "Dad [x](javascript:alert(2)) **b**"
-XSS_NOTE = "<img src=x onerror=alert(3)> :red[shout] $x^2$"
-ODD_SOURCE = "O'Brien's \"club\"; DROP TABLE games; --"
-XSS_GAME = "xss-game"
-CLUB_GAME = "classic-club-2026-11-06-1"
-DUEL_GAME = "duell-2026-11-21"
-
 
 # ---------------------------------------------------------------- building databases
-
-
-def hostile_game(folder: Path) -> Path:
-    """The family sample with a script tag and a Markdown link as player names, HTML in a note and
-    SQL in its source: it must be stored and shown as the text it is."""
-    rename = {"Mom": XSS_NAME, "Dad": LINK_NAME}
-    records = [json.loads(line) for line in (SAMPLES / "us-clue-family.jsonl").read_text().splitlines() if line.strip()]
-    for r in records:
-        if r["type"] == "game":
-            r.update(id=XSS_GAME, source=ODD_SOURCE)
-            for p in r["players"]:
-                p["name"] = rename.get(p["name"], p["name"])
-        for key in ("player", "winner"):
-            if key in r:
-                r[key] = rename.get(r[key], r[key])
-        for answer in r.get("responses", []):
-            answer["player"] = rename.get(answer["player"], answer["player"])
-    first_suggestion = next(r for r in records if r["type"] == "suggest")
-    first_suggestion["note"] = XSS_NOTE
-    path = folder / "hostile.jsonl"
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-    return path
-
-
-def simulated_games(folder: Path, games: int = 6) -> Path:
-    path = folder / "simulated.jsonl"
-    path.write_text(
-        cluelog.write_games(simulate(games, 3, "classic", ("notebook", "random", "bluffer"), seed=3)), encoding="utf-8"
-    )
-    return path
-
-
-def build_corpus(root: Path, simulated: int = 6) -> Path:
-    """The test corpus: analysed games (one with the best available gain), ``simulated`` games
-    between strategies, games stored without analysis, a hostile game and a rejected one."""
-    root.mkdir(parents=True, exist_ok=True)
-    db = root / "corpus.duckdb"
-    pipeline.ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=True, workers=1)
-    analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
-    analysed = [str(hostile_game(root))] + ([str(simulated_games(root, simulated))] if simulated else [])
-    pipeline.ingest_paths(analysed, db, analyse=True, workers=1)
-    pipeline.ingest_paths(
-        [str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1
-    )
-    return db
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +183,7 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     assert_clean(at)
     assert at.selectbox(key="replay_game").value == DUEL_GAME
     with store_read.open_store(corpus) as con:
-        game = store_read.load_game(con, DUEL_GAME)
+        game = store_read.stored_game(con, DUEL_GAME).game
     suggestions = [r.seq for r in game.records if r.type == "suggest"]
     assert at.slider(key="replay_seq").value == 0
     assert f"Record 0 of {len(game.records)}" in texts(at)
@@ -345,7 +290,7 @@ def test_replay_of_an_unknown_game_says_so(corpus, monkeypatch):
 
 def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
     with store_read.open_store(corpus) as con:
-        game = store_read.load_game(con, XSS_GAME)
+        game = store_read.stored_game(con, XSS_GAME).game
     noted = next(r.seq for r in game.records if r.type == "suggest")
     at = open_app(corpus, monkeypatch, "replay", game=XSS_GAME, seq=str(noted))
     assert_clean(at)

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from clue_stats.cli import app
 from clue_stats.commands import dashboard as command
 from clue_stats.dashboard.app_pages import words
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 runner = CliRunner()
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from benchmarks.random_games import random_game, small_deck
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
 from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, Game, Peek, Player, Reveal, Suggest
+from tests.helpers import random_game, small_deck
 
 __all__ = ["random_game", "small_deck", "make_game", "all_deals", "violation_seq", "brute_counts"]
 

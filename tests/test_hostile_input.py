@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from clue_stats import pipeline
 from clue_stats.cli import app
 from clue_stats.ingest import cluelog, formats, notation, store
-from tests.conftest import FIXTURES, SAMPLES
+from tests.helpers import FIXTURES, SAMPLES
 
 runner = CliRunner()
 

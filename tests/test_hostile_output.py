@@ -14,7 +14,7 @@ from clue_stats import pipeline
 from clue_stats.app import app, printable
 from clue_stats.commands import dashboard as dashboard_command
 from clue_stats.ingest import store
-from tests.conftest import SAMPLES
+from tests.helpers import SAMPLES
 
 runner = CliRunner()
 

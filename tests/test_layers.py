@@ -104,3 +104,14 @@ def test_the_checker_sees_imports() -> None:
     partitioned = {name for _, name in imports(ROOT / "analysis" / "partitioned.py")}
     assert "clue_stats.ingest.store" in partitioned  # imported inside a function
     assert "clue_stats.app" not in partitioned  # only in its __main__ block
+
+
+def test_tests_share_helpers_through_one_module() -> None:
+    """Tests import what they share from tests/helpers.py, not from each other or from benchmarks/."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        for line, name in imports(path)
+        if name.startswith(("tests.test_", "tests.conftest", "benchmarks"))
+    ]
+    assert not wrong, "\n".join(wrong)

@@ -19,9 +19,8 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
+from tests.helpers import ARGS, CHROMIUM, LATE_GAME, XSS, free_port, settle
 from tests.league_season import SEASON, write_games
-from tests.test_browser import ARGS, CHROMIUM, free_port, settle
-from tests.test_night import LATE_GAME, XSS
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),

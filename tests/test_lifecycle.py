@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from clue_stats.cli import app
 from clue_stats.ingest import store
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 runner = CliRunner()
 APP = ROOT / "dashboard" / "app.py"

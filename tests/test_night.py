@@ -12,66 +12,10 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
+from tests.helpers import LATE_GAME, XSS
 from tests.league_season import SEASON, write_games
 
 runner = CliRunner()
-XSS = "<script>alert(1)</script>"
-
-# After midnight, so still the night of 2026-09-04: Anna is certain after record 8, waits one turn of
-# hers, and wins; the other seat is a player whose name is a script tag.
-LATE_GAME = [
-    {
-        "type": "game",
-        "format": "clue-log/1",
-        "id": "late-waiter",
-        "edition": "custom",
-        "deck": {"suspects": ["Plum", "Green", "Mustard"], "weapons": ["Rope", "Knife"], "rooms": ["Hall", "Study"]},
-        "played_at": "2026-09-05T00:30",
-        "source": "tabletop",
-        "players": [{"name": "Anna"}, {"name": XSS}],
-    },
-    {"type": "deal", "player": "Anna", "cards": ["plum", "rope"]},
-    {"type": "deal", "player": XSS, "cards": ["green", "hall"]},
-    {"type": "turn", "player": "Anna"},
-    {
-        "type": "suggest",
-        "player": "Anna",
-        "suspect": "green",
-        "weapon": "knife",
-        "room": "hall",
-        "responses": [{"player": XSS, "shows": "hall"}],
-    },
-    {"type": "turn", "player": XSS},
-    {
-        "type": "suggest",
-        "player": XSS,
-        "suspect": "plum",
-        "weapon": "rope",
-        "room": "study",
-        "responses": [{"player": "Anna", "shows": "rope"}],
-    },
-    {"type": "turn", "player": "Anna"},
-    {
-        "type": "suggest",
-        "player": "Anna",
-        "suspect": "mustard",
-        "weapon": "knife",
-        "room": "study",
-        "responses": [{"player": XSS, "shows": None}],
-    },
-    {"type": "turn", "player": XSS},
-    {
-        "type": "suggest",
-        "player": XSS,
-        "suspect": "green",
-        "weapon": "rope",
-        "room": "hall",
-        "responses": [{"player": "Anna", "shows": "rope"}],
-    },
-    {"type": "turn", "player": "Anna"},
-    {"type": "accuse", "player": "Anna", "suspect": "mustard", "weapon": "knife", "room": "study", "correct": True},
-    {"type": "end", "winner": "Anna", "solution": {"suspect": "mustard", "weapon": "knife", "room": "study"}},
-]
 
 
 @pytest.fixture(scope="module")

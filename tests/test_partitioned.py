@@ -13,7 +13,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from benchmarks.random_games import random_game
 from clue_stats import pipeline
 from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.analysis.partitioned import (
@@ -26,6 +25,7 @@ from clue_stats.analysis.partitioned import (
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
+from tests.helpers import random_game
 
 pytest.importorskip("distributed")
 

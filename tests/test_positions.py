@@ -9,13 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clue_stats.analysis.positions import (
-    character_effects,
-    seat_effects,
-    seat_test,
-    start_square_effects,
-    start_squares,
-)
+from clue_stats.analysis.positions import position_effects, seat_test, start_squares
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
 from clue_stats.analysis.store_read import GameFilter, open_store
 from clue_stats.engine.board import load_board
@@ -101,7 +95,7 @@ def test_planted_first_seat_advantage_is_found(tmp_path: Path) -> None:
     db = tmp_path / "planted.duckdb"
     _corpus(db, 1200, first_seat_share=0.40, seed=7)
     with open_store(db) as con:
-        seats = seat_effects(con)
+        seats = position_effects(con, "turn_order")
         test = seat_test(con)
     first = seats.filter(seats["turn_order"] == 0).row(0, named=True)
     assert first["games"] == 1200
@@ -118,9 +112,9 @@ def test_fair_corpus_reports_no_effect(tmp_path: Path) -> None:
     db = tmp_path / "fair.duckdb"
     _corpus(db, 1200, first_seat_share=0.25, seed=11)
     with open_store(db) as con:
-        seats = seat_effects(con)
+        seats = position_effects(con, "turn_order")
         test = seat_test(con)
-        characters = character_effects(con)
+        characters = position_effects(con, "character")
     assert test["p_value"][0] > 0.05
     assert (seats["p_value"] > 0.01).all()
     assert ((seats["ci_low"] <= seats["expected_rate"]) & (seats["expected_rate"] <= seats["ci_high"])).all()
@@ -169,10 +163,10 @@ def test_expected_rate_counts_games_nobody_won(tmp_path: Path) -> None:
     with store.write_connection(db) as con:
         store.write_batch(con, batch, [])
     with open_store(db) as con:
-        seats = seat_effects(con)
-        squares = start_square_effects(con)
-        dated = seat_effects(con, GameFilter(date_from="2026-03-02", date_to="2026-03-03"))
-        none = seat_effects(con, GameFilter(n_players=3))
+        seats = position_effects(con, "turn_order")
+        squares = position_effects(con, "start_square")
+        dated = position_effects(con, "turn_order", GameFilter(date_from="2026-03-02", date_to="2026-03-03"))
+        none = position_effects(con, "turn_order", GameFilter(n_players=3))
     assert seats.select("turn_order", "games", "wins").rows() == [(0, 4, 2), (1, 4, 1)]
     assert seats["expected_rate"].to_list() == [0.375, 0.375]
     assert seats["win_rate"].to_list() == [0.5, 0.25]

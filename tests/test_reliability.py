@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from clue_stats import pipeline
 from clue_stats.ingest import cluelog, store
-from tests.conftest import FIXTURES, ROOT, SAMPLES
+from tests.helpers import FIXTURES, ROOT, SAMPLES
 
 # `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
 FUZZ = max(1, int(os.environ.get("CLUE_STATS_FUZZ", "1")))
@@ -134,7 +134,7 @@ def test_thousands_of_files_each_problem_reported(tmp_path):
 
 
 def _corpus(folder: Path, games: int) -> None:
-    from benchmarks.random_games import random_game
+    from tests.helpers import random_game
 
     folder.mkdir()
     for start in range(0, games, 100):

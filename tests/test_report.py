@@ -29,7 +29,7 @@ from clue_stats.analysis.report_md import md_escape, render_markdown, sparkline
 from clue_stats.cli import app
 from clue_stats.ingest.store import read_connection
 from clue_stats.pipeline import ingest_paths
-from tests.conftest import SAMPLES
+from tests.helpers import SAMPLES
 
 runner = CliRunner()
 CHROMIUM = Path("/usr/bin/chromium")

@@ -8,7 +8,7 @@ import pytest
 
 from clue_stats import pipeline
 from clue_stats.engine.problems import CODES
-from tests.conftest import FIXTURES, SAMPLES
+from tests.helpers import FIXTURES, SAMPLES
 
 INVALID = FIXTURES / "invalid"
 EXPECTED: dict[str, int] = json.loads((INVALID / "expected.json").read_text())

@@ -7,7 +7,7 @@ import pytest
 
 from clue_stats import pipeline
 from clue_stats.ingest import store
-from tests.conftest import FIXTURES
+from tests.helpers import FIXTURES
 
 
 def counts(db):
@@ -99,7 +99,7 @@ def test_a_writer_waits_a_bounded_time_for_a_held_database(db):
     import subprocess
     import sys
 
-    from tests.conftest import ROOT
+    from tests.helpers import ROOT
 
     with store.write_connection(db):
         pass

@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-UNSEEN = "?"  # a card shown but not seen by the log's writer (event-format.md)
+from clue_stats.engine.game import UNSEEN
+
 ALPHA = 0.05  # the level at which a test's result is called a finding
 
 _MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&=\"'^")
@@ -91,7 +92,9 @@ def describe(payload: dict[str, Any], name: Callable[[str], str]) -> str:
         if isinstance(solution, dict):
             text += f"; it was {name(solution['suspect'])} with {name(solution['weapon'])} in {name(solution['room'])}"
         return text
-    return f"{kind} record"
+    if str(kind).startswith("x-"):
+        return f"{kind} record"  # an extension record: its fields are its writer's
+    raise ValueError(f"a {kind!r} record is not clue-log/1")  # stored games are checked: never reached
 
 
 def plural(n: int, word: str) -> str:

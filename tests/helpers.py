@@ -1,0 +1,307 @@
+"""What the tests share, in one module: where things are, hand-checkable games from the docs, seeded
+random games (the benchmarks use them too), and the dashboard's test corpus.
+
+The random games: random deals, random suggestions, truthful answers (the first player clockwise
+holding a named card shows one of them at random). Every player's hand is dealt in the log, so each
+player's view is full. This is a test-data maker, not a strategy: suggestions are uniform over the
+deck, which spreads knowledge evenly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import socket
+from pathlib import Path
+
+from clue_stats import pipeline
+from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
+from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.simulate import simulate
+from clue_stats.ingest import cluelog
+from clue_stats.ingest.cluelog import build_game, read_text
+from clue_stats.pipeline import analyse_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "data" / "samples"
+FIXTURES = ROOT / "tests" / "fixtures"
+DOCS = ROOT / "docs" / "analysis.md"
+
+
+# ---------------------------------------------------------------- games from text and from the docs
+
+
+def load(text: str) -> Game:
+    read = read_text(text)
+    assert not read.problems
+    game, problems = build_game(read.games[0])
+    assert game is not None and not problems
+    return game
+
+
+def docs_log(title: str) -> str:
+    """The clue-log/1 block that follows a heading in docs/analysis.md."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(title)
+    block = re.search(r"```jsonl\n(.*?)```", text[start:], re.S)
+    assert block is not None
+    return block.group(1)
+
+
+GIVEAWAY_LOG = """\
+{"type":"game","format":"clue-log/1","id":"giveaway","edition":"custom","deck":{"suspects":["A","B","C"],"weapons":["X","Y","Z"],"rooms":["R","S","T"]},"players":[{"name":"Anna"},{"name":"Ben"},{"name":"Cleo"}]}
+{"type":"deal","player":"Anna","cards":["a","x"]}
+{"type":"deal","player":"Ben","cards":["b","r"]}
+{"type":"deal","player":"Cleo","cards":["y","s"]}
+{"type":"suggest","player":"Anna","suspect":"b","weapon":"y","room":"r","responses":[{"player":"Ben","shows":"b"}]}
+{"type":"suggest","player":"Ben","suspect":"c","weapon":"y","room":"s","responses":[{"player":"Cleo","shows":"?"}]}
+{"type":"accuse","player":"Cleo","suspect":"a","weapon":"z","room":"t","correct":false}
+{"type":"end","winner":null,"solution":{"suspect":"c","weapon":"z","room":"t"}}
+"""
+
+
+# ---------------------------------------------------------------- seeded random games
+
+NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve", "Finn")
+
+
+def small_deck(n_suspects: int = 3, n_weapons: int = 3, n_rooms: int = 4) -> Deck:
+    return Deck.custom(
+        [f"S{i}" for i in range(n_suspects)], [f"W{i}" for i in range(n_weapons)], [f"R{i}" for i in range(n_rooms)]
+    )
+
+
+def random_game(
+    seed: int,
+    n_players: int = 6,
+    n_suggestions: int = 40,
+    deck: Deck | None = None,
+    wrong_accusations: int = 0,
+    duel: bool = False,
+    blind: bool = False,
+) -> Game:
+    """A game whose records are deals, then suggestions in seat order (with a few wrong accusations
+    and, in a duel, peeks at the set-aside cards), then the end. ``blind``: the log holds no hands
+    and no shown card (each shown as "?"), the costliest game for the counting."""
+    rng = random.Random(seed)
+    edition = editions()["classic"] if deck is None else None
+    deck = edition.deck if edition is not None else deck
+    var = variant("duel" if duel else "standard")
+    names = NAMES[:n_players]
+    solution = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
+    rest = [c for c in deck.cards if c not in solution]
+    rng.shuffle(rest)
+    set_aside = rest[: var.room_cards]
+    rest = rest[var.room_cards :]
+    sizes = dealt_hand_sizes(len(deck.cards), n_players, var.room_cards)
+    hands: list[list[str]] = [[] for _ in names]
+    for i, card in enumerate(rest):
+        hands[i % n_players].append(card)
+    records: list = []
+
+    def add(record_type, **fields):
+        records.append(record_type(seq=len(records) + 1, **fields))
+
+    for name, hand in zip(names, hands):
+        if not blind:
+            add(Deal, player=name, cards=tuple(hand))
+    aside_rooms = tuple(rng.sample(deck.rooms, len(set_aside)))
+    if set_aside:
+        add(RoomCards, rooms=aside_rooms, cards=dict(zip(aside_rooms, set_aside)))
+    accusers = set(rng.sample(range(n_players), min(wrong_accusations, n_players - 1)))
+    eliminated: set[int] = set()
+    seat, made = 0, 0
+    while made < n_suggestions:
+        if seat in eliminated:
+            seat = (seat + 1) % n_players
+            continue
+        if set_aside and rng.random() < 0.3:
+            j = rng.randrange(len(set_aside))
+            add(Peek, player=names[seat], room=aside_rooms[j], card=set_aside[j])
+        triple = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
+        responses = []
+        for step in range(1, n_players):
+            other = (seat + step) % n_players
+            held = [c for c in triple if c in hands[other]]
+            if held:
+                shown = rng.choice(held)
+                responses.append(Response(names[other], "?" if blind else shown))
+                break
+            responses.append(Response(names[other], None))
+        add(
+            Suggest, player=names[seat], suspect=triple[0], weapon=triple[1], room=triple[2], responses=tuple(responses)
+        )
+        made += 1
+        if seat in accusers and made > n_suggestions // 3:
+            accusers.discard(seat)
+            wrong = solution
+            while wrong == solution:
+                wrong = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
+            add(Accuse, player=names[seat], suspect=wrong[0], weapon=wrong[1], room=wrong[2], correct=False)
+            eliminated.add(seat)
+        seat = (seat + 1) % n_players
+    add(End, winner=None, solution=solution)
+    return Game(
+        edition=edition,
+        deck=deck,
+        variant=var,
+        flags=resolve_flags(edition, var, None),
+        players=tuple(Player(name) for name in names),
+        hand_sizes=tuple(sizes),
+        records=records,
+        game_id=f"random-{seed}",
+    )
+
+
+# ---------------------------------------------------------------- the dashboard's corpus
+
+XSS_NAME = "<script>alert(1)</script>"
+LINK_NAME = "Dad [x](javascript:alert(2)) **b**"
+XSS_NOTE = "<img src=x onerror=alert(3)> :red[shout] $x^2$"
+ODD_SOURCE = "O'Brien's \"club\"; DROP TABLE games; --"
+XSS_GAME = "xss-game"
+CLUB_GAME = "classic-club-2026-11-06-1"
+DUEL_GAME = "duell-2026-11-21"
+
+
+def hostile_game(folder: Path) -> Path:
+    """The family sample with a script tag and a Markdown link as player names, HTML in a note and
+    SQL in its source: it must be stored and shown as the text it is."""
+    rename = {"Mom": XSS_NAME, "Dad": LINK_NAME}
+    records = [json.loads(line) for line in (SAMPLES / "us-clue-family.jsonl").read_text().splitlines() if line.strip()]
+    for r in records:
+        if r["type"] == "game":
+            r.update(id=XSS_GAME, source=ODD_SOURCE)
+            for p in r["players"]:
+                p["name"] = rename.get(p["name"], p["name"])
+        for key in ("player", "winner"):
+            if key in r:
+                r[key] = rename.get(r[key], r[key])
+        for answer in r.get("responses", []):
+            answer["player"] = rename.get(answer["player"], answer["player"])
+    first_suggestion = next(r for r in records if r["type"] == "suggest")
+    first_suggestion["note"] = XSS_NOTE
+    path = folder / "hostile.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def simulated_games(folder: Path, games: int = 6) -> Path:
+    path = folder / "simulated.jsonl"
+    path.write_text(
+        cluelog.write_games(simulate(games, 3, "classic", ("notebook", "random", "bluffer"), seed=3)), encoding="utf-8"
+    )
+    return path
+
+
+def build_corpus(root: Path, simulated: int = 6) -> Path:
+    """The test corpus: analysed games (one with the best available gain), ``simulated`` games
+    between strategies, games stored without analysis, a hostile game and a rejected one."""
+    root.mkdir(parents=True, exist_ok=True)
+    db = root / "corpus.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=True, workers=1)
+    analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
+    analysed = [str(hostile_game(root))] + ([str(simulated_games(root, simulated))] if simulated else [])
+    pipeline.ingest_paths(analysed, db, analyse=True, workers=1)
+    pipeline.ingest_paths(
+        [str(SAMPLES), str(FIXTURES / "invalid" / "passed_holding.jsonl")], db, analyse=False, workers=1
+    )
+    return db
+
+
+# ---------------------------------------------------------------- a real browser (headless Chromium)
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def settle(page, title: str, charts: int) -> None:
+    """Wait until the page's script has run and Vega has drawn its charts."""
+    page.wait_for_selector(f"h1:has-text('{title}')", timeout=30_000)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')", timeout=30_000
+    )
+    if charts:
+        page.wait_for_function(
+            """n => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                   .filter(c => { const d = c.querySelector('canvas, svg.marks');
+                                  return d && d.getBoundingClientRect().width > 50 && d.getBoundingClientRect().height > 50; })
+                   .length >= n""",
+            arg=charts,
+            timeout=30_000,
+        )
+
+
+# ---------------------------------------------------------------- a game night (tests/test_night.py)
+
+XSS = "<script>alert(1)</script>"
+
+# After midnight, so still the night of 2026-09-04: Anna is certain after record 8, waits one turn of
+# hers, and wins; the other seat is a player whose name is a script tag.
+LATE_GAME = [
+    {
+        "type": "game",
+        "format": "clue-log/1",
+        "id": "late-waiter",
+        "edition": "custom",
+        "deck": {"suspects": ["Plum", "Green", "Mustard"], "weapons": ["Rope", "Knife"], "rooms": ["Hall", "Study"]},
+        "played_at": "2026-09-05T00:30",
+        "source": "tabletop",
+        "players": [{"name": "Anna"}, {"name": XSS}],
+    },
+    {"type": "deal", "player": "Anna", "cards": ["plum", "rope"]},
+    {"type": "deal", "player": XSS, "cards": ["green", "hall"]},
+    {"type": "turn", "player": "Anna"},
+    {
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "green",
+        "weapon": "knife",
+        "room": "hall",
+        "responses": [{"player": XSS, "shows": "hall"}],
+    },
+    {"type": "turn", "player": XSS},
+    {
+        "type": "suggest",
+        "player": XSS,
+        "suspect": "plum",
+        "weapon": "rope",
+        "room": "study",
+        "responses": [{"player": "Anna", "shows": "rope"}],
+    },
+    {"type": "turn", "player": "Anna"},
+    {
+        "type": "suggest",
+        "player": "Anna",
+        "suspect": "mustard",
+        "weapon": "knife",
+        "room": "study",
+        "responses": [{"player": XSS, "shows": None}],
+    },
+    {"type": "turn", "player": XSS},
+    {
+        "type": "suggest",
+        "player": XSS,
+        "suspect": "green",
+        "weapon": "rope",
+        "room": "hall",
+        "responses": [{"player": "Anna", "shows": "rope"}],
+    },
+    {"type": "turn", "player": "Anna"},
+    {"type": "accuse", "player": "Anna", "suspect": "mustard", "weapon": "knife", "room": "study", "correct": True},
+    {"type": "end", "winner": "Anna", "solution": {"suspect": "mustard", "weapon": "knife", "room": "study"}},
+]
