@@ -1,0 +1,147 @@
+"""Benchmark: the exact engine on decks the size of *Clue: Master Detective* (10 suspects, 8 weapons,
+12 rooms), at 3, 4 and 6 players, every view of whole games of notebook play, against the plain
+reference (benchmarks/plain_reference.py, plain_vector_counts) run in the same process.
+
+    .venv/bin/python benchmarks/big_decks.py [--games 3] [--players 3,4,6] [--plain-limit 60]
+
+The games are simulated (engine.simulate with a custom deck: the live variant, no board) between
+notebook players, every hand dealt. Per game and view (each player, who knows their hand, and the
+table, a spectator with no hand who does not see the shown cards) the engine computes the envelope
+entropy after every record from cold caches, as entropy_table does for one observer: a view's whole
+game, and its slowest single record. Each game runs in a forked process of its own, whose peak
+resident memory (ru_maxrss, the interpreter and the compiled kernel included) after the engine's
+views is reported. Times are CPU time. The plain reference then counts the same view's whole
+game (each distinct knowledge once), with a time limit per view (a view cut short counts with the
+time it had: its ratio is a lower bound), and every solution's count of every record it finished is
+compared with the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.plain_reference import OutOfTime, plain_vector_counts  # noqa: E402
+from clue_stats.engine import counting  # noqa: E402
+from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline  # noqa: E402
+from clue_stats.engine.game import Suggest  # noqa: E402
+from clue_stats.engine.simulate import custom_deck, play_game, setup  # noqa: E402
+
+DECK = (10, 8, 12)
+
+
+def view_kind(observer: str | None) -> str:
+    return "table" if observer is TABLE else "players"
+
+
+def measure_game(players: int, seed: int, index: int, plain_limit: float) -> dict:
+    """Everything measured on one game (run in a process of its own)."""
+    plan = setup(players, strategies=["notebook"], seed=seed, deck=custom_deck(*DECK))
+    game = play_game(plan, index)
+    out: dict = {
+        "suggestions": sum(isinstance(r, Suggest) for r in game.records),
+        "views": {"players": [], "table": []},  # (engine, plain, plain cut short, records differing)
+        "worst": {"players": 0.0, "table": 0.0},
+    }
+    timelines = {o: knowledge_timeline(game, o) for o in (*game.names, TABLE)}
+    engine_times = {}
+    for observer, timeline in timelines.items():
+        kind = view_kind(observer)
+        clear_caches()
+        engine = 0.0
+        for k in timeline:
+            start = time.process_time()
+            envelope_entropy(k)
+            elapsed = time.process_time() - start
+            engine += elapsed
+            out["worst"][kind] = max(out["worst"][kind], elapsed)
+        engine_times[observer] = engine
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for observer, timeline in timelines.items():
+        # the plain program counts each of the view's knowledge once (as the engine's cache does)
+        plain, cut, differ = 0.0, False, 0
+        for k in dict.fromkeys(timeline):
+            start = time.process_time()
+            try:
+                counts = plain_vector_counts(k, deadline=start + plain_limit - plain)
+            except OutOfTime:
+                cut = True
+            plain += time.process_time() - start
+            if cut:
+                break
+            differ += dict(counting.solution_counts_by_index(k)) != {e: n for e, n in counts.items() if n}
+        out["views"][view_kind(observer)].append((engine_times[observer], plain, cut, differ))
+    return out
+
+
+def _child(args: tuple, queue) -> None:
+    queue.put(measure_game(*args))
+
+
+def in_own_process(args: tuple) -> dict:
+    ctx = multiprocessing.get_context("fork")  # the compiled kernel, loaded once, is inherited
+    queue = ctx.Queue()
+    process = ctx.Process(target=_child, args=(args, queue))
+    process.start()
+    result = queue.get()
+    process.join()
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3, help="games per player count")
+    parser.add_argument("--players", default="3,4,6")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--plain-limit", type=float, default=60.0, help="CPU seconds of the plain program per view")
+    args = parser.parse_args(argv)
+
+    warm = play_game(setup(3, strategies=["notebook"], seed=10**6, deck=custom_deck(*DECK)), 0)
+    for k in knowledge_timeline(warm, TABLE)[::4]:  # load the compiled kernel before forking
+        envelope_entropy(k)
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    ns, nw, nr = DECK
+    print(
+        f"big decks: {ns} suspects, {nw} weapons, {nr} rooms; {args.games} notebook games per player count; "
+        f"CPU time; the process before the games: {base:.0f} MB"
+    )
+    ms = 1000.0
+    for players in (int(p) for p in args.players.split(",")):
+        results = [in_own_process((players, args.seed, i, args.plain_limit)) for i in range(args.games)]
+        suggestions = [r["suggestions"] for r in results]
+        print(
+            f"\n{players} players: {statistics.mean(suggestions):.1f} suggestions a game "
+            f"({min(suggestions)} to {max(suggestions)}), peak memory of a game's process "
+            f"{max(r['peak_rss_mb'] for r in results):.0f} MB"
+        )
+        for kind, label in (("players", "each player (hand known)"), ("table", "the table (spectator)")):
+            views = [v for r in results for v in r["views"][kind]]
+            engine = [v[0] for v in views]
+            per_game = [sum(v[0] for v in r["views"][kind]) for r in results]
+            worst = max(r["worst"][kind] for r in results)
+            cut = sum(v[2] for v in views)
+            bound = "≥ " if cut else ""
+            ratios = [v[1] / max(v[0], 1e-9) for v in views]
+            print(
+                f"  {label:25} a view's whole game: median {statistics.median(engine) * ms:7.1f} ms, max "
+                f"{max(engine) * ms:7.1f} ms; all {len(views) // len(results)} such views of a game "
+                f"{statistics.median(per_game) * ms:7.1f} ms (median); worst record {worst * ms:6.1f} ms"
+            )
+            print(
+                f"  {'':25} plain reference, a view's whole game: median {bound}"
+                f"{statistics.median(v[1] for v in views):7.2f} s ({cut} of {len(views)} views cut at "
+                f"{args.plain_limit:g} s); engine faster by {bound}{sum(v[1] for v in views) / sum(engine):,.0f}x in "
+                f"total, {bound}{statistics.median(ratios):,.0f}x median, {bound}{min(ratios):,.0f}x least; records "
+                f"whose counts differ: {sum(v[3] for v in views)}"
+            )
+
+
+if __name__ == "__main__":
+    main()
