@@ -9,8 +9,8 @@ notebook players, every hand dealt. Per game and view (each player, who knows th
 table, a spectator with no hand who does not see the shown cards) the engine computes the envelope
 entropy after every record from cold caches, as entropy_table does for one observer: a view's whole
 game, and its slowest single record. Each game runs in a forked process of its own, whose peak
-resident memory (ru_maxrss, the interpreter and the compiled kernel included) after the engine's
-views is reported. Times are CPU time. The plain reference then counts the same view's whole
+resident memory after the engine's views (ru_maxrss) is reported, with how far it rose above the
+process's resident memory when the game began. Times are CPU time. The plain reference then counts the same view's whole
 game (each distinct knowledge once), with a time limit per view (a view cut short counts with the
 time it had: its ratio is a lower bound), and every solution's count of every record it finished is
 compared with the engine's.
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.plain_reference import OutOfTime, plain_vector_counts  # noqa: E402
-from clue_stats.engine import counting  # noqa: E402
+from clue_stats.engine import budget, counting  # noqa: E402
 from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline  # noqa: E402
 from clue_stats.engine.game import Suggest  # noqa: E402
 from clue_stats.engine.simulate import custom_deck, play_game, setup  # noqa: E402
@@ -43,6 +43,7 @@ def view_kind(observer: str | None) -> str:
 
 def measure_game(players: int, seed: int, index: int, plain_limit: float) -> dict:
     """Everything measured on one game (run in a process of its own)."""
+    out_start = _rss_mb()
     plan = setup(players, strategies=["notebook"], seed=seed, deck=custom_deck(*DECK))
     game = play_game(plan, index)
     out: dict = {
@@ -51,19 +52,11 @@ def measure_game(players: int, seed: int, index: int, plain_limit: float) -> dic
         "worst": {"players": 0.0, "table": 0.0},
     }
     timelines = {o: knowledge_timeline(game, o) for o in (*game.names, TABLE)}
-    engine_times = {}
-    for observer, timeline in timelines.items():
-        kind = view_kind(observer)
-        clear_caches()
-        engine = 0.0
-        for k in timeline:
-            start = time.process_time()
-            envelope_entropy(k)
-            elapsed = time.process_time() - start
-            engine += elapsed
-            out["worst"][kind] = max(out["worst"][kind], elapsed)
-        engine_times[observer] = engine
+    with budget.limited(budget.Limits(states=None, memory_mb=None, seconds=None)) as spending:
+        engine_times = measure_views(timelines, out)  # no limit: the states generated are counted
+    out["states"] = spending.spent
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["rss_start_mb"] = out_start
     for observer, timeline in timelines.items():
         # the plain program counts each of the view's knowledge once (as the engine's cache does)
         plain, cut, differ = 0.0, False, 0
@@ -79,6 +72,33 @@ def measure_game(players: int, seed: int, index: int, plain_limit: float) -> dic
             differ += dict(counting.solution_counts_by_index(k)) != {e: n for e, n in counts.items() if n}
         out["views"][view_kind(observer)].append((engine_times[observer], plain, cut, differ))
     return out
+
+
+def _rss_mb() -> float:
+    """The resident memory of this process now (Linux)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def measure_views(timelines: dict, out: dict) -> dict:
+    """Observer -> the engine's time on the view's whole game, from cold caches; the slowest
+    record of each kind of view goes to out["worst"]."""
+    engine_times = {}
+    for observer, timeline in timelines.items():
+        kind = view_kind(observer)
+        clear_caches()
+        engine = 0.0
+        for k in timeline:
+            start = time.process_time()
+            envelope_entropy(k)
+            elapsed = time.process_time() - start
+            engine += elapsed
+            out["worst"][kind] = max(out["worst"][kind], elapsed)
+        engine_times[observer] = engine
+    return engine_times
 
 
 def _child(args: tuple, queue) -> None:
@@ -119,7 +139,9 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"\n{players} players: {statistics.mean(suggestions):.1f} suggestions a game "
             f"({min(suggestions)} to {max(suggestions)}), peak memory of a game's process "
-            f"{max(r['peak_rss_mb'] for r in results):.0f} MB"
+            f"{max(r['peak_rss_mb'] for r in results):.0f} MB (at most "
+            f"{max(r['peak_rss_mb'] - r['rss_start_mb'] for r in results):.0f} MB above its size when the game began); states generated by a game's counts (every view) "
+            f"{max(r['states'] for r in results):,} at most (budget.DEFAULT_WORK: {budget.DEFAULT_WORK:,})"
         )
         for kind, label in (("players", "each player (hand known)"), ("table", "the table (spectator)")):
             views = [v for r in results for v in r["views"][kind]]
