@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.plain_reference import OutOfTime, plain_vector_counts  # noqa: E402
-from clue_stats.engine import budget, counting  # noqa: E402
-from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline  # noqa: E402
-from clue_stats.engine.game import Suggest  # noqa: E402
-from clue_stats.engine.simulate import custom_deck, play_game, setup  # noqa: E402
+from benchmarks.plain_reference import OutOfTime, plain_vector_counts
+from clue_stats.engine import budget, counting
+from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline
+from clue_stats.engine.game import Suggest
+from clue_stats.engine.simulate import custom_deck, play_game, setup
 
 DECK = (10, 8, 12)
 

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_deduction_support import brute_counts, make_game, random_game, small_deck  # noqa: E402
+from test_deduction_support import brute_counts, make_game, random_game, small_deck
 
-from benchmarks.plain_reference import plain_vector_counts  # noqa: E402
-from clue_stats.engine import counting_kernel  # noqa: E402
-from clue_stats.engine.counting import plan  # noqa: E402
-from clue_stats.engine.deduction import (  # noqa: E402
+from benchmarks.plain_reference import plain_vector_counts
+from clue_stats.engine import counting_kernel
+from clue_stats.engine.counting import plan
+from clue_stats.engine.deduction import (
     TABLE,
     count,
     entropy_of,
@@ -28,7 +28,7 @@ from clue_stats.engine.deduction import (  # noqa: E402
     knowledge_at,
     solution_counts,
 )
-from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest  # noqa: E402
+from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
 
 SIZES = st.integers(3, 12)
 
