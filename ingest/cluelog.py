@@ -17,7 +17,7 @@ import dataclasses
 import hashlib
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -109,7 +109,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
             continue
         seen_any = True
         problem: Problem | None = None
-        record: dict | None = None
+        record: dict[str, Any] | None = None
         text = ""
         if data is None:
             problem = Problem(
@@ -203,7 +203,7 @@ class _Builder:
 
     # -- values
 
-    def text(self, record: dict, key: str, seq: int, optional: bool = False) -> str | None:
+    def text(self, record: dict[str, Any], key: str, seq: int, optional: bool = False) -> str | None:
         value = record.get(key)
         if value is None and optional:
             return None
@@ -247,7 +247,7 @@ class _Builder:
             self.problem("unknown_card", f"{where}: {exc}", seq)
             return None
 
-    def triple(self, record: dict, seq: int) -> tuple[str, str, str] | None:
+    def triple(self, record: dict[str, Any], seq: int) -> tuple[str, str, str] | None:
         kind = record["type"]
         cards = [
             self.card(record.get(f), seq, f"{kind}.{f}", ed.CATEGORY_OF_FIELD[f]) for f in ("suspect", "weapon", "room")
@@ -256,7 +256,7 @@ class _Builder:
 
     # -- the fields of a record
 
-    def check_fields(self, record: dict, seq: int) -> bool:
+    def check_fields(self, record: dict[str, Any], seq: int) -> bool:
         kind = record.get("type")
         if not isinstance(kind, str):
             self.problem("missing_field", "a record without a type", seq)
@@ -281,12 +281,12 @@ class _Builder:
         return ok
 
     @staticmethod
-    def extra(record: dict) -> dict[str, Any]:
+    def extra(record: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in record.items() if k in ("t", "note") or k.startswith("x-")}
 
     # -- the game record
 
-    def header(self, record: dict) -> Game | None:
+    def header(self, record: dict[str, Any]) -> Game | None:
         self.check_fields(record, 0)
         if record.get("format") != FORMAT:
             self.problem(
@@ -453,7 +453,7 @@ class _Builder:
 
     # -- the other records
 
-    def record(self, record: dict, seq: int) -> Event | None:
+    def record(self, record: dict[str, Any], seq: int) -> Event | None:
         if not self.check_fields(record, seq):
             return None
         kind = record["type"]
@@ -461,13 +461,15 @@ class _Builder:
         base: dict[str, Any] = {"seq": seq, "line": self.raw.lines[seq], "extra": extra}
         if kind.startswith("x-"):
             return Extension(kind=kind, raw={k: v for k, v in record.items() if k not in ("t", "note")}, **base)
-        method = getattr(self, "r_" + kind)
+        method: Callable[[dict[str, Any], int, dict[str, Any]], Event | None] = getattr(self, "r_" + kind)
         return method(record, seq, base)
 
-    def r_game(self, record: dict, seq: int, base: dict) -> None:  # pragma: no cover - split earlier
+    def r_game(
+        self, record: dict[str, Any], seq: int, base: dict[str, Any]
+    ) -> None:  # pragma: no cover - split earlier
         return None
 
-    def r_deal(self, record: dict, seq: int, base: dict) -> Deal | None:
+    def r_deal(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Deal | None:
         player = self.player(record["player"], seq, "deal.player")
         cards = record["cards"]
         if not isinstance(cards, list):
@@ -478,7 +480,7 @@ class _Builder:
             return None
         return Deal(player=player, cards=tuple(ids), **base)  # type: ignore[arg-type]
 
-    def r_room_cards(self, record: dict, seq: int, base: dict) -> RoomCards | None:
+    def r_room_cards(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> RoomCards | None:
         rooms = record["rooms"]
         if not isinstance(rooms, list):
             self.problem("bad_value", "room_cards.rooms must be a list of rooms", seq)
@@ -499,7 +501,7 @@ class _Builder:
             return None
         return RoomCards(rooms=tuple(ids), cards=resolved, **base)  # type: ignore[arg-type]
 
-    def r_turn(self, record: dict, seq: int, base: dict) -> Turn | None:
+    def r_turn(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Turn | None:
         player = self.player(record["player"], seq, "turn.player")
         roll = record.get("roll")
         if roll is not None:
@@ -513,7 +515,7 @@ class _Builder:
             roll = tuple(roll)
         return None if player is None else Turn(player=player, roll=roll, **base)
 
-    def r_move(self, record: dict, seq: int, base: dict) -> Move | None:
+    def r_move(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Move | None:
         player = self.player(record["player"], seq, "move.player")
         to = record["to"]
         if isinstance(to, list):
@@ -539,7 +541,7 @@ class _Builder:
             return None
         return Move(player=player, to=to, via=via, path=path, **base)
 
-    def r_peek(self, record: dict, seq: int, base: dict) -> Peek | None:
+    def r_peek(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Peek | None:
         player = self.player(record["player"], seq, "peek.player")
         room = self.card(record["room"], seq, "peek.room", "rooms")
         card = record["card"]
@@ -553,7 +555,7 @@ class _Builder:
             return None
         return Peek(player=player, room=room, card=card, **base)
 
-    def r_suggest(self, record: dict, seq: int, base: dict) -> Suggest | None:
+    def r_suggest(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Suggest | None:
         player = self.player(record["player"], seq, "suggest.player")
         cards = self.triple(record, seq)
         responses = record["responses"]
@@ -583,7 +585,7 @@ class _Builder:
             return None
         return Suggest(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], responses=tuple(parsed), **base)
 
-    def r_reveal(self, record: dict, seq: int, base: dict) -> Reveal | None:
+    def r_reveal(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Reveal | None:
         owner = record["player"]
         if owner is not None:
             owner = self.player(owner, seq, "reveal.player")
@@ -609,12 +611,12 @@ class _Builder:
             return None
         return Reveal(player=owner, card=card, to=audience, cause=cause if isinstance(cause, str) else None, **base)
 
-    def r_clue_card(self, record: dict, seq: int, base: dict) -> ClueCard | None:
+    def r_clue_card(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> ClueCard | None:
         player = self.player(record["player"], seq, "clue_card.player")
         text = self.text(record, "text", seq)
         return None if player is None or text is None else ClueCard(player=player, text=text, **base)
 
-    def r_accuse(self, record: dict, seq: int, base: dict) -> Accuse | None:
+    def r_accuse(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Accuse | None:
         player = self.player(record["player"], seq, "accuse.player")
         cards = self.triple(record, seq)
         correct = record.get("correct")
@@ -625,7 +627,7 @@ class _Builder:
             return None
         return Accuse(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], correct=correct, **base)
 
-    def r_end(self, record: dict, seq: int, base: dict) -> End | None:
+    def r_end(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> End | None:
         winner = record["winner"]
         if winner is not None:
             winner = self.player(winner, seq, "end.winner")

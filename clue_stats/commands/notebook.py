@@ -11,7 +11,7 @@ from rich.text import Text
 from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError
-from clue_stats.pipeline import UnknownFormat, read_game_file
+from clue_stats.pipeline import read_game_file
 
 
 def _pick_game(games: list, game_id: str | None, path: Path):
@@ -46,10 +46,7 @@ def notebook_command(
 
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
-    try:
-        games, problems = read_game_file(path)
-    except UnknownFormat as exc:
-        raise InputError(str(exc)) from None
+    games, problems = read_game_file(path)  # UnknownFormat: an InputError (exit 3)
     if not games:
         detail = "; ".join(str(p) for p in problems[:3])
         raise InputError(f"{path}: no valid game to read ({detail})")
