@@ -19,6 +19,7 @@ CPU time of this process is given beside wall time (the machine is shared).
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import sys
 import tempfile
@@ -122,6 +123,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
+        print(
+            f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other work running shares them)"
+        )
         run(work, 200, "warm-up (imports, first queries)")
         reference = run(work, args.reference, "reference")
         big = run(work, args.games, "target")

@@ -441,8 +441,10 @@ def test_players_page_is_the_league_of_each_pool(corpus, monkeypatch):
     assert_clean(at)
     simulated = set(at.dataframe[0].value["player"])
     assert simulated and not simulated & people
+    tables = len(at.dataframe)
+    at.toggle(key="league_by_strategy").set_value(True).run()
     [(strategies,)] = sql(corpus, "SELECT count(DISTINCT strategy) FROM players WHERE strategy IS NOT NULL")
-    assert len(at.dataframe[-1].value) == strategies  # the strategies' table in its expander
+    assert len(at.dataframe) == tables + 1 and len(at.dataframe[-1].value) == strategies
 
 
 def test_quality_page_lists_rejected_games_with_their_problems_and_the_ingest_history(corpus, monkeypatch):

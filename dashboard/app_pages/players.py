@@ -282,7 +282,8 @@ if len(leaders) >= 2:
     )
 
 # ---------------------------------------------------------------- strategies
-with st.expander("By strategy (simulated and client games)"):
+# read only when asked: a scan of every seat, which the league above does not need
+if st.toggle("Show the table by strategy (simulated and client games)", key="league_by_strategy"):
     by_strategy = read(queries.player_summary, ctx.path, ctx.version, ctx.filters, "strategy")
     if by_strategy.height == 0:
         st.caption("No player of the selection has a strategy recorded.")
