@@ -100,6 +100,19 @@ def test_deleting_and_correcting_a_game_rates_the_later_games_again(tmp_path: Pa
     assert ratings(db) == ratings(fixed)
 
 
+def test_a_corrected_log_stored_with_replace_rates_the_later_games_again(tmp_path: Path) -> None:
+    db = tmp_path / "season.duckdb"
+    ingest([write_games(tmp_path / "season.jsonl", SEASON)], db)
+    corrected = [("s05", "2026-09-18T20:00", ["Alice", "Bob", "Carol", "Dave"], "Dave", ("Bob",))]
+    result = runner.invoke(
+        app, ["ingest", str(write_games(tmp_path / "fixed" / "s05.jsonl", corrected)), "--replace", "--db", str(db)]
+    )
+    assert result.exit_code == 0, result.output
+    fixed = tmp_path / "fixed.duckdb"
+    ingest([write_games(tmp_path / "fixed.jsonl", [corrected[0] if g[0] == "s05" else g for g in SEASON])], fixed)
+    assert ratings(db) == ratings(fixed)
+
+
 def test_a_merged_name_rates_as_a_log_written_with_one_name(tmp_path: Path) -> None:
     robert = {"s02", "s06", "s12"}
     split = tmp_path / "split.duckdb"
