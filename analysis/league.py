@@ -46,7 +46,7 @@ def pool_sizes(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(
     sizes = frame(
         con,
         f"""
-        SELECT pool, count(DISTINCT game_id)::BIGINT AS games, count(DISTINCT player)::BIGINT AS players
+        SELECT pool, count(DISTINCT game_index)::BIGINT AS games, count(DISTINCT player)::BIGINT AS players
         FROM ratings {join} GROUP BY pool""",
         params,
     )
@@ -78,23 +78,26 @@ def leaderboard(con: duckdb.DuckDBPyConnection, pool: str, filters: GameFilter =
         waits AS (
             SELECT a.game_id, a.player, sum(a.turns_waited) AS waited, count(a.turns_waited) AS timed
             FROM accusations a SEMI JOIN r ON r.game_id = a.game_id GROUP BY ALL
+        ),
+        board AS (
+            SELECT r.player,
+                   arg_max(r.rating_after, r.game_index) AS rating,
+                   arg_max(r.mu_after, r.game_index) AS mu,
+                   arg_max(r.sigma_after, r.game_index) AS sigma,
+                   arg_max(r.rating_after, r.game_index) - arg_min(r.rating_before, r.game_index) AS rating_change,
+                   count(*)::BIGINT AS games,
+                   count(*) FILTER (WHERE r.rank = 1)::BIGINT AS wins,  -- rank 1 is the winner's alone
+                   {accuracy} AS review_accuracy,
+                   {missed} AS missed_wins,
+                   (sum(w.waited) / nullif(sum(w.timed), 0))::DOUBLE AS mean_turns_waited,
+                   arg_max(r.game_id, r.game_index) AS last_game
+            FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat
+            LEFT JOIN waits w ON w.game_id = r.game_id AND w.player = r.name
+            GROUP BY r.player
         )
-        SELECT r.player,
-               arg_max(r.rating_after, r.game_index) AS rating,
-               arg_max(r.mu_after, r.game_index) AS mu,
-               arg_max(r.sigma_after, r.game_index) AS sigma,
-               arg_max(r.rating_after, r.game_index) - arg_min(r.rating_before, r.game_index) AS rating_change,
-               count(*)::BIGINT AS games,
-               count(*) FILTER (WHERE p.won)::BIGINT AS wins,
-               {accuracy} AS review_accuracy,
-               {missed} AS missed_wins,
-               (sum(w.waited) / nullif(sum(w.timed), 0))::DOUBLE AS mean_turns_waited,
-               max(left(g.played_at, 10)) AS last_played
-        FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat
-        JOIN games g ON g.game_id = r.game_id
-        LEFT JOIN waits w ON w.game_id = r.game_id AND w.player = r.name
-        GROUP BY r.player
-        ORDER BY rating DESC, games DESC, r.player""",
+        SELECT board.* EXCLUDE (last_game), left(g.played_at, 10) AS last_played
+        FROM board LEFT JOIN games g ON g.game_id = board.last_game
+        ORDER BY rating DESC, games DESC, board.player""",
         [pool, *params],
     )
     intervals = [wilson_interval(w, n) for w, n in zip(board["wins"].to_list(), board["games"].to_list())]

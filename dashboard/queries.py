@@ -52,11 +52,9 @@ __all__ = [
     "accusation_stats",
     "position_effects",
     "player_summary",
-    "league_pools",
+    "league_view",
     "league_board",
-    "league_history",
-    "league_suggestions",
-    "league_head_to_head",
+    "league_details",
     "data_quality",
     "rejected_problems",
 ]
@@ -509,10 +507,18 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
 
 
 @st.cache_data(**CACHE)
-def league_pools(path: str, version: str, filters: GameFilter) -> pl.DataFrame:
-    """The rated pools of the selection: pool, games, players, enough (to be shown as a league)."""
+def league_view(path: str, version: str, filters: GameFilter, wanted: str | None) -> dict[str, Any]:
+    """The Players page's first read, over one connection: the selection's size, its rated pools
+    (pool, games, players, enough) and the leaderboard of the pool ``wanted`` (when it has enough
+    games; else of the people's, else of the first that has): selected, pools, pool, board."""
+    where, params = filters.where("g")
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        return league_stats.pool_sizes(con, filters)
+        selected = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
+        pools = league_stats.pool_sizes(con, filters)
+        options = pools.filter(pl.col("enough"))["pool"].to_list()
+        pool = wanted if wanted in options else ("people" if "people" in options else next(iter(options), None))
+        board = league_stats.leaderboard(con, pool, filters) if pool is not None else pl.DataFrame()
+    return {"selected": selected, "pools": pools, "pool": pool, "board": board}
 
 
 @st.cache_data(**CACHE)
@@ -523,28 +529,30 @@ def league_board(path: str, version: str, filters: GameFilter, pool: str) -> pl.
 
 
 @st.cache_data(**CACHE)
-def league_history(path: str, version: str, filters: GameFilter, pool: str, players: tuple[str, ...]) -> pl.DataFrame:
-    """Rating and review accuracy of some players over their games (analysis.league.history)."""
+def league_details(
+    path: str,
+    version: str,
+    filters: GameFilter,
+    pool: str,
+    course: tuple[str, ...],
+    player: str | None,
+    leaders: tuple[str, ...],
+) -> dict[str, pl.DataFrame]:
+    """What the Players page shows below its leaderboard, over one connection: the course of some
+    players over time (``history``), one player's best and worst suggestions and head-to-head, and
+    the head-to-head matrix of the leaders (analysis.league)."""
+    empty = pl.DataFrame()
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        return league_stats.history(con, pool, list(players), filters)
-
-
-@st.cache_data(**CACHE)
-def league_suggestions(path: str, version: str, filters: GameFilter, pool: str, player: str) -> dict[str, pl.DataFrame]:
-    """A player's best and worst suggestions (analysis.league.suggestions_of)."""
-    with store_read.open_store(path, WAIT_SECONDS) as con:
-        return league_stats.suggestions_of(con, pool, player, filters)
-
-
-@st.cache_data(**CACHE)
-def league_head_to_head(
-    path: str, version: str, filters: GameFilter, pool: str, players: tuple[str, ...], opponents: tuple[str, ...] | None
-) -> pl.DataFrame:
-    """Games together and who finished ahead (analysis.league.head_to_head)."""
-    with store_read.open_store(path, WAIT_SECONDS) as con:
-        return league_stats.head_to_head(
-            con, pool, list(players), list(opponents) if opponents is not None else None, filters
-        )
+        picks = league_stats.suggestions_of(con, pool, player, filters) if player is not None else {}
+        return {
+            "history": league_stats.history(con, pool, list(course), filters) if course else empty,
+            "best": picks.get("best", empty),
+            "worst": picks.get("worst", empty),
+            "versus": league_stats.head_to_head(con, pool, [player], None, filters) if player is not None else empty,
+            "matrix": league_stats.head_to_head(con, pool, list(leaders), list(leaders), filters)
+            if len(leaders) >= 2
+            else empty,
+        }
 
 
 # ---------------------------------------------------------------- data quality

@@ -24,8 +24,10 @@ def _games(n: int) -> str:
 
 ctx = page_context()
 st.title("Players")
-require_games(read(queries.selection_size, ctx.path, ctx.version, ctx.filters), ctx, "players")
-pools = read(queries.league_pools, ctx.path, ctx.version, ctx.filters)
+# one read for the pools and the leaderboard of the pool asked for (the switch below sets it)
+view = read(queries.league_view, ctx.path, ctx.version, ctx.filters, st.session_state.get("league_pool"))
+require_games(view["selected"], ctx, "players")
+pools = view["pools"]
 shown = pools.filter(pl.col("enough"))
 too_few = [
     f"{POOL_NAMES.get(r['pool'], r['pool'])} ({_games(r['games'])})" for r in pools.filter(~pl.col("enough")).to_dicts()
@@ -39,21 +41,20 @@ if shown.height == 0:
     )
     st.stop()
 options = shown["pool"].to_list()
+if st.session_state.get("league_pool") not in options:
+    st.session_state.pop("league_pool", None)  # a pool the filters no longer leave enough games
 pool = st.segmented_control(
-    "League",
-    options,
-    default="people" if "people" in options else options[0],
-    key="league_pool",
-    format_func=lambda p: POOL_NAMES.get(p, p),
+    "League", options, default=view["pool"], key="league_pool", format_func=lambda p: POOL_NAMES.get(p, p)
 )
-pool = pool or options[0]
+if pool is None:  # the switch clicked off: the pool shown stays
+    pool = view["pool"]
+board = view["board"] if pool == view["pool"] else read(queries.league_board, ctx.path, ctx.version, ctx.filters, pool)
 if too_few:
     st.caption(
         f"Not ranked, too few rated games (a league needs {MIN_POOL_GAMES}): {', '.join(too_few)}. "
         "People, bots and simulations are rated apart."
     )
 
-board = read(queries.league_board, ctx.path, ctx.version, ctx.filters, pool)
 size = shown.filter(pl.col("pool") == pool).row(0, named=True)
 row = st.columns(4)
 row[0].metric("Players", f"{board.height:,}")
@@ -152,134 +153,141 @@ st.caption(
     "the tick its centre, the dot the conservative rating the table sorts by."
 )
 
-# ---------------------------------------------------------------- over time
-st.subheader("Over time")
+# ---------------------------------------------------------------- below the leaderboard
+# the widgets first, each in its section; then one read for everything they ask for
 players = board["player"].to_list()
-chosen = st.multiselect(
-    "Players", players, default=players[: min(COURSE_PLAYERS, len(players))], key="league_course_players"
-)
-if chosen:
-    course = read(queries.league_history, ctx.path, ctx.version, ctx.filters, pool, tuple(chosen))
-    course = course.with_columns(
-        (pl.col("mu") - 2 * pl.col("sigma")).alias("low"), (pl.col("mu") + 2 * pl.col("sigma")).alias("high")
+leaders = board.head(MATRIX_PLAYERS)["player"].to_list()
+over_time, one_player, matrix_box = st.container(), st.container(), st.container()
+with over_time:
+    st.subheader("Over time")
+    chosen = st.multiselect(
+        "Players", players, default=players[: min(COURSE_PLAYERS, len(players))], key="league_course_players"
     )
-    colour = alt.Color("player:N", title="player", sort=chosen)
-    x = alt.X("game:Q", title="the player's n-th game", axis=alt.Axis(tickMinStep=1, format="d"))
-    band = alt.Chart(course).mark_area(opacity=0.15).encode(x=x, y="low:Q", y2="high:Q", color=colour)
-    line = (
-        alt.Chart(course)
-        .mark_line(point=course.height <= 200)
-        .encode(
-            x=x,
-            y=alt.Y("mu:Q", title="skill (mu; band: ± 2 sigma)"),
-            color=colour,
-            tooltip=[
-                "player:N",
-                alt.Tooltip("game:Q", title="game"),
-                "game_id:N",
-                "played_at:N",
-                alt.Tooltip("mu:Q", format=".1f"),
-                alt.Tooltip("sigma:Q", format=".1f"),
-                alt.Tooltip("rating:Q", format=".1f", title="rating"),
-            ],
+with one_player:
+    st.subheader("One player")
+    player = st.selectbox("Player", players, key="league_player")
+details = read(queries.league_details, ctx.path, ctx.version, ctx.filters, pool, tuple(chosen), player, tuple(leaders))
+
+with over_time:
+    if chosen:
+        course = details["history"].with_columns(
+            (pl.col("mu") - 2 * pl.col("sigma")).alias("low"), (pl.col("mu") + 2 * pl.col("sigma")).alias("high")
         )
-    )
-    st.altair_chart((band + line).properties(height=300), width="stretch")
-    reviewed = course.filter(pl.col("review_accuracy").is_not_null())
-    if reviewed.height:
-        st.altair_chart(
-            alt.Chart(reviewed)
-            .mark_line(point=reviewed.height <= 200)
+        colour = alt.Color("player:N", title="player", sort=chosen)
+        x = alt.X("game:Q", title="the player's n-th game", axis=alt.Axis(tickMinStep=1, format="d"))
+        band = alt.Chart(course).mark_area(opacity=0.15).encode(x=x, y="low:Q", y2="high:Q", color=colour)
+        line = (
+            alt.Chart(course)
+            .mark_line(point=course.height <= 200)
             .encode(
                 x=x,
-                y=alt.Y("review_accuracy:Q", title="review accuracy", axis=alt.Axis(format="%")),
+                y=alt.Y("mu:Q", title="skill (mu; band: ± 2 sigma)"),
                 color=colour,
                 tooltip=[
                     "player:N",
                     alt.Tooltip("game:Q", title="game"),
                     "game_id:N",
-                    alt.Tooltip("review_accuracy:Q", format=".1%"),
+                    "played_at:N",
+                    alt.Tooltip("mu:Q", format=".1f"),
+                    alt.Tooltip("sigma:Q", format=".1f"),
+                    alt.Tooltip("rating:Q", format=".1f", title="rating"),
                 ],
             )
-            .properties(height=220),
+        )
+        st.altair_chart((band + line).properties(height=300), width="stretch")
+        reviewed = course.filter(pl.col("review_accuracy").is_not_null())
+        if reviewed.height:
+            st.altair_chart(
+                alt.Chart(reviewed)
+                .mark_line(point=reviewed.height <= 200)
+                .encode(
+                    x=x,
+                    y=alt.Y("review_accuracy:Q", title="review accuracy", axis=alt.Axis(format="%")),
+                    color=colour,
+                    tooltip=[
+                        "player:N",
+                        alt.Tooltip("game:Q", title="game"),
+                        "game_id:N",
+                        alt.Tooltip("review_accuracy:Q", format=".1%"),
+                    ],
+                )
+                .properties(height=220),
+                width="stretch",
+            )
+            st.caption(
+                "Review accuracy of each game: the information the player's suggestions could expect to gain, "
+                "over the most the best suggestions could have (1 = the best every time)."
+            )
+        else:
+            st.caption(
+                "No review accuracy for these players: their games were stored without their hands or not analysed."
+            )
+
+with one_player:
+    if player is not None:
+        if details["best"].height == 0:
+            st.caption(
+                f"No rated suggestion of {md(player)}: a suggestion is rated when the log holds the suggester's hand "
+                "and the game was analysed."
+            )
+        else:
+            columns = {
+                "replay": LINK,
+                "expected_gain_bits": st.column_config.NumberColumn("expected gain (bits)", format="%.3f"),
+                "best_gain_bits": st.column_config.NumberColumn("best available (bits)", format="%.3f"),
+                "bits_lost": st.column_config.NumberColumn("bits lost", format="%.3f"),
+                "accuracy": st.column_config.NumberColumn(format="percent"),
+            }
+            for key, title in (("best", "Best suggestions"), ("worst", "Worst suggestions")):
+                st.markdown(f"**{title}** of {md(player)}")
+                st.dataframe(replay_links(details[key]), hide_index=True, width="stretch", column_config=columns)
+        versus = details["versus"]
+        st.markdown(f"**Head-to-head** of {md(player)}: games at one table, and who finished ahead")
+        st.dataframe(
+            versus.drop("player"),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "opponent": st.column_config.TextColumn("opponent", width="medium"),
+                "ahead": st.column_config.NumberColumn(help="games in which the player finished ahead of the opponent"),
+                "level": st.column_config.NumberColumn(help="games in which both ranked the same (both still in)"),
+                "share_ahead": st.column_config.NumberColumn("ahead, of the games not level", format="percent"),
+            },
+        )
+
+with matrix_box:
+    if len(leaders) >= 2:
+        st.subheader(f"Head-to-head of the {len(leaders)} highest rated")
+        matrix = details["matrix"]
+        st.altair_chart(
+            alt.Chart(matrix)
+            .mark_rect()
+            .encode(
+                x=alt.X("opponent:N", sort=leaders, title="opponent", axis=alt.Axis(labelAngle=-30, labelLimit=140)),
+                y=alt.Y("player:N", sort=leaders, title="player", axis=alt.Axis(labelLimit=160)),
+                color=alt.Color(
+                    "share_ahead:Q",
+                    title="ahead",
+                    scale=alt.Scale(domain=[0, 1], scheme="redblue"),
+                    legend=alt.Legend(format="%"),
+                ),
+                tooltip=[
+                    "player:N",
+                    "opponent:N",
+                    "games:Q",
+                    "ahead:Q",
+                    "behind:Q",
+                    "level:Q",
+                    alt.Tooltip("share_ahead:Q", format=".0%", title="ahead, of the games not level"),
+                ],
+            )
+            .properties(height=150 + 32 * len(leaders)),  # the rotated names under it take about 150 px
             width="stretch",
         )
         st.caption(
-            "Review accuracy of each game: the information the player's suggestions could expect to gain, "
-            "over the most the best suggestions could have (1 = the best every time)."
+            "Each cell: of the games the two played together in which one finished ahead of the other, the share "
+            "the row's player finished ahead (blue: mostly ahead, red: mostly behind; blank: never met)."
         )
-    else:
-        st.caption("No review accuracy for these players: their games were stored without their hands or not analysed.")
-
-# ---------------------------------------------------------------- one player
-st.subheader("One player")
-player = st.selectbox("Player", players, key="league_player")
-if player is not None:
-    picks = read(queries.league_suggestions, ctx.path, ctx.version, ctx.filters, pool, player)
-    if picks["best"].height == 0:
-        st.caption(
-            f"No rated suggestion of {md(player)}: a suggestion is rated when the log holds the suggester's hand "
-            "and the game was analysed."
-        )
-    else:
-        columns = {
-            "replay": LINK,
-            "expected_gain_bits": st.column_config.NumberColumn("expected gain (bits)", format="%.3f"),
-            "best_gain_bits": st.column_config.NumberColumn("best available (bits)", format="%.3f"),
-            "bits_lost": st.column_config.NumberColumn("bits lost", format="%.3f"),
-            "accuracy": st.column_config.NumberColumn(format="percent"),
-        }
-        for key, title in (("best", "Best suggestions"), ("worst", "Worst suggestions")):
-            st.markdown(f"**{title}** of {md(player)}")
-            st.dataframe(replay_links(picks[key]), hide_index=True, width="stretch", column_config=columns)
-    versus = read(queries.league_head_to_head, ctx.path, ctx.version, ctx.filters, pool, (player,), None)
-    st.markdown(f"**Head-to-head** of {md(player)}: games at one table, and who finished ahead")
-    st.dataframe(
-        versus.drop("player"),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "opponent": st.column_config.TextColumn("opponent", width="medium"),
-            "ahead": st.column_config.NumberColumn(help="games in which the player finished ahead of the opponent"),
-            "level": st.column_config.NumberColumn(help="games in which both ranked the same (both still in)"),
-            "share_ahead": st.column_config.NumberColumn("ahead, of the games not level", format="percent"),
-        },
-    )
-
-# ---------------------------------------------------------------- head-to-head matrix
-leaders = board.head(MATRIX_PLAYERS)["player"].to_list()
-if len(leaders) >= 2:
-    st.subheader(f"Head-to-head of the {len(leaders)} highest rated")
-    matrix = read(queries.league_head_to_head, ctx.path, ctx.version, ctx.filters, pool, tuple(leaders), tuple(leaders))
-    st.altair_chart(
-        alt.Chart(matrix)
-        .mark_rect()
-        .encode(
-            x=alt.X("opponent:N", sort=leaders, title="opponent", axis=alt.Axis(labelAngle=-30, labelLimit=140)),
-            y=alt.Y("player:N", sort=leaders, title="player", axis=alt.Axis(labelLimit=160)),
-            color=alt.Color(
-                "share_ahead:Q",
-                title="ahead",
-                scale=alt.Scale(domain=[0, 1], scheme="redblue"),
-                legend=alt.Legend(format="%"),
-            ),
-            tooltip=[
-                "player:N",
-                "opponent:N",
-                "games:Q",
-                "ahead:Q",
-                "behind:Q",
-                "level:Q",
-                alt.Tooltip("share_ahead:Q", format=".0%", title="ahead, of the games not level"),
-            ],
-        )
-        .properties(height=150 + 32 * len(leaders)),  # the rotated names under it take about 150 px
-        width="stretch",
-    )
-    st.caption(
-        "Each cell: of the games the two played together in which one finished ahead of the other, the share "
-        "the row's player finished ahead (blue: mostly ahead, red: mostly behind; blank: never met)."
-    )
 
 # ---------------------------------------------------------------- strategies
 # read only when asked: a scan of every seat, which the league above does not need
