@@ -39,6 +39,7 @@ WINDOW = 256  # games handed to the workers at a time (bounds memory on huge fil
 class Summary:
     files_read: int = 0
     files_skipped: int = 0
+    files_unreadable: int = 0  # files and folders that could not be opened or listed (code `unreadable`)
     games_stored: int = 0
     games_replaced: int = 0  # of the stored: new versions of ids stored before (ingest --replace)
     games_skipped: int = 0
@@ -56,6 +57,7 @@ class Summary:
         return {
             "files_read": self.files_read,
             "files_skipped": self.files_skipped,
+            "files_unreadable": self.files_unreadable,
             "games_stored": self.games_stored,
             "games_replaced": self.games_replaced,
             "games_skipped": self.games_skipped,
@@ -83,13 +85,34 @@ class Outcome:
     problems: list[Problem]
 
 
-def collect_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files named, and files under folders (recursively, in a stable order)."""
+def collect_files(paths: Iterable[str | Path]) -> Iterator[Path | Problem]:
+    """Files named, and files under folders (recursively, in a stable order); a folder that cannot
+    be listed, or a link to nothing, is an `unreadable` problem, never skipped in silence. Links to
+    folders are not followed (a loop would never end); other entries that are not files (pipes,
+    sockets, devices) are not read."""
     for p in map(Path, paths):
-        if p.is_dir():
-            yield from sorted(f for f in p.rglob("*") if f.is_file())
-        else:
+        if not p.is_dir():
             yield p
+            continue
+        found: list[Path] = []
+        problems: list[Problem] = []
+
+        def refused(exc: OSError) -> None:
+            problems.append(_unreadable(exc.filename or p, exc, "cannot list the folder"))
+
+        for folder, _dirs, names in os.walk(p, onerror=refused):
+            for name in names:
+                entry = Path(folder) / name
+                if entry.is_file():
+                    found.append(entry)
+                elif entry.is_symlink() and not entry.exists():
+                    problems.append(Problem("unreadable", "a link to nothing", source_file=str(entry)))
+        yield from sorted(problems, key=lambda q: q.source_file or "")
+        yield from sorted(found)
+
+
+def _unreadable(path: str | Path, exc: OSError, what: str = "cannot read the file") -> Problem:
+    return Problem("unreadable", f"{what}: {exc.strerror or exc}", source_file=str(path))
 
 
 def build_checked(raw: RawGame) -> tuple[Game | None, Replay | None, list[Problem]]:
@@ -139,13 +162,17 @@ def _check_many(raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | 
     return list(pool.map(check, raws, [analyse] * len(raws), chunksize=8))
 
 
-def read_items(files: Iterable[Path], summary: Summary) -> Iterator[RawGame | Problem]:
+def read_items(files: Iterable[Path | Problem], summary: Summary) -> Iterator[RawGame | Problem]:
     for path in files:
+        if isinstance(path, Problem):  # a folder that cannot be listed, a link to nothing
+            summary.files_unreadable += 1
+            yield path
+            continue
         try:
             items = formats.iter_file(path)
         except OSError as exc:
-            summary.files_read += 1
-            yield Problem("encoding", f"cannot read the file: {exc.strerror or exc}", source_file=str(path))
+            summary.files_unreadable += 1
+            yield _unreadable(path, exc)
             continue
         if items is None:
             summary.files_skipped += 1
@@ -154,8 +181,10 @@ def read_items(files: Iterable[Path], summary: Summary) -> Iterator[RawGame | Pr
         summary.files_read += 1
         try:
             yield from items
-        except OSError as exc:
-            yield Problem("encoding", f"cannot read the file: {exc.strerror or exc}", source_file=str(path))
+        except OSError as exc:  # a file that stops being readable part way
+            summary.files_read -= 1
+            summary.files_unreadable += 1
+            yield _unreadable(path, exc)
 
 
 def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[list[RawGame], list[Problem]]]:
@@ -331,7 +360,10 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
     file (convert, notebook). Raises UnknownFormat when the format cannot be told or is unknown."""
     path = Path(path)
     if source_format is None:
-        items = formats.iter_file(path)
+        try:
+            items = formats.iter_file(path)
+        except OSError as exc:
+            return [], [_unreadable(path, exc)]
         if items is None:
             raise UnknownFormat(
                 f"{path}: cannot tell its format (clue-stats reads {', '.join(formats.format_names())})"
@@ -339,7 +371,11 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
     elif source_format not in formats.format_names():
         raise UnknownFormat(f"unknown format {source_format!r}; known: {', '.join(formats.format_names())}")
     else:
-        text, problem = formats.decode(path.read_bytes(), str(path))
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return [], [_unreadable(path, exc)]
+        text, problem = formats.decode(data, str(path))
         if problem is not None:
             return [], [problem]
         result = formats.read_as(source_format, text or "", str(path))

@@ -15,6 +15,7 @@ WARNING = "warning"
 CODES: dict[str, tuple[str, str]] = {
     # reading
     "encoding": (ERROR, "the file is not UTF-8"),
+    "unreadable": (ERROR, "a file or folder cannot be read (permissions, a link to nothing, a disk error)"),
     "empty_file": (ERROR, "the file holds no records"),
     "bad_json": (ERROR, "a line is not a JSON object (truncated, or not JSON)"),
     "line_too_long": (ERROR, "a line is longer than the reader accepts"),

@@ -7,6 +7,7 @@ skipped and counted, never an error (analysis.md, "Command line").
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import BinaryIO
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,9 @@ def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:
     source_file = str(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        return _stream_cluelog(path)
+        # opened here, not when the games are first read: a file that cannot be opened is an
+        # OSError of this call, before the file is counted as read
+        return _stream_cluelog(open(path, "rb"), path)
     if suffix not in known_extensions():
         return None
     data = path.read_bytes()
@@ -105,8 +108,8 @@ def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:
     return _items(result, source_file)
 
 
-def _stream_cluelog(path: Path) -> Iterator[RawGame | Problem]:
-    with open(path, "rb") as stream:
+def _stream_cluelog(stream: BinaryIO, path: Path) -> Iterator[RawGame | Problem]:
+    with stream:
         for item in cluelog.iter_raw_games(stream, str(path)):
             yield item if isinstance(item, RawGame) else item.located(str(path))
 

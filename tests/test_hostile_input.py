@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -179,3 +180,116 @@ def test_a_cluebot_sheet_with_a_refused_value_is_a_problem_of_its_line(tmp_path,
     path = tmp_path / "sheet.yml"
     path.write_text(text.replace(*change, 1))
     assert [(p.code, p.line) for p in formats.iter_file(path)] == [(code, line)]
+
+
+# ---------------------------------------------------------------- unreadable files and folders
+
+
+def _folder_with_a_link_to_nothing(tmp_path):
+    folder = tmp_path / "night"
+    (folder / "deeper").mkdir(parents=True)
+    (folder / "good.jsonl").write_text(VALID)
+    (folder / "deeper" / "gone.jsonl").symlink_to(tmp_path / "deleted.jsonl")
+    return folder
+
+
+def test_a_link_to_nothing_is_reported_unreadable_and_counted(tmp_path, db):
+    folder = _folder_with_a_link_to_nothing(tmp_path)
+    result = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse", "--json"])
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert (data["files_read"], data["files_unreadable"], data["games_stored"]) == (1, 1, 1)
+    [problem] = data["problems"]
+    assert problem["code"] == "unreadable" and problem["file"].endswith("gone.jsonl")
+    with store.read_connection(db) as con:
+        assert con.execute("SELECT code, source_file FROM rejected").fetchall() == [("unreadable", problem["file"])]
+    text = runner.invoke(app, ["validate", str(folder)])
+    assert text.exit_code == 3 and "1 unreadable" in text.stdout and "gone.jsonl:-: unreadable: " in text.stderr
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_unreadable(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    folder = _folder_with_a_link_to_nothing(tmp_path)
+    locked = folder / "locked"
+    locked.mkdir()
+    (locked / "hidden.jsonl").write_text(VALID)
+    real = os.scandir
+
+    def scandir(path="."):
+        if Path(path) == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    summary = pipeline.validate_paths([str(folder)], workers=1)
+    assert (summary.files_read, summary.files_unreadable, summary.games_valid) == (1, 2, 1)
+    assert sorted((p.code, Path(p.source_file).name, p.message) for p in summary.problems) == [
+        ("unreadable", "gone.jsonl", "a link to nothing"),
+        ("unreadable", "locked", "cannot list the folder: Permission denied"),
+    ]
+
+
+def test_a_file_that_cannot_be_opened_is_unreadable_not_encoding(tmp_path, monkeypatch):
+    import builtins
+    import errno
+
+    folder = _folder_with_a_link_to_nothing(tmp_path)
+    (folder / "deeper" / "gone.jsonl").unlink()
+    secret = folder / "secret.jsonl"
+    secret.write_text(VALID)
+    real = builtins.open
+
+    def guarded(file, *args, **kwargs):
+        if str(file) == str(secret):
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+    summary = pipeline.validate_paths([str(folder)], workers=1)
+    assert (summary.files_read, summary.files_unreadable) == (1, 1)
+    assert [(p.code, p.source_file, p.message) for p in summary.problems] == [
+        ("unreadable", str(secret), "cannot read the file: Permission denied")
+    ]
+
+
+def test_files_and_folders_without_permission_as_an_ordinary_user(tmp_path):
+    """The real thing: chmod 000, read without root's power to read anything."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="clue-stats-perm-"))  # outside pytest's root-only folder
+    try:
+        base.chmod(0o755)
+        (base / "locked").mkdir()
+        (base / "locked" / "hidden.jsonl").write_text(VALID)
+        (base / "secret.jsonl").write_text(VALID)
+        (base / "good.jsonl").write_text(VALID)
+        (base / "locked").chmod(0)
+        (base / "secret.jsonl").chmod(0)
+        # root reads anything: without the capabilities that let it, it obeys the modes like anyone
+        caps = "-dac_override,-dac_read_search"
+        ordinary = ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"] if os.geteuid() == 0 else []
+        if ordinary and shutil.which("setpriv") is None:
+            pytest.skip("running as root, and setpriv (util-linux) is not there to drop root's file capabilities")
+        result = subprocess.run(
+            [*ordinary, sys.executable, "-m", "clue_stats", "validate", str(base), "--json"],
+            capture_output=True,
+            text=True,
+            cwd=base,
+            timeout=300,
+        )
+    finally:
+        (base / "locked").chmod(0o755)
+        shutil.rmtree(base)
+    assert result.returncode == 3, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["files_read"], data["files_unreadable"], data["games_valid"]) == (1, 2, 1)
+    assert sorted((p["code"], Path(p["file"]).name) for p in data["problems"]) == [
+        ("unreadable", "locked"),
+        ("unreadable", "secret.jsonl"),
+    ]

@@ -40,6 +40,10 @@ def _report_problems(summary: pipeline.Summary) -> None:
         err.print(str(p), markup=False)
 
 
+def _unreadable(summary: pipeline.Summary) -> str:
+    return f", {summary.files_unreadable} unreadable" if summary.files_unreadable else ""
+
+
 @app.command("ingest")
 @handled
 def ingest_command(
@@ -104,7 +108,7 @@ def ingest_command(
         _report_problems(summary)
         replaced = f" ({summary.games_replaced} replacing an earlier version)" if summary.games_replaced else ""
         out.print(
-            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped; "
+            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_stored, 'game')} stored{replaced}, {summary.games_skipped} already present, "
             f"{summary.games_rejected} rejected  ->  {path}"
         )
@@ -129,7 +133,7 @@ def validate_command(
         for p in summary.problems:
             (err if p.is_error else out).print(str(p), markup=False)
         out.print(
-            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped; "
+            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_valid, 'game')} valid, {summary.games_rejected} rejected"
         )
     raise typer.Exit(summary.exit_code)
