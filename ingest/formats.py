@@ -7,9 +7,8 @@ skipped and counted, never an error (analysis.md, "Command line").
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog

@@ -157,7 +157,7 @@ def random_game(
 # ---------------------------------------------------------------- the dashboard's corpus
 
 XSS_NAME = "<script>alert(1)</script>"
-LINK_NAME = "Dad [x](javascript:alert(2)) **b**"
+LINK_NAME = "Dad [x](javascript:alert(2)) **b** [link](http://evil.example/) www.evil.example dad@evil.example"
 XSS_NOTE = "<img src=x onerror=alert(3)> :red[shout] $x^2$"
 ODD_SOURCE = "O'Brien's \"club\"; DROP TABLE games; --"
 XSS_GAME = "xss-game"

@@ -147,7 +147,8 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             injected = page.evaluate(
                 """() => [...document.querySelectorAll('script')].some(s => s.textContent.includes('alert('))
                          || document.querySelectorAll('img[src="x"]').length > 0
-                         || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))"""
+                         || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))
+                         || [...document.querySelectorAll('a')].some(a => a.href.includes('evil.example'))"""
             )
             assert not injected
             page.screenshot(path=str(shots / "replay-hostile.png"), full_page=True)

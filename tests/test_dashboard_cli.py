@@ -7,6 +7,7 @@ and the words and Markdown escaping every page relies on.
 
 from __future__ import annotations
 
+import re
 import socket
 import tomllib
 
@@ -82,7 +83,11 @@ def test_md_escapes_every_markdown_character(text):
             assert escaped[i] not in "<>[]()*_`$:#|!~&=", escaped
             unescaped.append(escaped[i])
             i += 1
-    assert "".join(unescaped) == text.replace("\r", " ").replace("\n", " ")
+    shown = "".join(unescaped)
+    # bare addresses are broken by an invisible word joiner, so Markdown makes no link of them
+    assert not re.search(r"(?i)(https?|ftp|mailto|xmpp):|www\.|@[\w-]", shown)
+    expected = text.replace("\r", " ").replace("\n", " ").replace(words.WORD_JOINER, "")
+    assert shown.replace(words.WORD_JOINER, "") == expected
 
 
 def test_records_in_words():

@@ -9,6 +9,7 @@ show text only (dataframes, st.text, st.code).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,10 +20,18 @@ ALPHA = 0.05  # the level at which a test's result is called a finding
 _MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&=\"'^")
 
 
+# Streamlit's Markdown turns bare addresses into links (GFM's autolink literals: http://, https://,
+# ftp://, mailto:, xmpp:, www., a@b.c) after escapes are read, so a backslash cannot stop it; a word
+# joiner (U+2060, invisible, no width) between the scheme and its colon, after "www" and after "@"
+# does, and the text still reads the same.
+WORD_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
+
+
 def md(text: Any) -> str:
     """``text`` as Markdown that renders exactly as the text (no links, HTML, emphasis, colour, maths)."""
     out = []
-    for ch in str(text):
+    for ch in _AUTOLINK.sub(lambda m: m.group(0) + WORD_JOINER, str(text)):
         if ch in _MARKDOWN_SPECIAL:
             out.append("\\" + ch)
         elif ch in "\r\n":
