@@ -91,24 +91,28 @@ def collect_files(paths: Iterable[str | Path]) -> Iterator[Path | Problem]:
     folders are not followed (a loop would never end); other entries that are not files (pipes,
     sockets, devices) are not read."""
     for p in map(Path, paths):
-        if not p.is_dir():
+        if p.is_dir():
+            yield from _walk(p)
+        else:
             yield p
-            continue
-        found: list[Path] = []
-        problems: list[Problem] = []
 
-        def refused(exc: OSError) -> None:
-            problems.append(_unreadable(exc.filename or p, exc, "cannot list the folder"))
 
-        for folder, _dirs, names in os.walk(p, onerror=refused):
-            for name in names:
-                entry = Path(folder) / name
-                if entry.is_file():
-                    found.append(entry)
-                elif entry.is_symlink() and not entry.exists():
-                    problems.append(Problem("unreadable", "a link to nothing", source_file=str(entry)))
-        yield from sorted(problems, key=lambda q: q.source_file or "")
-        yield from sorted(found)
+def _walk(top: Path) -> list[Path | Problem]:
+    """The files under a folder, sorted, after the problems of what could not be listed or read."""
+    found: list[Path] = []
+    problems: list[Problem] = []
+
+    def refused(exc: OSError) -> None:
+        problems.append(_unreadable(exc.filename or top, exc, "cannot list the folder"))
+
+    for folder, _dirs, names in os.walk(top, onerror=refused):
+        for name in names:
+            entry = Path(folder) / name
+            if entry.is_file():
+                found.append(entry)
+            elif entry.is_symlink() and not entry.exists():
+                problems.append(Problem("unreadable", "a link to nothing", source_file=str(entry)))
+    return [*sorted(problems, key=lambda q: q.source_file or ""), *sorted(found)]
 
 
 def _unreadable(path: str | Path, exc: OSError, what: str = "cannot read the file") -> Problem:
