@@ -61,7 +61,8 @@ bench: install
 	$(BIN)/python benchmarks/dashboard_speed.py
 
 # the fuzzing tests with 200 times their examples (about 5 minutes): random bytes, random JSON,
-# valid logs mutated record by record, every reader on random and mutated text
+# valid logs mutated record by record, every reader on random and mutated text, refused values
+# (huge integers, lone surrogates, NaN, duplicate keys) and markup/escape sequences in every field
 fuzz: install
 	CLUE_STATS_FUZZ=200 $(BIN)/python -m pytest tests/test_reliability.py -k "never_escape or survives"
 

@@ -99,6 +99,122 @@ def test_valid_logs_mutated_record_by_record_never_escape(index, data):
     check_text(("\n".join(lines) + "\n").encode())
 
 
+# Raw JSON text that Python's reader or encoder refuses, or that a terminal or Markdown would act on;
+# put into a record's text as it stands (json.dumps could not write most of them).
+REFUSED_VALUES = ["9" * 4301, "-" + "9" * 5000, "NaN", "Infinity", "-Infinity", "1e999", '"\\ud800"', '"a\\udfffb"']
+HOSTILE_TEXT = [
+    "[/]",
+    "[link=http://evil.example/]Mom[/link]",
+    "[link](http://evil.example/)",
+    "\x1b]0;pwned\x07",
+    "\x1b[2J\x1b[31mred",
+    "\x9b2J",
+    "\u202eevil",
+    ":smile: [bold]x[/bold]",
+    "<script>alert(1)</script>",
+    "line\nbreak\r",
+]
+SENTINEL = "__hostile__"
+
+
+def _leaves(value, path=()):
+    """Every place in a record that holds a value (key paths), the containers included."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _leaves(item, (*path, i))
+
+
+def _with_raw(record: dict, path: tuple, raw: str) -> str:
+    """The record as a JSON line with the value at ``path`` replaced by the raw JSON text ``raw``."""
+    target = record
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = SENTINEL
+    return json.dumps(record).replace(json.dumps(SENTINEL), raw, 1)
+
+
+def _strictly_stored(outcome) -> None:
+    """What would be stored is JSON a strict reader takes back, and text an encoder writes."""
+    from clue_stats.ingest import strict_json
+
+    if outcome.rows is None:
+        return
+    for rows in outcome.rows.tables.values():
+        for row in rows:
+            for value in row.values():
+                if isinstance(value, str):
+                    value.encode("utf-8")
+                elif isinstance(value, float):
+                    assert value == value and abs(value) != float("inf"), row
+    for event in outcome.rows.tables.get("events", []):
+        strict_json.loads(event["payload"])
+
+
+@settings(max_examples=150 * FUZZ, deadline=None)
+@given(st.integers(0, len(VALID_LINES) - 1), st.data())
+def test_refused_values_and_duplicate_keys_in_every_field_never_escape(index, data):
+    lines = list(VALID_LINES)
+    record = json.loads(lines[index])
+    if data.draw(st.booleans()):
+        path = data.draw(st.sampled_from([p for p in _leaves(record) if p]))
+        lines[index] = _with_raw(record, path, data.draw(st.sampled_from(REFUSED_VALUES)))
+        code = "bad_value"
+    else:
+        key = data.draw(st.sampled_from(sorted(record)))
+        lines[index] = lines[index][:-1] + f', "{key}": {json.dumps(record[key])}}}'
+        code = "duplicate_key"
+    outcomes = check_text(("\n".join(lines) + "\n").encode())
+    for outcome in outcomes:
+        _strictly_stored(outcome)
+    refused = [p for o in outcomes for p in o.problems if p.line == index + 1 and p.code == code]
+    assert refused, [str(p) for o in outcomes for p in o.problems]
+
+
+@settings(max_examples=20 * FUZZ, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, len(VALID_LINES) - 1), st.data())
+def test_markup_and_escape_sequences_in_every_text_field_never_escape(tmp_path_factory, index, data):
+    """Whatever text a field holds, the CLI prints it as text: no crash, no raw control character."""
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    lines = list(VALID_LINES)
+    record = json.loads(lines[index])
+    texts = [p for p in _leaves(record) if p and isinstance(_at(record, p), str)]
+    hostile = data.draw(st.sampled_from(HOSTILE_TEXT))
+    if texts:
+        path = data.draw(st.sampled_from(texts))
+        value = _at(record, path)
+        replaced = data.draw(st.sampled_from([hostile, value + hostile]))
+        lines[index] = _with_raw(record, path, json.dumps(replaced))
+        if path and path[-1] == "name" and "players" in path:  # a player renamed: everywhere
+            lines = [line.replace(json.dumps(value), json.dumps(replaced)) for line in lines]
+    folder = tmp_path_factory.mktemp("hostile")
+    (folder / "game.jsonl").write_text("\n".join(lines) + "\n")
+    db = folder / "x.duckdb"
+    runner = CliRunner()
+    results = [
+        runner.invoke(app, ["validate", str(folder)]),
+        runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]),
+        runner.invoke(app, ["games", "--db", str(db)]),
+    ]
+    for result in results:
+        assert result.exit_code in (0, 3), result.output
+        for output in (result.stdout, result.stderr):
+            assert "internal error" not in output
+            assert not any(ch in output for ch in "\x1b\x07\x9b\u202e"), output
+
+
+def _at(record, path):
+    for key in path:
+        record = record[key]
+    return record
+
+
 def test_deeply_nested_json_is_a_problem_not_a_crash(tmp_path, db):
     (tmp_path / "deep.jsonl").write_text(VALID + "[" * 200_000 + "]" * 200_000 + "\n")
     summary = pipeline.ingest_paths([str(tmp_path)], db, analyse=False, workers=1)
