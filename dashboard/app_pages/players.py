@@ -3,6 +3,8 @@ rating and review accuracy over time, their best and worst suggestions, and head
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import polars as pl
 import streamlit as st
@@ -16,6 +18,13 @@ POOL_NAMES = {"people": "People", "bots": "Bots", "simulations": "Simulations"}
 CHART_PLAYERS = 25  # players in the ratings chart
 COURSE_PLAYERS = 3  # players drawn over time by default
 MATRIX_PLAYERS = 10  # players in the head-to-head matrix
+
+
+def _column(table: pl.DataFrame, name: str, fmt: str, help: str) -> Any:
+    """A number column's configuration, or a text one where blanks made the column text."""
+    if table[name].dtype == pl.Utf8:
+        return st.column_config.TextColumn(name, help=help)
+    return st.column_config.NumberColumn(name, format=fmt, help=help)
 
 
 def _games(n: int) -> str:
@@ -96,6 +105,12 @@ table = board.with_columns(
     pl.col("last_played").alias("last played"),
 )
 not_reviewed = [c for c in ("review accuracy", "missed wins", "turns waited") if table[c].is_null().all()]
+# a player who never accused has no turns waited: a blank cell, not "None" (the column becomes text)
+for column, fmt in (("review accuracy", "{:.0%}"), ("turns waited", "{:.2f}")):
+    if column not in not_reviewed and table[column].null_count():
+        table = table.with_columns(
+            pl.col(column).map_elements(fmt.format, return_dtype=pl.Utf8, skip_nulls=True).fill_null("")
+        )
 st.dataframe(
     table.drop(not_reviewed),
     hide_index=True,
@@ -108,11 +123,14 @@ st.dataframe(
             "change", format="%+.1f", help="rating after the last selected game minus before the first"
         ),
         "win rate": st.column_config.NumberColumn(format="percent"),
-        "review accuracy": st.column_config.NumberColumn(
-            format="percent", help="expected over best available information of their suggestions, per game, averaged"
+        "review accuracy": _column(
+            table,
+            "review accuracy",
+            "percent",
+            "expected over best available information of their suggestions, per game, averaged",
         ),
-        "turns waited": st.column_config.NumberColumn(
-            format="%.2f", help="own turns that ended after the player was certain, before accusing (mean)"
+        "turns waited": _column(
+            table, "turns waited", "%.2f", "own turns that ended after the player was certain, before accusing (mean)"
         ),
     },
 )
