@@ -19,6 +19,7 @@ import math
 import duckdb
 import polars as pl
 
+from clue_stats.analysis.names import of_edition, square_name
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
 from clue_stats.analysis.store_read import GameFilter, frame
 from clue_stats.engine.board import BoardFormatError, load_board
@@ -29,7 +30,8 @@ DIMENSIONS = ("turn_order", "character", "start_square")
 
 @functools.cache
 def _start_square_rows() -> tuple[tuple[str, str, str], ...]:
-    """(edition, character, start square as "[row, col]") for every edition with a board."""
+    """(edition, character, start square) for every edition with a board; the square is named by the
+    edition's characters who start on it ("Professor Plum's start"), as people know it."""
     rows = []
     for ed in editions().values():
         if not ed.board:
@@ -39,7 +41,7 @@ def _start_square_rows() -> tuple[tuple[str, str, str], ...]:
         except BoardFormatError:
             continue
         for character, (row, col) in board.starts.items():
-            rows.append((ed.id, character, f"[{row}, {col}]"))
+            rows.append((ed.id, character, square_name(of_edition(ed.id), (row, col))))
     return tuple(sorted(rows))
 
 

@@ -23,9 +23,9 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis import league as league_stats
+from clue_stats.analysis import names, store_read, timeline
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
-from clue_stats.analysis import store_read, timeline
 from clue_stats.analysis.store_read import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first
 from clue_stats.ingest import store
 
@@ -43,6 +43,8 @@ __all__ = [
     "filter_choices",
     "selection_size",
     "games_by_players",
+    "games_by_edition",
+    "edition_name",
     "overview",
     "game_choices",
     "replay_game",
@@ -63,6 +65,7 @@ WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then
 CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
 TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... shown per list
+SUGGESTION_CARDS = ("suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room", "shown_card")
 
 
 # ---------------------------------------------------------------- where the database is
@@ -143,6 +146,22 @@ def games_by_players(path: str, version: str, filters: GameFilter) -> dict[int, 
 
 
 @st.cache_data(**CACHE)
+def games_by_edition(path: str, version: str, filters: GameFilter) -> tuple[list[str], list[int]]:
+    """How many games of the selection each edition has (editions, counts)."""
+    where, params = filters.where("g")
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        rows = _frame(
+            con, f"SELECT g.edition, count(*)::BIGINT AS games FROM games g WHERE {where} GROUP BY ALL", params
+        )
+    return rows["edition"].to_list(), [int(g) for g in rows["games"].to_list()]
+
+
+def edition_name(edition: str) -> str:
+    """An edition's own name, for headings."""
+    return names.edition_name(edition)
+
+
+@st.cache_data(**CACHE)
 def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Counts of the selection and its games by edition, player count, source and month."""
     where, where_params = filters.where("g")
@@ -180,6 +199,9 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
             GROUP BY ALL ORDER BY g.n_players""",
             where_params,
         )
+        by_kind = _frame(
+            con, "SELECT kind, count(*)::BIGINT AS games FROM games GROUP BY ALL ORDER BY games DESC, kind"
+        )
         by_source = _frame(
             con,
             f"""
@@ -196,8 +218,12 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
             WHERE {where} AND g.played_at IS NOT NULL GROUP BY ALL ORDER BY month""",
             where_params,
         )
+    by_edition = by_edition.with_columns(
+        pl.col("edition").map_elements(names.edition_name, return_dtype=pl.Utf8).alias("edition")
+    )
     return {
         "totals": totals,
+        "by_kind": by_kind,
         "by_edition": by_edition,
         "by_players": by_players,
         "by_source": by_source,
@@ -328,6 +354,7 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
                 ORDER BY {order.format(t="t")}""",
                 selected,
             )
+            ranked[key] = names.name_columns(ranked[key], SUGGESTION_CARDS, con)
     return {"totals": _suggestion_totals(grain, games), **_suggestion_figures(grain), **ranked}
 
 
@@ -392,7 +419,7 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
     join_p, in_p, _ = _selection(filters, "p")
     outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
     columns = f"""a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
-                 a.first_certain_seq, a.turns_waited, g.winner"""
+                 a.first_certain_seq, a.turns_waited, g.winner, g.edition"""
     with store_read.open_store(path, WAIT_SECONDS) as con:
         games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
         # every accusation of the selection, counted by outcome, p_correct bin and turns waited
@@ -444,6 +471,7 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
             ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT 200""",
             selected,
         )
+        lucky, unlucky = (names.name_columns(f, ("suspect", "weapon", "room"), con) for f in (lucky, unlucky))
 
     def total(condition: pl.Expr | None = None) -> int:
         rows = grain if condition is None else grain.filter(condition)
@@ -492,6 +520,8 @@ def position_effects(path: str, version: str, filters: GameFilter, dimension: st
     each is a scan of every seat of the selection and a page shows one."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
         effects = position_stats.position_effects(con, dimension, filters)
+        if dimension == "character":
+            effects = names.name_columns(effects, ["character"])
         test = position_stats.seat_test(con, filters) if dimension == "turn_order" else None
     return {"effects": effects, **({"seat_test": test} if test is not None else {})}
 

@@ -170,8 +170,8 @@ def test_expected_rate_counts_games_nobody_won(tmp_path: Path) -> None:
     assert seats.select("turn_order", "games", "wins").rows() == [(0, 4, 2), (1, 4, 1)]
     assert seats["expected_rate"].to_list() == [0.375, 0.375]
     assert seats["win_rate"].to_list() == [0.5, 0.25]
-    scarlett = load_board("classic").start_of("scarlett")
-    assert squares.filter(squares["wins"] == 2)["start_square"][0] == f"[{scarlett[0]}, {scarlett[1]}]"
+    # the square named by who starts there, in the game's edition
+    assert squares.filter(squares["wins"] == 2)["start_square"][0] == "Miss Scarlett's start"
     assert dated["games"].to_list() == [2, 2] and dated["wins"].to_list() == [1, 1]
     assert none.height == 0 and "p_value" in none.columns
 
@@ -181,5 +181,10 @@ def test_start_squares_cover_every_board_edition() -> None:
     classic = squares.filter(squares["edition"] == "classic")
     assert set(classic["character"]) >= set(CHARACTERS)
     board = load_board("classic")
-    for character, square in zip(classic["character"], classic["start_square"]):
-        assert square == str(list(board.start_of(character))).replace("(", "[")
+    named = dict(zip(classic["character"], classic["start_square"]))
+    assert named["plum"] == "Professor Plum's start" and named["green"] == "Reverend Green's start"
+    assert named["orchid"] == named["white"] == "Mrs White's start"  # one square; the classic deck has no Dr Orchid
+    # one name per square, and one square per name
+    assert len({board.start_of(c) for c in named}) == len(set(named.values()))
+    german = squares.filter(squares["edition"] == "de-2023")
+    assert dict(zip(german["character"], german["start_square"]))["scarlett"] == "Lady Gloria's start"

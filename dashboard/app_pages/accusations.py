@@ -8,13 +8,23 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.common import (
+    NO_ANALYSIS,
+    count_axis,
+    kinds_caption,
+    page_context,
+    read,
+    replay_links,
+    require_games,
+)
+from clue_stats.dashboard.app_pages.tables import cards, show
 
 ctx = page_context()
 st.title("Accusations")
 data = read(queries.accusation_stats, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "accusations")
+kinds_caption(ctx)
 if totals["accusations"] == 0:
     st.info("The selected games hold no accusation.")
     st.stop()
@@ -24,9 +34,9 @@ row[0].metric("Accusations", f"{totals['accusations']:,}")
 row[1].metric("Correct", f"{totals['correct']:,}")
 row[2].metric("Wrong", f"{totals['wrong']:,}")
 row[3].metric(
-    "Guesses (p_correct < 1)",
+    "Guesses",
     f"{totals['guesses']:,}",
-    help=f"{totals['guesses_won']:,} won, {totals['guesses_lost']:,} lost",
+    help=f"accusations made without being certain: {totals['guesses_won']:,} won, {totals['guesses_lost']:,} lost",
 )
 row[4].metric(
     "Missed wins",
@@ -34,7 +44,7 @@ row[4].metric(
     help="players who were certain of the solution at some record and did not win",
 )
 if totals["with_p_correct"] == 0:
-    st.info(f"p_correct, turns waited and missed wins: {NO_ANALYSIS}.")
+    st.info(f"How sure accusers were, turns waited and missed wins: {NO_ANALYSIS}.")
     st.stop()
 
 left, right = st.columns(2)
@@ -46,16 +56,24 @@ with left:
         .mark_bar()
         .encode(
             x=alt.X(
-                "bin_start:Q", bin="binned", title="p_correct just before accusing", scale=alt.Scale(domain=[0, 1])
+                "bin_start:Q",
+                bin="binned",
+                title="chance the accusation was right, just before making it",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%"),
             ),
             x2="bin_end:Q",
-            y=alt.Y("accusations:Q", title="accusations"),
+            y=alt.Y("accusations:Q", axis=count_axis("accusations")),
             color=alt.Color(
                 "outcome:N", scale=alt.Scale(domain=["won", "lost", "unknown"], range=["#2ca02c", "#d62728", "#999999"])
             ),
-            tooltip=["outcome:N", alt.Tooltip("bin_start:Q", format=".1f", title="from"), "accusations:Q"],
+            tooltip=["outcome:N", alt.Tooltip("bin_start:Q", format=".0%", title="from"), "accusations:Q"],
         ),
         width="stretch",
+    )
+    st.caption(
+        "How to read this: the chance is the accuser's own, from what they had seen (the exact share of the "
+        "deals still possible for them). At 100 % they were certain; below, the accusation was a guess."
     )
 with right:
     st.subheader("Turns waited once certain")
@@ -65,7 +83,7 @@ with right:
             .mark_bar()
             .encode(
                 x=alt.X("turns_waited:O", title="own turns waited (10 = 10 or more)", axis=alt.Axis(labelAngle=0)),
-                y=alt.Y("accusations:Q", title="accusations"),
+                y=alt.Y("accusations:Q", axis=count_axis("accusations")),
                 color=alt.Color(
                     "outcome:N",
                     scale=alt.Scale(domain=["won", "lost", "unknown"], range=["#2ca02c", "#d62728", "#999999"]),
@@ -87,25 +105,26 @@ st.caption(
     "The newest 200 are listed; each link opens the game at the record that made the player certain."
 )
 if data["missed"].height:
-    st.dataframe(
-        replay_links(data["missed"], "first_certain_seq"),
-        hide_index=True,
-        width="stretch",
-        column_config={"replay": LINK},
-    )
+    show(replay_links(data["missed"], "first_certain_seq"), ("replay", "player", "first_certain_seq"))
 
-left, right = st.columns(2)
-with left:
-    st.subheader("Guesses that won")
-    st.caption("Correct accusations made without certainty, least likely first.")
-    if data["lucky"].height:
-        st.dataframe(replay_links(data["lucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
-    else:
-        st.caption("None in the selection.")
-with right:
-    st.subheader("Guesses that lost")
-    st.caption("Wrong accusations, the most likely (the unluckiest) first.")
-    if data["unlucky"].height:
-        st.dataframe(replay_links(data["unlucky"]), hide_index=True, width="stretch", column_config={"replay": LINK})
-    else:
-        st.caption("None in the selection.")
+
+def guesses(frame: pl.DataFrame) -> pl.DataFrame:
+    """Lucky and unlucky guesses as people read them: the chance first, the accusation in words."""
+    frame = cards(frame, "accusation", ("suspect", "weapon", "room"))
+    return replay_links(frame).drop("seq", "edition", "first_certain_seq", "turns_waited", "outcome")
+
+
+GUESS_FIRST = ("replay", "p_correct", "player", "accusation")
+
+st.subheader("Guesses that won")
+st.caption("Correct accusations made without certainty, least likely first.")
+if data["lucky"].height:
+    show(guesses(data["lucky"]), GUESS_FIRST)
+else:
+    st.caption("No such accusation in the selection.")
+st.subheader("Guesses that lost")
+st.caption("Wrong accusations, the most likely (the unluckiest) first.")
+if data["unlucky"].height:
+    show(guesses(data["unlucky"]), GUESS_FIRST)
+else:
+    st.caption("No such accusation in the selection.")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
+import altair as alt
 import polars as pl
 import streamlit as st
 
@@ -75,6 +76,21 @@ def database_missing(path: Path) -> None:
         f"There is no database at {md(path)} yet. Store games in it with `clue-stats ingest PATH --db FILE` "
         "(FILE being that path); this page shows them as soon as the file appears."
     )
+
+
+def count_axis(title: str) -> alt.Axis:
+    """An axis of counts: whole numbers only (no "0.2 games")."""
+    return alt.Axis(title=title, tickMinStep=1, format="d")
+
+
+def kinds_caption(ctx: PageContext) -> None:
+    """Say which kinds of game the page shows, when it is not every kind."""
+    if ctx.filters.kinds is not None:
+        st.caption(
+            "Showing people's games ("
+            + " and ".join(queries.KINDS[k] for k in ctx.filters.kinds)
+            + "); switch on *Include bot and simulated games* in the sidebar to add the others."
+        )
 
 
 # the replay page's address at one record; relative, so it works under any host and port

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import altair as alt
+import polars as pl
 import streamlit as st
 
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from clue_stats.dashboard.app_pages.common import (
+    NO_ANALYSIS,
+    count_axis,
+    kinds_caption,
+    page_context,
+    read,
+    require_games,
+)
+from clue_stats.dashboard.app_pages.tables import show
 
 ctx = page_context()
 st.title("Overview")
 data = read(queries.overview, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "games")
+kinds_caption(ctx)
 
 row = st.columns(4)
 row[0].metric("Games", f"{totals['games']:,}", help=f"{totals['stored_total']:,} stored in all")
@@ -38,8 +48,8 @@ with left:
         alt.Chart(data["by_edition"])
         .mark_bar()
         .encode(
-            x=alt.X("games:Q", title="games"),
-            y=alt.Y("edition:N", sort="-x", title=None),
+            x=alt.X("games:Q", axis=count_axis("games")),
+            y=alt.Y("edition:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260, labelOverlap=False)),
             color=alt.Color("variant:N", title="variant"),
             tooltip=["edition", "variant", "games"],
         ),
@@ -51,9 +61,9 @@ with right:
         alt.Chart(data["by_players"])
         .mark_bar()
         .encode(
-            x=alt.X("n_players:O", title="players", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("games:Q", title="games"),
-            tooltip=["n_players", "games"],
+            x=alt.X("n_players:O", title="players at the table", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("games:Q", axis=count_axis("games")),
+            tooltip=[alt.Tooltip("n_players:O", title="players"), "games"],
         ),
         width="stretch",
     )
@@ -64,8 +74,8 @@ if data["by_month"].height:
         alt.Chart(data["by_month"])
         .mark_bar()
         .encode(
-            x=alt.X("month:O", title=None),
-            y=alt.Y("games:Q", title="games"),
+            x=alt.X("month:O", title=None, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("games:Q", axis=count_axis("games")),
             tooltip=["month", "games"],
         ),
         width="stretch",
@@ -76,4 +86,12 @@ else:
     st.caption("No game of the selection says when it was played.")
 
 st.subheader("Sources")
-st.dataframe(data["by_source"], hide_index=True, width="stretch")
+show(data["by_source"])
+
+st.subheader("Kinds of game in the database")
+kinds = data["by_kind"].with_columns(pl.col("kind").replace_strict(queries.KINDS, default=pl.col("kind")))
+show(kinds)
+st.caption(
+    "Every stored game, whatever the filters: who played it, as its source says (docs/analysis.md, "
+    '"Kinds of game"). Statistics of people and of programs are kept apart unless you ask for both.'
+)

@@ -7,7 +7,8 @@ import altair as alt
 import streamlit as st
 
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import page_context, read
+from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
+from clue_stats.dashboard.app_pages.tables import show
 
 RAW_SHOWN = 100_000  # characters of a rejected game's text shown on the page
 
@@ -37,13 +38,13 @@ else:
         alt.Chart(data["rejected_codes"])
         .mark_bar()
         .encode(
-            x=alt.X("rejected:Q", title="rejected"),
-            y=alt.Y("code:N", sort="-x", title="first error"),
+            x=alt.X("rejected:Q", axis=count_axis("rejected games")),
+            y=alt.Y("code:N", sort="-x", title="first error", axis=alt.Axis(labelLimit=260, labelOverlap=False)),
             tooltip=["code:N", "rejected:Q"],
         ),
         width="stretch",
     )
-    st.dataframe(rejected.drop("raw_sha256"), hide_index=True, width="stretch")
+    show(rejected.drop("raw_sha256"), ("source_file", "line", "game_id", "code", "message"))
     rows = rejected.to_dicts()
     pick = st.selectbox(
         "Every problem of one rejected game",
@@ -55,7 +56,7 @@ else:
         problems, raw = read(
             queries.rejected_problems, ctx.path, ctx.version, rows[pick]["raw_sha256"], rows[pick]["source_file"]
         )
-        st.dataframe(problems, hide_index=True, width="stretch")
+        show(problems)
         if raw:
             with st.expander("The game as it was read"):
                 st.code(raw[:RAW_SHOWN], language=None)
@@ -64,7 +65,7 @@ else:
 
 st.subheader("Warnings kept with stored games")
 if data["warnings"].height:
-    st.dataframe(data["warnings"], hide_index=True, width="stretch")
+    show(data["warnings"])
 else:
     st.caption("The selected games carry no warning.")
 
@@ -74,10 +75,10 @@ if data["history"].height:
             "Rejected versions of games stored since in a valid version, and stored versions replaced with "
             "`ingest --replace`: kept as history, no longer current problems."
         )
-        st.dataframe(data["history"], hide_index=True, width="stretch")
+        show(data["history"])
 
 st.subheader("Ingest history")
 if data["runs"].height:
-    st.dataframe(data["runs"], hide_index=True, width="stretch")
+    show(data["runs"])
 else:
     st.caption("No ingest has run on this database.")

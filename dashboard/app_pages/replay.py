@@ -14,6 +14,7 @@ import streamlit as st
 
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import describe, md, percent
 
 TABLE_LABEL = "the table (a spectator)"
@@ -25,7 +26,8 @@ st.title("Game replay")
 games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
 ids = games["game_id"].to_list()
 labels = {
-    r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {r['edition']} · {r['n_players']} players"
+    r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {queries.edition_name(r['edition'])} · "
+    f"{r['n_players']} players"
     for r in games.iter_rows(named=True)
 }
 
@@ -161,12 +163,17 @@ with left:
         y=alt.Y("card_name:N", sort=card_order, title=None),
     )
     heat = base.mark_rect().encode(
-        color=alt.Color("probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="P"),
+        color=alt.Color(
+            "probability:Q",
+            scale=alt.Scale(domain=[0, 1], scheme="blues"),
+            title="chance",
+            legend=alt.Legend(format="%"),
+        ),
         tooltip=[
             alt.Tooltip("card_name:N", title="card"),
             "category:N",
             "place:N",
-            alt.Tooltip("probability:Q", format=".1%"),
+            alt.Tooltip("probability:Q", format=".1%", title="chance"),
         ],
     )
     text = base.mark_text(fontSize=10).encode(
@@ -175,9 +182,18 @@ with left:
     )
     # autosize "fit" counts the slanted labels in the height: room for them, then a row per card
     st.altair_chart((heat + text).properties(height=100 + 22 * len(card_order)), width="stretch")
-    envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
-    likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
-    st.caption("Most likely in the envelope: " + md(", ".join(likely)))
+    st.caption(
+        "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
+        "observer after this record (✔: certain; blank: impossible)."
+    )
+    solution = [data.header.get(f"solution_{c}") for c in ("suspect", "weapon", "room")]
+    if seq == n_records and all(solution):
+        # the end of the game: what was in the envelope, not what this observer still thought likely
+        st.success("The solution: " + md(f"{name(solution[0])} with {name(solution[1])} in {name(solution[2])}"))
+    else:
+        envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
+        likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
+        st.caption("Cards most likely in the envelope, for this observer: " + md(", ".join(likely)))
 
 with right:
     st.subheader("Envelope entropy over the game")
@@ -230,6 +246,12 @@ with right:
             .properties(height=60 + 28 * (len(names) + 1)),
             width="stretch",
         )
+        st.caption(
+            "How to read this: the bits each observer's uncertainty about the solution fell by with this "
+            "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "
+            "that had made one solution look likely, so the chances spread more evenly and the "
+            "uncertainty grows, even though the observer knows more."
+        )
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
         rated = row[0] if row else {}
         if rated.get("expected_gain_bits") is None:
@@ -262,12 +284,12 @@ for player in names:
             "certain after record": at,
             "at that record": describe(payloads[at], name) if at is not None else "never certain",
             "accused at": accused[0]["seq"] if accused else None,
-            "p_correct": accused[0].get("p_correct") if accused else None,
+            "chance it was right": accused[0].get("p_correct") if accused else None,
             "turns waited": accused[0].get("turns_waited") if accused else None,
             "won": player == data.header.get("winner"),
         }
     )
-st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True, width="stretch")
+show(pl.DataFrame(rows, infer_schema_length=None), ("player", "certain after record"))
 if data.problems.height:
     with st.expander(f"Warnings kept with this game ({data.problems.height})"):
-        st.dataframe(data.problems, hide_index=True, width="stretch")
+        show(data.problems)

@@ -8,14 +8,26 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import LINK, NO_ANALYSIS, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.common import (
+    NO_ANALYSIS,
+    count_axis,
+    kinds_caption,
+    page_context,
+    read,
+    replay_links,
+    require_games,
+)
+from clue_stats.dashboard.app_pages.tables import cards, show
 from clue_stats.dashboard.app_pages.words import percent
+
+NOT_GIVEN = "(not given)"  # a seat whose log names no strategy: a person
 
 ctx = page_context()
 st.title("Suggestions")
 data = read(queries.suggestion_stats, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "suggestions")
+kinds_caption(ctx)
 if totals["suggestions"] == 0:
     st.info("The selected games hold no suggestion.")
     st.stop()
@@ -25,11 +37,17 @@ if totals["with_expected"] == 0:
 
 
 by_strategy = data["by_strategy"]
+# strategies are the programs of simulated and bot games; people's games have none to compare
+programs = by_strategy.filter(pl.col("strategy") != NOT_GIVEN)
 row = st.columns(4)
 row[0].metric("Suggestions", f"{totals['suggestions']:,}")
 row[1].metric("With expected gain", f"{totals['with_expected']:,}")
 row[2].metric("Rated for accuracy", f"{totals['with_accuracy']:,}")
-row[3].metric("Mean accuracy", percent(totals["mean_accuracy"], 1))
+row[3].metric(
+    "Mean accuracy",
+    percent(totals["mean_accuracy"], 1),
+    help="expected gain / best available gain, averaged over the rated suggestions: 100 % is always the best",
+)
 
 st.subheader("Expected gain of the suggestions")
 gains = data["gains"].with_columns((pl.col("bin_start") + 0.25).alias("bin_end"))
@@ -39,7 +57,7 @@ st.altair_chart(
     .encode(
         x=alt.X("bin_start:Q", title="expected gain (bits)", bin="binned"),
         x2="bin_end:Q",
-        y=alt.Y("suggestions:Q", title="suggestions"),
+        y=alt.Y("suggestions:Q", axis=count_axis("suggestions")),
         tooltip=[
             alt.Tooltip("bin_start:Q", title="from (bits)"),
             alt.Tooltip("bin_end:Q", title="to (bits)"),
@@ -50,11 +68,15 @@ st.altair_chart(
     width="stretch",
 )
 st.caption(
-    f"The entropy the suggester could expect to lose, before the answers; {totals['mean_expected_gain']:.3f} "
-    "bits on average. What each player really learned from each suggestion is on the replay page."
+    "How to read this: a bit is one yes/no question answered; the solution starts about 8.3 bits away "
+    "(324 possible solutions with the classic deck). The expected gain is what the suggester could expect to learn, averaged "
+    f"over the answers they might get: {totals['mean_expected_gain']:.2f} bits on average here. A gain can "
+    "be below 0: an answer rules out deals, and what is left can make the possible solutions more evenly "
+    "likely than before, so the uncertainty grows although the player knows more (the replay page shows "
+    "what each player learned, suggestion by suggestion)."
 )
 
-st.subheader("Accuracy by strategy")
+st.subheader("Accuracy by strategy" if programs.height else "Accuracy")
 if totals["with_accuracy"] == 0:
     st.info("The best available gain is not computed yet: run `clue-stats analyse --deep`.")
 else:
@@ -70,25 +92,32 @@ else:
                 scale=alt.Scale(domain=[0, 1]),
             ),
             x2="bin_end:Q",
-            y=alt.Y("suggestions:Q", title="suggestions"),
-            color=alt.Color("strategy:N", title="strategy"),
-            tooltip=["strategy:N", alt.Tooltip("bin_start:Q", format=".2f", title="from"), "suggestions:Q"],
+            y=alt.Y("suggestions:Q", axis=count_axis("suggestions")),
+            **({"color": alt.Color("strategy:N", title="strategy (person: not given)")} if programs.height else {}),
+            tooltip=["strategy:N", alt.Tooltip("bin_start:Q", format=".0%", title="from"), "suggestions:Q"],
         )
         .properties(height=260),
         width="stretch",
     )
+    st.caption(
+        "How to read this: accuracy is the expected gain of a suggestion divided by the best expected gain "
+        "any suggestion could have had at that moment; 100 % is the best possible."
+    )
+if programs.height and totals["with_accuracy"]:
     st.altair_chart(
         alt.Chart(by_strategy.filter(pl.col("mean_accuracy").is_not_null()))
         .mark_bar()
         .encode(
-            x=alt.X("mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("strategy:N", title=None, sort="-x"),
+            x=alt.X(
+                "mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")
+            ),
+            y=alt.Y("strategy:N", title=None, sort="-x", axis=alt.Axis(labelOverlap=False, labelLimit=200)),
             tooltip=[
                 "strategy:N",
                 "suggestions:Q",
                 "rated:Q",
-                alt.Tooltip("mean_accuracy:Q", format=".3f"),
-                alt.Tooltip("mean_expected_gain:Q", format=".3f"),
+                alt.Tooltip("mean_accuracy:Q", format=".1%"),
+                alt.Tooltip("mean_expected_gain:Q", format=".2f", title="mean expected gain (bits)"),
             ],
         )
         .properties(height=60 + 26 * by_strategy.height),
@@ -99,27 +128,41 @@ if data["labels"].height:
         alt.Chart(data["labels"])
         .mark_bar()
         .encode(
-            x=alt.X("suggestions:Q", stack="normalize", title="share of suggestions"),
-            y=alt.Y("strategy:N", title=None),
+            x=alt.X("suggestions:Q", stack="normalize", title="share of suggestions", axis=alt.Axis(format="%")),
+            **(
+                {"y": alt.Y("strategy:N", title=None, axis=alt.Axis(labelOverlap=False, labelLimit=200))}
+                if programs.height
+                else {}
+            ),
             color=alt.Color("label:N", sort=["best", "good", "inaccurate", "poor"], title="label"),
             tooltip=["strategy:N", "label:N", "suggestions:Q"],
         ),
         width="stretch",
     )
-st.dataframe(by_strategy, hide_index=True, width="stretch")
+    st.caption("How to read this: each suggestion's label says how close it came to the best one available.")
+if programs.height:
+    show(by_strategy)
 
 st.subheader("By player")
-st.dataframe(data["by_player"], hide_index=True, width="stretch")
+show(data["by_player"])
 st.caption("The 50 players with the most suggestions in the selection.")
 
-best, worst = st.columns(2)
-with best:
-    st.subheader("Best suggestions")
-    st.dataframe(replay_links(data["best"]), hide_index=True, width="stretch", column_config={"replay": LINK})
-with worst:
-    st.subheader("Worst suggestions")
-    st.dataframe(replay_links(data["worst"]), hide_index=True, width="stretch", column_config={"replay": LINK})
+
+def ranked(frame: pl.DataFrame) -> pl.DataFrame:
+    """A best/worst list as people read it: the suggestion and the best one in words, the key numbers first."""
+    frame = cards(frame, "suggestion", ("suspect", "weapon", "room"))
+    frame = cards(frame, "best_suggestion", ("best_suspect", "best_weapon", "best_room"))
+    if not programs.height:
+        frame = frame.drop("strategy")
+    return replay_links(frame).drop("seq", "edition")
+
+
+first = ("replay", "accuracy", "expected_gain_bits", "best_gain_bits", "player", "suggestion", "best_suggestion")
+st.subheader("Best suggestions")
+show(ranked(data["best"]), first)
+st.subheader("Worst suggestions")
+show(ranked(data["worst"]), first)
 st.caption(
     "Best: the most accurate, and among equally accurate ones the most informative; worst: the least "
-    "accurate, then the least informative."
+    "accurate, then the least informative. Each link opens the game at that suggestion."
 )
