@@ -19,6 +19,7 @@ from typing import Any, assert_never
 import duckdb
 import polars as pl
 
+from clue_stats.analysis import names as display_names
 from clue_stats.analysis.accusations import NOT_CERTAIN_ABOVE
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import (
@@ -242,8 +243,18 @@ class PostMortem:
 # --- words ------------------------------------------------------------------------------------------
 
 
+NEGATIVE_GAIN = (
+    "A value below 0 is not a mistake: an answer can rule out the deals that made one solution look "
+    "likely, so the possible solutions become more evenly likely and the uncertainty grows, although "
+    "the player knows more."
+)
+
+
 def fmt_bits(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
+    if value is None:
+        return "–"
+    shown = round(value, 2)
+    return f"{shown if shown != 0 else 0.0:.2f}"  # never "-0.00"
 
 
 def fmt_share(value: float | None) -> str:
@@ -298,8 +309,7 @@ def describe(game: Game, record: Event) -> str:
     if isinstance(record, Turn):
         return f"{record.player}'s turn"
     if isinstance(record, Move):
-        to = name(record.to) if isinstance(record.to, str) else f"square {record.to[0]},{record.to[1]}"
-        return f"{record.player} moved to {to}"
+        return f"{record.player} moved to {display_names.of_game(game).square(record.to)}"
     if isinstance(record, ClueCard):
         return f"{record.player} drew a clue card: {record.text}"
     if isinstance(record, End):

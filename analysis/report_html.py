@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from clue_stats.analysis.report import (
+    NEGATIVE_GAIN,
     Brief,
     EntropyLine,
     GiveawayLine,
@@ -281,7 +282,7 @@ def _moments(moments: list[Moment], names: list[str], analysed: bool) -> str:
     out = [
         '<section id="moments"><h2>Key moments</h2>',
         "<p>The records that moved the players’ entropies the most (sum of every player’s change, in bits; "
-        "positive = learned).</p>",
+        "positive = learned). " + NEGATIVE_GAIN + "</p>",
     ]
     if not moments:
         out.append(

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from clue_stats.analysis.report import (
+    NEGATIVE_GAIN,
     EntropyLine,
     GiveawayLine,
     Moment,
@@ -241,7 +242,7 @@ def _moments(moments: list[Moment], names: list[str], analysed: bool) -> list[st
     out = [
         "## Key moments",
         "",
-        "The records that moved the players’ entropies the most (bits; positive = learned).",
+        "The records that moved the players’ entropies the most (bits; positive = learned). " + NEGATIVE_GAIN,
         "",
     ]
     if not moments:

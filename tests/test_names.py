@@ -38,3 +38,11 @@ def test_a_table_of_many_games_gets_each_rows_edition_names_custom_decks_from_th
         named = names.name_columns(frame, ["suspect"], con, start_squares=["character"])
     assert named["suspect"].to_list() == ["Köchin Weiß", "Mrs White", "Pfarrer Braun", "Lead pipe"]
     assert named["character"].to_list() == ["Bürgermeister Grün's start", "Reverend Green's start", None, None]
+
+
+def test_the_report_names_squares_and_never_prints_minus_zero():
+    from clue_stats.analysis.report import fmt_bits
+
+    assert fmt_bits(-0.0001) == "0.00" and fmt_bits(-0.06) == "-0.06" and fmt_bits(None) == "–"
+    classic = names.of_edition("classic")
+    assert classic.square((0, 0)) == "square 0,0" and classic.square("kitchen") == "Kitchen"
