@@ -612,5 +612,5 @@ def test_every_table_shows_names_words_and_blanks(corpus, monkeypatch, all_kinds
                     if isinstance(v, str):  # ids inside text ("Rope, lead_pipe, Hall")
                         assert not any(part.strip() in ids for part in v.split(",")), (page, column, v)
             config = json.loads(grid.proto.columns or "{}")  # the headers the grid shows
-            shown = [config.get(c, {}).get("label") for c in frame.columns]
-            assert all(label and "_" not in label for label in shown), (page, dict(zip(frame.columns, shown)))
+            shown = [config.get(c, {}).get("label") or c for c in frame.columns]
+            assert all("_" not in label for label in shown), (page, dict(zip(frame.columns, shown)))

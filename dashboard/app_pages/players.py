@@ -12,6 +12,7 @@ import streamlit as st
 from clue_stats.analysis.league import MIN_POOL_GAMES
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import LINK, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md
 
 POOL_NAMES = {"people": "People", "bots": "Bots", "simulations": "Simulations"}
@@ -314,13 +315,4 @@ if st.toggle("Show the table by strategy (simulated and client games)", key="lea
     if by_strategy.height == 0:
         st.caption("No player of the selection has a strategy recorded.")
     else:
-        st.dataframe(
-            by_strategy,
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "win_rate": st.column_config.NumberColumn(format="percent"),
-                "mean_accuracy": st.column_config.NumberColumn(format="%.3f"),
-                "mean_turns_waited": st.column_config.NumberColumn(format="%.2f"),
-            },
-        )
+        show(by_strategy)
