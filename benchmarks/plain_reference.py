@@ -5,10 +5,10 @@
   that closes clauses early, no compiled kernel, no reuse across records or observers). Its state is
   the room left in every place, the envelope's cards so far and the clauses met so far; a clause is
   checked when its last card is placed. Exact, like the engine.
-- :func:`plain_vector_counts`: the same plain program with the envelope out of the state: the state is
-  the room left in every hand and the clauses not met yet, and each state carries a vector (a dict)
-  of counts by the envelope's cards so far. The reference for big decks (benchmarks/big_decks.py),
-  where envelopes in the state multiply the states.
+- :func:`plain_vector_counts` (in tests/helpers.py, which the tests share): the same plain program
+  with the envelope out of the state: the state is the room left in every hand and the clauses not
+  met yet, and each state carries a vector (a dict) of counts by the envelope's cards so far. The
+  reference for big decks (benchmarks/big_decks.py), where envelopes in the state multiply the states.
 - :func:`sampled_entropy`: rejection sampling: deal at random, keep the deals consistent with the
   knowledge, estimate the entropy from the kept envelopes, until the time given runs out.
 """
@@ -20,10 +20,9 @@ import random
 import time
 
 from clue_stats.engine.knowledge import Knowledge, _bits
+from tests.helpers import OutOfTime, plain_vector_counts
 
-
-class OutOfTime(Exception):
-    """The plain program did not finish in the time it was given."""
+__all__ = ["OutOfTime", "plain_solution_counts", "plain_vector_counts", "plain_entropy", "sampled_entropy"]
 
 
 def plain_solution_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
@@ -64,54 +63,6 @@ def plain_solution_counts(k: Knowledge, deadline: float | None = None) -> dict[t
     for (_, env, _), n in states.items():
         if env not in k.excluded:
             out[env] = out.get(env, 0) + n
-    return out
-
-
-def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
-    if not k.consistent:
-        return {}
-    n_cards = len(k.allowed)
-    ranges = k.category_indices()
-    cat_of = [next(i for i, r in enumerate(ranges) if c in r) for c in range(n_cards)]
-    clauses = sorted(k.clauses)
-    last = [max(_bits(m)) for _, m in clauses]
-    # state: (room left per place, clauses not met yet) -> {envelope so far: deals}
-    states: dict[tuple, dict[tuple, int]] = {(tuple(k.sizes[1:]), (1 << len(clauses)) - 1): {(-1, -1, -1): 1}}
-    for c in range(n_cards):
-        closing = sum(1 << i for i, last_card in enumerate(last) if last_card == c)
-        meets = [0] * len(k.sizes)
-        for i, (q, m) in enumerate(clauses):
-            if m >> c & 1:
-                meets[q] |= 1 << i
-        cat = cat_of[c]
-        new: dict[tuple, dict[tuple, int]] = {}
-        for j, ((caps, unmet), vector) in enumerate(states.items()):
-            if deadline is not None and j % 256 == 0 and time.process_time() > deadline:
-                raise OutOfTime
-            for p in _bits(k.allowed[c]):
-                if p == 0:
-                    if unmet & closing:
-                        continue
-                    target = new.setdefault((caps, unmet), {})
-                    for env, n in vector.items():
-                        if env[cat] == -1:
-                            env2 = env[:cat] + (c,) + env[cat + 1 :]
-                            target[env2] = target.get(env2, 0) + n
-                    continue
-                if not caps[p - 1]:
-                    continue
-                unmet2 = unmet & ~meets[p]
-                if unmet2 & closing:
-                    continue
-                target = new.setdefault((caps[: p - 1] + (caps[p - 1] - 1,) + caps[p:], unmet2), {})
-                for env, n in vector.items():
-                    target[env] = target.get(env, 0) + n
-        states = {key: vector for key, vector in new.items() if vector}
-    out: dict[tuple[int, int, int], int] = {}
-    for vector in states.values():
-        for env, n in vector.items():
-            if env not in k.excluded:
-                out[env] = out.get(env, 0) + n
     return out
 
 

@@ -36,6 +36,7 @@ numba the same functions run as plain Python (slowly), so the module always impo
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -68,8 +69,13 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, i
 
 def fill_bound(pl) -> int:
     """The ways to deal the hands' room left: a bound on every count the program returns."""
-    ways = math.factorial(sum(pl.caps))
-    for cap in pl.caps:
+    return _multinomial(pl.caps)
+
+
+@functools.lru_cache(maxsize=4096)
+def _multinomial(caps: tuple[int, ...]) -> int:
+    ways = math.factorial(sum(caps))
+    for cap in caps:
         ways //= math.factorial(cap)
     return ways
 

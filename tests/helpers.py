@@ -13,11 +13,13 @@ import json
 import random
 import re
 import socket
+import time
 from pathlib import Path
 
 from clue_stats import pipeline
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
 from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.knowledge import Knowledge, _bits
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.cluelog import build_game, read_text
@@ -305,3 +307,60 @@ LATE_GAME = [
     {"type": "accuse", "player": "Anna", "suspect": "mustard", "weapon": "knife", "room": "study", "correct": True},
     {"type": "end", "winner": "Anna", "solution": {"suspect": "mustard", "weapon": "knife", "room": "study"}},
 ]
+
+
+class OutOfTime(Exception):
+    """The plain program did not finish in the time it was given."""
+
+
+def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
+    """The plain reference for big decks (benchmarks/plain_reference.py, big_decks.py): a dynamic
+    program over the cards in deck order, one at a time, whose state is the room left in every hand
+    and the clauses not met yet, each state carrying a vector (a dict) of counts by the envelope's
+    cards so far; a clause is checked when its last card is placed. (envelope triple) -> deals."""
+
+    if not k.consistent:
+        return {}
+    n_cards = len(k.allowed)
+    ranges = k.category_indices()
+    cat_of = [next(i for i, r in enumerate(ranges) if c in r) for c in range(n_cards)]
+    clauses = sorted(k.clauses)
+    last = [max(_bits(m)) for _, m in clauses]
+    # state: (room left per place, clauses not met yet) -> {envelope so far: deals}
+    states: dict[tuple, dict[tuple, int]] = {(tuple(k.sizes[1:]), (1 << len(clauses)) - 1): {(-1, -1, -1): 1}}
+    for c in range(n_cards):
+        closing = sum(1 << i for i, last_card in enumerate(last) if last_card == c)
+        meets = [0] * len(k.sizes)
+        for i, (q, m) in enumerate(clauses):
+            if m >> c & 1:
+                meets[q] |= 1 << i
+        cat = cat_of[c]
+        new: dict[tuple, dict[tuple, int]] = {}
+        for j, ((caps, unmet), vector) in enumerate(states.items()):
+            if deadline is not None and j % 256 == 0 and time.process_time() > deadline:
+                raise OutOfTime
+            for p in _bits(k.allowed[c]):
+                if p == 0:
+                    if unmet & closing:
+                        continue
+                    target = new.setdefault((caps, unmet), {})
+                    for env, n in vector.items():
+                        if env[cat] == -1:
+                            env2 = env[:cat] + (c,) + env[cat + 1 :]
+                            target[env2] = target.get(env2, 0) + n
+                    continue
+                if not caps[p - 1]:
+                    continue
+                unmet2 = unmet & ~meets[p]
+                if unmet2 & closing:
+                    continue
+                target = new.setdefault((caps[: p - 1] + (caps[p - 1] - 1,) + caps[p:], unmet2), {})
+                for env, n in vector.items():
+                    target[env] = target.get(env, 0) + n
+        states = {key: vector for key, vector in new.items() if vector}
+    out: dict[tuple[int, int, int], int] = {}
+    for vector in states.values():
+        for env, n in vector.items():
+            if env not in k.excluded:
+                out[env] = out.get(env, 0) + n
+    return out

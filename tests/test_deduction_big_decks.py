@@ -17,7 +17,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_deduction_support import brute_counts, make_game, random_game, small_deck
 
-from benchmarks.plain_reference import plain_vector_counts
 from clue_stats.engine import counting_kernel
 from clue_stats.engine.counting import plan
 from clue_stats.engine.deduction import (
@@ -29,6 +28,7 @@ from clue_stats.engine.deduction import (
     solution_counts,
 )
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
+from tests.helpers import plain_vector_counts
 
 SIZES = st.integers(3, 12)
 
