@@ -28,7 +28,7 @@ import argparse
 import json
 import math
 import shutil
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -100,10 +100,6 @@ class PartitionedSummary:
         }
 
 
-def _sql_list(paths: Sequence[Path]) -> str:
-    return "[" + ", ".join("'" + p.as_posix().replace("'", "''") + "'" for p in paths) + "]"
-
-
 def _parquet_files(source: str | Path | Iterable[str | Path]) -> list[Path]:
     """Parquet files named, or under folders (an export folder contributes its events.parquet)."""
     items = [source] if isinstance(source, (str, Path)) else list(source)
@@ -135,14 +131,13 @@ def partition_events(
     folder.mkdir(parents=True)
     columns = ", ".join(f'"{c}"' for c in EVENT_COLUMNS)
     with duckdb.connect(":memory:") as con:
-        src = f"read_parquet({_sql_list(files)})"
+        # paths go to DuckDB as values (relations), never pasted into SQL: a folder may be "Bob's"
+        events = con.read_parquet([f.as_posix() for f in files])
         if partitions is None:
-            ((games,),) = con.execute(f"SELECT count(DISTINCT game_id) FROM {src}").fetchall()
+            ((games,),) = events.aggregate("count(DISTINCT game_id)").fetchall()
             partitions = max(1, math.ceil(games / games_per_partition))
-        con.execute(
-            f"COPY (SELECT {columns}, CAST(hash(game_id) % {int(partitions)} AS INTEGER) AS part FROM {src} "
-            f") TO '{folder.as_posix()}' (FORMAT parquet, PARTITION_BY (part))"  # no ORDER BY: each task sorts its own
-        )
+        parted = events.select(f"{columns}, CAST(hash(game_id) % {int(partitions)} AS INTEGER) AS part")
+        parted.write_parquet(folder.as_posix(), partition_by=["part"])  # no order: each task sorts its own
     return sorted((p for p in folder.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("=")[1]))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -147,7 +148,9 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
 def test_partitions_hold_whole_games_and_every_game_once(corpus, tmp_path):
     _, exported = corpus
     events = pq.read_table(exported / "events.parquet")
-    folders = partition_events(exported, tmp_path / "parts", partitions=4)
+    copied = tmp_path / 'Bob\'s "export"; --'  # paths never pasted into SQL
+    shutil.copytree(exported, copied)
+    folders = partition_events(copied, tmp_path / "Bob's parts", partitions=4)
     owner: dict[str, int] = {}
     total = 0
     for i, folder in enumerate(folders):
