@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/ingest.py [--games 3000] [--players 6]
 
 Generates seeded games (every hand dealt, ~40 suggestions each), writes them as clue-log/1 in files
-of 500 games, then times in one process: (1) json.loads of every line, (2) `ingest --no-analyse`
+of 500 games, then times in one process: (1) json.loads of every line, and the strict reader
+(ingest.strict_json) of the same lines, in CPU time, (2) `ingest --no-analyse`
 with 1 worker and (3) with 2 workers, each into a fresh database. Prints games per second and the
 ratios to plain parsing.
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats import pipeline
+from clue_stats.ingest import strict_json
 from clue_stats.ingest.cluelog import write_game
 from tests.helpers import random_game
 
@@ -42,12 +44,16 @@ def main() -> None:
         size = sum(f.stat().st_size for f in folder.iterdir())
         lines = sum(1 for f in folder.iterdir() for _ in f.open("rb"))
 
-        t0 = time.perf_counter()
-        for f in sorted(folder.iterdir()):
-            with f.open("rb") as stream:
-                for line in stream:
-                    json.loads(line)
-        parse = time.perf_counter() - t0
+        def parse_all(loads) -> float:
+            t0 = time.process_time()  # CPU time: steadier than wall time on a shared machine
+            for f in sorted(folder.iterdir()):
+                with f.open("rb") as stream:
+                    for line in stream:
+                        loads(line.decode("utf-8"))
+            return time.process_time() - t0
+
+        parse = parse_all(json.loads)
+        strict = parse_all(strict_json.loads)  # what the reader runs: NaN, huge numbers, duplicates refused
 
         results = {}
         for workers in (1, 2):
@@ -57,7 +63,10 @@ def main() -> None:
             results[workers] = time.perf_counter() - t0
             assert summary.games_stored == args.games, summary.as_dict()
         print(f"{args.games} games of {args.players} players, {lines:,} records, {size / 1e6:.1f} MB")
-        print(f"json.loads only        : {parse:7.2f} s  {args.games / parse:9.0f} games/s")
+        print(f"json.loads only        : {parse:7.2f} s  {args.games / parse:9.0f} games/s (CPU)")
+        print(
+            f"strict_json.loads     : {strict:7.2f} s  {args.games / strict:9.0f} games/s (CPU, {strict / parse:.2f}x json.loads)"
+        )
         for workers, seconds in results.items():
             print(
                 f"ingest --no-analyse x{workers}: {seconds:7.2f} s  {args.games / seconds:9.0f} games/s"
