@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,6 +36,8 @@ from clue_stats.engine import budget, counting_kernel
 from clue_stats.engine.knowledge import Knowledge, _bits
 
 Triple = tuple[str, str, str]
+R = TypeVar("R")
+_State = tuple[tuple[int, ...], tuple[int, ...], int, int]  # open hands' room, envelope ids, clauses met, tag
 
 CARD, GROUP, ENVELOPE_CHOICE = 0, 1, 2  # kinds of step
 
@@ -75,7 +79,7 @@ class Counts:
         return [(triple, deals / self.total) for triple, deals in ranked[:n]]
 
 
-def entropy_of(counts, total: int) -> float:
+def entropy_of(counts: Iterable[int], total: int) -> float:
     """Entropy in bits of the distribution counts/total (nan when nothing is consistent)."""
     if not total:
         return math.nan
@@ -255,9 +259,9 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     spending = budget.current()
     limit = spending.allowance(budget.BYTES_PER_STATE_PYTHON) if spending is not None else 0
     spent = 0
-    states: dict[tuple, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
+    states: dict[_State, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
     for st in pl.steps.tolist():
-        new: dict[tuple, int] = {}
+        new: dict[_State, int] = {}
         for (caps, env, met, tag), n in states.items():
             for caps2, env2, met2, ways in _successors(st, n_hands, caps, env, met):
                 # a card step that takes a seat from the tagged hand put the card there
@@ -281,12 +285,14 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
         fill = math.factorial(sum(caps))
         for c in caps:
             fill //= math.factorial(c)
-        key = (*env, tag)
-        out[key] = out.get(key, 0) + n * fill
+        ids = (env[0], env[1], env[2], tag)
+        out[ids] = out.get(ids, 0) + n * fill
     return out
 
 
-def _successors(st: list[int], n_hands: int, caps, env, met):
+def _successors(
+    st: list[int], n_hands: int, caps: tuple[int, ...], env: tuple[int, ...], met: int
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
     """The states after step ``st`` (a row of the plan) from one state, with the ways to get there."""
     cat, env_id, closes = st[CAT], st[ENV_ID], st[CLOSES]
     if st[KIND] == ENVELOPE_CHOICE:
@@ -330,7 +336,7 @@ def _successors(st: list[int], n_hands: int, caps, env, met):
                 yield tuple(caps2), env2, met, ways
 
 
-def _spread(total: int, limits: list[int]):
+def _spread(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
     """Every (x_0, x_1, ...) with 0 <= x_i <= limits[i] and sum total."""
     if not limits:
         if total == 0:
@@ -369,32 +375,31 @@ def _expand(k: Knowledge, pl: Plan, by_env: dict[tuple[int, int, int, int], int]
     return out
 
 
-_MEMOS: list[dict] = []
+_MEMOS: list[dict[Knowledge, Any]] = []
 
 
-def _memo(limit: int):
+def _memo(limit: int) -> Callable[[Callable[[Knowledge], R]], Callable[[Knowledge], R]]:
     """Remember a function of knowledge (immutable, hashable) for the last `limit` or so inputs:
     answers, expected gains and entropy tables count the same knowledge again and again."""
 
-    def wrap(f):
-        cache: dict = {}
+    def wrap(f: Callable[[Knowledge], R]) -> Callable[[Knowledge], R]:
+        cache: dict[Knowledge, R] = {}
         _MEMOS.append(cache)
 
         @functools.wraps(f)
-        def memoised(k: Knowledge):
-            value = cache.get(k, _MISSING)
-            if value is _MISSING:
-                if len(cache) >= limit:
-                    cache.clear()
-                value = cache[k] = f(k)
+        def memoised(k: Knowledge) -> R:
+            try:
+                return cache[k]
+            except KeyError:
+                pass
+            if len(cache) >= limit:
+                cache.clear()
+            value = cache[k] = f(k)
             return value
 
         return memoised
 
     return wrap
-
-
-_MISSING = object()
 
 
 def clear_caches() -> None:
@@ -461,12 +466,12 @@ def _card_maps(k: Knowledge, pl: Plan) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return maps[0], maps[1], maps[2]
 
 
-def _dense(k: Knowledge, maps, ids: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _dense(k: Knowledge, maps: tuple[np.ndarray, np.ndarray, np.ndarray], ids: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Counts by envelope id spread over the cards (see :func:`_card_maps`), ruled-out solutions 0."""
     by_id = np.zeros((len(maps[0]) + 2, len(maps[1]) + 2, len(maps[2]) + 2), dtype=n.dtype)
     if len(n):
         by_id[ids[:, 0], ids[:, 1], ids[:, 2]] = n
-    out = by_id[np.ix_(*maps)]
+    out: np.ndarray = by_id[np.ix_(*maps)]
     if k.excluded:
         ns, nw = len(maps[0]), len(maps[1])
         for s, w, r in k.excluded:
