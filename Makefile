@@ -42,7 +42,7 @@ check: install
 TYPECHECK := build/typecheck
 typecheck: install
 	rm -rf $(TYPECHECK)/clue_stats && mkdir -p $(TYPECHECK)/clue_stats
-	ln -s $(CURDIR)/clue_stats/*.py $(CURDIR)/clue_stats/commands $(TYPECHECK)/clue_stats/
+	ln -s $(CURDIR)/clue_stats/* $(TYPECHECK)/clue_stats/
 	for part in engine ingest analysis dashboard data; do ln -s $(CURDIR)/$$part $(TYPECHECK)/clue_stats/$$part; done
 	cd $(TYPECHECK) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p clue_stats
 
