@@ -107,3 +107,14 @@ def accusation_columns(
             "turns_waited": turns_waited(game, r.player, first, r.seq),
         }
     return out
+
+
+def missed_win(game: Game, player: str, certain_seq: int | None, won: bool, eliminated_seq: int | None) -> bool:
+    """Whether the player missed a win (analysis.md, "Missed win"): certain at some record, not
+    eliminated before it, with one of their own turns ending after it (a chance to accuse; a turn
+    still running when the log ends counts as ended then), and not the winner."""
+    if certain_seq is None or won:
+        return False
+    if eliminated_seq is not None and eliminated_seq <= certain_seq:
+        return False
+    return any(end > certain_seq for _, end in own_turns(game, player))

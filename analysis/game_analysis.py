@@ -6,9 +6,9 @@ of what the deduction engine says about it; this module only shares that work be
 observer's knowledge timeline is built once, the entropy table once) and writes the results into
 the :class:`ingest.store.GameRows` the store will write.
 
-``deep`` adds the best available gain, the best suggestion, accuracy and label of every suggestion:
-the costliest part (every candidate suggestion, every answer to it). Ingest leaves it out
-(:data:`INGEST_DEEP`); `clue-stats analyse --deep` fills it in as a second pass.
+The review (the best available gain, the best suggestion, accuracy, bits lost and label of every
+rated suggestion, and each player's review accuracy) is the costliest part: every candidate
+suggestion, every answer to it. Ingest computes it by default; the lighter level leaves it out.
 """
 
 from __future__ import annotations
@@ -22,11 +22,8 @@ from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows
 
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
-ANALYSIS_VERSION = 1
-# Whether ingest computes the best available gain: it costs many times the rest of the analysis (36
-# candidates a suggestion, each with all its answers; figures in docs/performance.md, "Ingest and
-# analysis"), so ingest leaves it to `analyse --deep` (docs/analysis.md allows the second pass).
-INGEST_DEEP = False
+# 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
+ANALYSIS_VERSION = 2
 
 
 class GameAnalysis:
@@ -56,23 +53,38 @@ class GameAnalysis:
         return {o: deduction.partial_view(self.game, o) for o in deduction.observers(self.game)}
 
 
-def _annotate(rows: GameRows, game: Game, deep: bool = True) -> GameRows:
+def _annotate(rows: GameRows, game: Game, review: bool = True) -> GameRows:
     """Fill the analysis columns and ``information`` rows of a game's rows, in place (and return them)."""
     ctx = GameAnalysis(game)
     rows.tables["information"] = information.information_rows(game, ctx.entropies, ctx.partial())
 
-    scored = suggestions.suggestion_columns(game, ctx.before, deep)
+    scored = suggestions.suggestion_columns(game, ctx.before, review)
     given = giveaway.giveaway_columns(game, ctx.before)
     for row in rows.tables.get("suggestions", []):
         row.update(scored[row["seq"]])
         row["giveaway_bits"] = given[row["seq"]]
 
     certain = accusations.certainty(game, ctx.timeline, ctx.entropies)
-    for row in rows.tables.get("players", []):
-        row["first_certain_seq"] = certain[row["name"]]
     timing = accusations.accusation_columns(game, ctx.timeline, certain)
     for row in rows.tables.get("accusations", []):
         row.update(timing[row["seq"]])
+
+    for row in rows.tables.get("players", []):
+        name = row["name"]
+        row["first_certain_seq"] = certain[name]
+        wrong = [
+            a["seq"] for a in rows.tables.get("accusations", []) if a["player"] == name and a["correct"] is not True
+        ]
+        eliminated_at = min(wrong) if row["eliminated"] and wrong else None
+        row["missed_win"] = accusations.missed_win(game, name, certain[name], row["won"], eliminated_at)
+        gains = [
+            (s["expected_gain_bits"], s["best_gain_bits"])
+            for s in rows.tables.get("suggestions", [])
+            if s["player"] == name and s["expected_gain_bits"] is not None
+        ]
+        row["rated_suggestions"] = len(gains)
+        reviewed = [(e, b) for e, b in gains if b is not None]
+        row["review_accuracy"] = suggestions.review_accuracy(reviewed) if len(reviewed) == len(gains) else None
 
     for row in rows.tables.get("games", []):
         row["analysis_version"] = ANALYSIS_VERSION
@@ -80,12 +92,14 @@ def _annotate(rows: GameRows, game: Game, deep: bool = True) -> GameRows:
 
 
 def analyse_game(
-    game: Game, replayed: Replay | None = None, source_file: str | None = None, deep: bool = True
+    game: Game, replayed: Replay | None = None, source_file: str | None = None, review: bool = True
 ) -> GameRows:
     """Every row a game adds to the store, with its analysis: the one way a game is analysed.
 
     ``replayed``: the rules' replay of the game, when the caller has it (ingest validated the game
-    with it); otherwise the game is replayed here (a stored game was validated when stored)."""
+    with it); otherwise the game is replayed here (a stored game was validated when stored).
+    ``review``: the whole review (best available gain, accuracy, bits lost, label, review
+    accuracy); without it the lighter analysis for corpus work, which `clue-stats analyse` completes."""
     if replayed is None:
         replayed = rules.replay(game)
-    return _annotate(game_rows(game, replayed, source_file), game, deep=deep)
+    return _annotate(game_rows(game, replayed, source_file), game, review=review)

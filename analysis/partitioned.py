@@ -19,7 +19,7 @@ the partitions are written to OUT/_partitions (removed at the end) and the resul
 Output: ``OUT/<table>/<partition>.parquet`` for each table of :data:`OUTPUT_TABLES`, with the store's
 column types, so DuckDB reads them as ``read_parquet('OUT/suggestions/*.parquet')``.
 
-    python -m clue_stats.analysis.partitioned EXPORT_DIR OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--deep]
+    python -m clue_stats.analysis.partitioned EXPORT_DIR OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--light]
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ _ARROW_TYPES = {
 def output_schema(table: str) -> pa.Schema:
     """The Arrow schema of a table as the store defines it (one source of truth: store.SCHEMA), so
     that every partition's file has the same types, even where a column is all NULL (the best
-    available gain without ``deep``)."""
+    available gain with ``review=False``)."""
     from clue_stats.ingest.store import SCHEMA
 
     with duckdb.connect(":memory:") as con:
@@ -175,18 +175,18 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
 
 
 def analyse_stored(
-    game_id: str, payloads: list[str], lines: list[int | None], deep: bool = False
+    game_id: str, payloads: list[str], lines: list[int | None], review: bool = True
 ) -> dict[str, list[dict[str, Any]]]:
     """The analysis rows of one stored game, by the function ingest uses. Raises StoreError when the
     records do not make a game."""
     from clue_stats.analysis.game_analysis import analyse_game
     from clue_stats.analysis.store_read import game_from_payloads
 
-    rows = analyse_game(game_from_payloads(payloads, lines, game_id), deep=deep)
+    rows = analyse_game(game_from_payloads(payloads, lines, game_id), review=review)
     return {t: rows.tables.get(t, []) for t in OUTPUT_TABLES}
 
 
-def analyse_events(events: pa.Table, deep: bool = False) -> PartitionResult:
+def analyse_events(events: pa.Table, review: bool = True) -> PartitionResult:
     """The analysis rows of every game whose events are in ``events`` (columns game_id, seq, line,
     payload; any row order). Pure: the same rows in give the same rows out, wherever it runs."""
     collected: dict[str, list[dict[str, Any]]] = {t: [] for t in OUTPUT_TABLES}
@@ -196,7 +196,7 @@ def analyse_events(events: pa.Table, deep: bool = False) -> PartitionResult:
             result.failed.append((game_id, problem))
             continue
         try:
-            rows = analyse_stored(game_id, payloads, lines, deep)
+            rows = analyse_stored(game_id, payloads, lines, review)
         except (StoreError, ValueError, KeyError, TypeError) as exc:  # bad stored records: reported, the rest goes on
             result.failed.append((game_id, f"cannot rebuild the game: {exc}"))
             continue
@@ -211,11 +211,11 @@ def analyse_events(events: pa.Table, deep: bool = False) -> PartitionResult:
     return result
 
 
-def analyse_file(path: str | Path, out: str | Path, deep: bool = False, name: str | None = None) -> dict[str, Any]:
+def analyse_file(path: str | Path, out: str | Path, review: bool = True, name: str | None = None) -> dict[str, Any]:
     """Analyse one partition (file or folder); write OUT/<table>/<name>.parquet; return counts and
     failures (plain data, cheap to send back to the client)."""
     path = Path(path)
-    result = analyse_events(read_partition(path), deep)
+    result = analyse_events(read_partition(path), review)
     name = name or (path.name.replace("=", "-") if path.is_dir() else path.stem)
     for table, rows in result.tables.items():
         target = Path(out) / table / f"{name}.parquet"
@@ -228,8 +228,8 @@ def analyse_file(path: str | Path, out: str | Path, deep: bool = False, name: st
     }
 
 
-def _analyse_item(item: tuple[str, str], out: str, deep: bool) -> dict[str, Any]:
-    return analyse_file(item[0], out, deep, item[1])
+def _analyse_item(item: tuple[str, str], out: str, review: bool) -> dict[str, Any]:
+    return analyse_file(item[0], out, review, item[1])
 
 
 def run_partitioned(
@@ -238,7 +238,7 @@ def run_partitioned(
     partitions: int | None = None,
     workers: int = 2,
     scheduler: str | None = None,
-    deep: bool = False,
+    review: bool = True,
     repartition: bool = True,
 ) -> PartitionedSummary:
     """Analyse every game of the events exports ``source`` on a Dask cluster, writing Parquet to OUT.
@@ -264,7 +264,7 @@ def run_partitioned(
     try:
         # one task a partition; names by position, since sources may share a file name (events.parquet)
         bag = db.from_sequence([(str(f), f"part-{i:05d}") for i, f in enumerate(files)], npartitions=len(files))
-        results = bag.map(_analyse_item, out=out_text, deep=deep).compute()
+        results = bag.map(_analyse_item, out=out_text, review=review).compute()
     finally:
         client.close()
         if cluster is not None:
@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--partitions", type=int, default=None, help=f"default: one per {GAMES_PER_PARTITION} games")
     parser.add_argument("--workers", type=int, default=2, help="local worker processes (without --scheduler)")
     parser.add_argument("--scheduler", default=None, help="address of a running Dask scheduler, e.g. tcp://host:8786")
-    parser.add_argument("--deep", action="store_true", help="also the best available gain (costly)")
+    parser.add_argument("--light", action="store_true", help="without the review (best available gain): faster")
     parser.add_argument("--no-repartition", action="store_true", help="each source file already holds whole games")
     args = parser.parse_args(argv)
     missing = [s for s in args.source if not Path(s).exists()]
@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         args.partitions,
         args.workers,
         args.scheduler,
-        args.deep,
+        not args.light,
         repartition=not args.no_repartition,
     )
     print(json.dumps(summary.as_dict(), indent=2))

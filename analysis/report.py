@@ -2,8 +2,8 @@
 
 :func:`gather` is the only part that reads: one game's rows from the store and the game rebuilt from
 its records (for the edition's card names and the notes); it is quick, so the read-only connection
-is held briefly. :func:`with_analysis` computes, in memory, an analysis the store lacks (ingest
-leaves the best available gain to `clue-stats analyse --deep`). :func:`post_mortem` is pure: it
+is held briefly. :func:`with_analysis` computes, in memory, an analysis the store lacks (a game
+stored with --light or --no-analyse, or analysed by an older version). :func:`post_mortem` is pure: it
 turns the rows and the entropy timeline into the sections (the game in brief, entropy over the game,
 best and worst suggestions, accusation timing, what refuters gave away, key moments, notes).
 :mod:`analysis.report_html` and :mod:`analysis.report_md` format a :class:`PostMortem`; they are
@@ -77,10 +77,15 @@ def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
 
 def missing_analysis(data: ReportData) -> str | None:
     """What the store lacks for a full report, in words (None: nothing)."""
-    if data.header.get("analysis_version") is None:
+    from clue_stats.analysis.game_analysis import ANALYSIS_VERSION
+
+    version = data.header.get("analysis_version")
+    if version is None:
         return "the analysis"
-    if any(row.get("best_gain_bits") is None for row in data.suggestions):
-        return "the best available gain"
+    if version < ANALYSIS_VERSION:
+        return "this version's analysis"
+    if any(row.get("expected_gain_bits") is not None and row.get("best_gain_bits") is None for row in data.suggestions):
+        return "the review"
     return None
 
 
@@ -91,7 +96,7 @@ def with_analysis(data: ReportData) -> ReportData:
 
     from clue_stats.analysis.game_analysis import analyse_game
 
-    rows = analyse_game(data.game, None, data.header.get("source_file"), deep=True)
+    rows = analyse_game(data.game, None, data.header.get("source_file"))
     certain = {row["seat"]: row.get("first_certain_seq") for row in rows.tables.get("players", [])}
     return replace(
         data,

@@ -15,10 +15,11 @@ import altair as alt
 import vl_convert as vlc
 
 from clue_stats.analysis.report import TABLE_LABEL, EntropyLine, SuggestionLine, TimingLine
+from clue_stats.analysis.suggestions import LABEL_ORDER
 
 WIDTH = 640
-LABELS = ("best", "good", "inaccurate", "poor")
-LABEL_COLOURS = ("#1a9850", "#91cf60", "#fdae61", "#d73027")
+LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
+LABEL_COLOURS = ("#1a9850", "#91cf60", "#fee08b", "#fc8d59", "#d73027")
 # Inline SVG in HTML needs no namespace declarations (the HTML parser puts <svg> in the SVG
 # namespace); dropping them leaves the report without a single http(s) address in it.
 _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')

@@ -39,8 +39,8 @@ table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
 th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { margin: 1rem 0; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; }
-.label-best { color: #1a7a40; } .label-good { color: #4d8a1f; } .label-inaccurate { color: #b86b00; }
-.label-poor { color: #b3261e; } .note { color: #555; font-style: italic; } .muted { color: #777; }
+.label-best { color: #1a7a40; } .label-good { color: #4d8a1f; } .label-inaccuracy { color: #9a7b00; }
+.label-mistake { color: #b86b00; } .label-blunder { color: #b3261e; } .note { color: #555; font-style: italic; } .muted { color: #777; }
 """
 
 
@@ -110,13 +110,13 @@ def _brief(b: Brief) -> str:
     out.append(_table(["seat", "player", "character", "cards", "played", "result"], rows, {0, 4}))
     if not b.analysed:
         out.append(
-            '<p class="muted">This game has not been analysed yet: run <code>clue-stats analyse --deep</code> '
+            '<p class="muted">This game has not been analysed yet: run <code>clue-stats analyse</code> '
             "for suggestion accuracy, accusation timing and what refuters gave away.</p>"
         )
     elif b.computed:
         out.append(
             '<p class="muted">The analysis was computed for this report; the database does not hold it '
-            "(<code>clue-stats analyse --deep</code> stores it).</p>"
+            "(<code>clue-stats analyse</code> stores it).</p>"
         )
     out.append("</section>")
     return "".join(out)
@@ -206,7 +206,7 @@ def _suggestions(pm: PostMortem, charts: bool) -> str:
             out.append("<p>Every suggestion was as good as any available.</p>")
     else:
         out.append(
-            '<p class="muted">Accuracy has not been computed for this game (<code>clue-stats analyse --deep</code>).</p>'
+            '<p class="muted">Accuracy has not been computed for this game (<code>clue-stats analyse</code>).</p>'
         )
     out.append(
         f"<details><summary>All {len(pm.suggestions)} suggestions</summary>"

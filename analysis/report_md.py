@@ -107,9 +107,9 @@ def _brief(pm: PostMortem) -> list[str]:
         )
     out += _table(["seat", "player", "character", "cards", "result"], rows, {0})
     if not b.analysed:
-        out += ["_Not analysed yet: run `clue-stats analyse --deep` for accuracy, timing and giveaways._", ""]
+        out += ["_Not analysed yet: run `clue-stats analyse` for accuracy, timing and giveaways._", ""]
     elif b.computed:
-        out += ["_The analysis was computed for this report; `clue-stats analyse --deep` stores it._", ""]
+        out += ["_The analysis was computed for this report; `clue-stats analyse` stores it._", ""]
     return out
 
 
@@ -174,7 +174,7 @@ def _suggestions(pm: PostMortem) -> list[str]:
     if not pm.suggestions:
         return out + ["No suggestions in this game.", ""]
     if not (pm.best or pm.worst):
-        return out + ["_Accuracy has not been computed for this game (`clue-stats analyse --deep`)._", ""]
+        return out + ["_Accuracy has not been computed for this game (`clue-stats analyse`)._", ""]
     out += ["**Best**", ""] + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7})
     if pm.worst:
         out += ["**Worst, and what was best instead**", ""] + _table(

@@ -1,8 +1,11 @@
-"""Suggestions: expected gain, best available gain, accuracy and a word for each, as a chess engine
-labels moves (analysis.md, "Expected gain of a suggestion").
+"""Suggestions: expected gain, best available gain, accuracy, bits lost and a label for each, as a
+chess review labels moves by what they lost (analysis.md, "Expected gain of a suggestion"); and the
+review accuracy of a player over a game.
 
 All from the suggester's knowledge just before the suggestion (after seq - 1). The expected gain is
-never more than the best available gain: the suggestion made is one of the candidates.
+never more than the best available gain: the suggestion made is one of the candidates. Only a
+suggestion whose suggester's hand the log holds is rated: otherwise their knowledge is not known,
+and every column is NULL ("hand not in the log").
 
 Candidates: where the suggestion's room is where the suggester stands (board editions, flag
 ``suggest_room = "current"``), every suspect and weapon in that room; where the room is chosen
@@ -21,19 +24,28 @@ from clue_stats.engine.knowledge import Knowledge
 
 Triple = tuple[str, str, str]
 
-# Labels by accuracy (docs/analysis.md): the lowest accuracy that earns each word, best first.
-LABELS: tuple[tuple[str, float], ...] = (("best", 0.999), ("good", 0.8), ("inaccurate", 0.5), ("poor", 0.0))
 # Below this many bits no suggestion could teach anything: every candidate is as good as any.
 NOTHING_TO_LEARN = 1e-9
 # Gains closer than this are equal (they are sums of floats over the same exact counts).
 TIE = 1e-12
+# Labels by bits lost (docs/analysis.md, where the thresholds are chosen from the distribution of
+# bits lost over simulated games): the most bits a suggestion may lose and still earn each word.
+LABELS: tuple[tuple[str, float], ...] = (
+    ("best", NOTHING_TO_LEARN),
+    ("good", 0.1),
+    ("inaccuracy", 0.3),
+    ("mistake", 0.6),
+)
+WORST_LABEL = "blunder"
+LABEL_ORDER = (*(word for word, _ in LABELS), WORST_LABEL)
 
 
-def label(accuracy: float) -> str:
-    for word, threshold in LABELS:
-        if accuracy >= threshold:
+def label(bits_lost: float) -> str:
+    """The word for a suggestion that lost ``bits_lost`` bits against the best available."""
+    for word, most in LABELS:
+        if bits_lost <= most:
             return word
-    return LABELS[-1][0]
+    return WORST_LABEL
 
 
 def candidate_rooms(game: Game, record: Suggest) -> tuple[str, ...]:
@@ -51,23 +63,27 @@ def accuracy(expected_gain: float, best_gain: float) -> float:
     return max(0.0, min(1.0, expected_gain / best_gain))
 
 
-def score(game: Game, record: Suggest, before: Knowledge, deep: bool) -> dict[str, Any]:
-    """The analysis columns of one suggestion, given the suggester's knowledge before it; without
-    ``deep`` only the expected gain (the best available gain is the costly part)."""
+UNRATED: dict[str, Any] = {
+    "expected_gain_bits": None,
+    "best_gain_bits": None,
+    "best_suspect": None,
+    "best_weapon": None,
+    "best_room": None,
+    "accuracy": None,
+    "bits_lost": None,
+    "label": None,
+}
+
+
+def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -> dict[str, Any]:
+    """The analysis columns of one rated suggestion, given the suggester's knowledge before it;
+    without ``review`` only the expected gain (the best available gain is the costly part)."""
     # a suggester who already knows the solution can learn nothing from any suggestion: every
     # candidate gains exactly 0, so none needs to be counted
     certain = is_certain(before)
     gain = 0.0 if certain else deduction.expected_gain(before, record.player, record.cards)
-    out: dict[str, Any] = {
-        "expected_gain_bits": gain,
-        "best_gain_bits": None,
-        "best_suspect": None,
-        "best_weapon": None,
-        "best_room": None,
-        "accuracy": None,
-        "label": None,
-    }
-    if not deep:
+    out = {**UNRATED, "expected_gain_bits": gain}
+    if not review:
         return out
     if certain:
         best_gain, best = 0.0, record.cards
@@ -77,22 +93,39 @@ def score(game: Game, record: Suggest, before: Knowledge, deep: bool) -> dict[st
         # the suggestion made is itself a candidate: when it is as good as the best (up to rounding
         # between equal candidates), it is the one named best
         best_gain, best = max(best_gain, gain), record.cards
-    acc = accuracy(gain, best_gain)
+    lost = max(0.0, best_gain - gain)
     out.update(
         best_gain_bits=best_gain,
         best_suspect=best[0],
         best_weapon=best[1],
         best_room=best[2],
-        accuracy=acc,
-        label=label(acc),
+        accuracy=accuracy(gain, best_gain),
+        bits_lost=lost,
+        label=label(lost),
     )
     return out
 
 
 def suggestion_columns(
-    game: Game, knowledge_before: Callable[[str | None, int], Knowledge], deep: bool = True
+    game: Game, knowledge_before: Callable[[str | None, int], Knowledge], review: bool = True
 ) -> dict[int, dict[str, Any]]:
-    """seq -> analysis columns, for every suggestion of the game."""
+    """seq -> analysis columns, for every suggestion of the game (NULLs where the log does not hold
+    the suggester's hand)."""
+    hands = game.hands()
     return {
-        r.seq: score(game, r, knowledge_before(r.player, r.seq), deep) for r in game.records if isinstance(r, Suggest)
+        r.seq: score(game, r, knowledge_before(r.player, r.seq), review) if r.player in hands else dict(UNRATED)
+        for r in game.records
+        if isinstance(r, Suggest)
     }
+
+
+def review_accuracy(rated: list[tuple[float, float]]) -> float | None:
+    """A player's review accuracy over a game from the (expected gain, best available gain) of their
+    rated suggestions: the sum of the first over the sum of the second; 1 when nothing could be
+    learned, None with no rated suggestion."""
+    if not rated:
+        return None
+    best = sum(b for _, b in rated)
+    if best <= NOTHING_TO_LEARN:
+        return 1.0
+    return max(0.0, min(1.0, sum(e for e, _ in rated) / best))

@@ -49,7 +49,7 @@ def build_base(db: Path, work: Path, deep_games: int, games_per_count: int) -> N
     deep_file = work / "sim-3p.jsonl"
     deep_file.write_text(cluelog.write_games(simulate(deep_games, 3, "classic", STRATEGIES, seed=11)), encoding="utf-8")
     pipeline.ingest_paths([str(deep_file)], db, analyse=True, workers=2)
-    analyse_store(db, deep=True, workers=2)
+    analyse_store(db, workers=2)
     files = []
     for players in (4, 5, 6):
         path = work / f"sim-{players}p.jsonl"

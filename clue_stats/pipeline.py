@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from clue_stats.analysis import store_read
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, INGEST_DEEP, analyse_game
+from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
 from clue_stats.engine.errors import ExitCode, InputError
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
@@ -45,6 +45,7 @@ class Summary:
     games_skipped: int = 0
     games_rejected: int = 0
     games_valid: int = 0  # validate: games that passed
+    seconds: float = 0.0  # ingest: how long it took
     problems: list[Problem] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
 
@@ -62,6 +63,7 @@ class Summary:
             "games_replaced": self.games_replaced,
             "games_skipped": self.games_skipped,
             "games_rejected": self.games_rejected,
+            "seconds": self.seconds,
             "problems": [
                 {
                     "file": p.source_file,
@@ -131,8 +133,9 @@ def build_checked(raw: RawGame) -> tuple[Game | None, Replay | None, list[Proble
     return game, (None if any(p.is_error for p in problems) else replay), problems
 
 
-def check(raw: RawGame, analyse: bool = False) -> Outcome:
-    """Build, validate and (optionally) analyse one game. Never raises on bad input."""
+def check(raw: RawGame, analyse: bool = False, review: bool = True) -> Outcome:
+    """Build, validate and (optionally) analyse one game, with the whole review unless ``review`` is
+    False (the lighter level). Never raises on bad input."""
     game, replay, problems = build_checked(raw)
     if game is None or replay is None:
         rejection = Rejection(
@@ -144,7 +147,7 @@ def check(raw: RawGame, analyse: bool = False) -> Outcome:
         )
         return Outcome(None, rejection, problems)
     if analyse:
-        rows = analyse_game(game, replay, raw.source_file, deep=INGEST_DEEP)
+        rows = analyse_game(game, replay, raw.source_file, review=review)
     else:
         rows = game_rows(game, replay, raw.source_file)
     if raw.kind is not None:  # the reader knows who played (or the user said so): not judged from the record
@@ -160,10 +163,12 @@ def _declared_id(raw: RawGame) -> str | None:
     return None
 
 
-def _check_many(raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None) -> list[Outcome]:
+def _check_many(
+    raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None, review: bool = True
+) -> list[Outcome]:
     if pool is None or len(raws) < PARALLEL_FROM:
-        return [check(r, analyse) for r in raws]
-    return list(pool.map(check, raws, [analyse] * len(raws), chunksize=8))
+        return [check(r, analyse, review) for r in raws]
+    return list(pool.map(check, raws, [analyse] * len(raws), [review] * len(raws), chunksize=4))
 
 
 def read_items(files: Iterable[Path | Problem], summary: Summary) -> Iterator[RawGame | Problem]:
@@ -243,10 +248,13 @@ def ingest_paths(
     wait_seconds: float = 30.0,
     kind: str | None = None,
     replace: bool = False,
+    review: bool = True,
 ) -> Summary:
-    """`clue-stats ingest`: read, check, analyse and store; idempotent. ``kind`` (ingest.kinds), when
-        given, is the kind of every game read, whatever its source implies. ``replace``: a game whose id
-    is stored with other content replaces that version instead of being rejected as a conflict."""
+    """`clue-stats ingest`: read, check, analyse (with the whole review unless ``review`` is False)
+    and store; idempotent. ``kind`` (ingest.kinds), when given, is the kind of every game read,
+    whatever its source implies. ``replace``: a game whose id is stored with other content replaces
+    that version instead of being rejected as a conflict."""
+    clock = time.monotonic()
     summary = Summary()
     with store.write_connection(db, wait_seconds) as con:
         started = store.start_run(con, [str(p) for p in paths])
@@ -284,7 +292,7 @@ def ingest_paths(
                 if p.is_error:
                     summary.games_rejected += 1
                     pending_rejections.append(_file_rejection(p))
-            for outcome in _check_many(raws, analyse, pool):
+            for outcome in _check_many(raws, analyse, pool, review):
                 summary.problems.extend(outcome.problems)
                 if outcome.rejection is not None:
                     summary.games_rejected += 1
@@ -311,6 +319,7 @@ def ingest_paths(
                 games_skipped=summary.games_skipped,
                 games_rejected=summary.games_rejected,
             )
+    summary.seconds = round(time.monotonic() - clock, 2)
     return summary
 
 
@@ -401,75 +410,90 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
 class AnalyseSummary:
     database: str
     analysis_version: int
-    deep: bool
+    games_to_analyse: int = 0  # found at the start: outdated, or without the whole review
+    games_outdated: int = 0  # of those: no analysis, or an older version's
     games_analysed: int = 0
-    games_outdated: int = 0  # no analysis, or an older version's
-    games_without_best_gain: int = 0  # afterwards: games with suggestions but no best available gain (what --deep adds)
+    games_stored: int = 0  # afterwards: every stored game ...
+    games_reviewed: int = 0  # ... and those with this version's whole review
+    seconds: float = 0.0
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
 
 
-def _analyse_stored(item: tuple[str, list[str], list[int | None], str | None, bool]) -> GameRows:
+def _analyse_stored(item: tuple[str, list[str], list[int | None], str | None]) -> GameRows:
     """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make)."""
-    game_id, payloads, lines, source_file, deep = item
-    return analyse_game(store_read.game_from_payloads(payloads, lines, game_id), None, source_file, deep=deep)
+    game_id, payloads, lines, source_file = item
+    return analyse_game(store_read.game_from_payloads(payloads, lines, game_id), None, source_file)
 
 
-def _analyse_targets(con, deep: bool) -> tuple[list[tuple[str, bool, str | None]], int]:
-    """(game_id, analyse deep?, source_file) for every game to analyse, and how many are outdated."""
-    rows = con.execute(
-        """
-        SELECT g.game_id, g.source_file,
-               g.analysis_version IS NULL OR g.analysis_version < ? AS outdated,
-               coalesce(bool_or(s.best_gain_bits IS NULL), FALSE) AS shallow,
-               coalesce(bool_or(s.best_gain_bits IS NOT NULL), FALSE) AS had_deep
-        FROM games g LEFT JOIN suggestions s ON s.game_id = g.game_id
-        GROUP BY g.game_id, g.source_file, g.analysis_version
-        ORDER BY g.game_id
-        """,
+# Per stored game: whether its analysis is this version's and holds the whole review (a rated
+# suggestion, one with an expected gain, has a best available gain too).
+_REVIEW_STATE = """
+    SELECT g.game_id, g.source_file,
+           g.analysis_version IS NULL OR g.analysis_version < ? AS outdated,
+           coalesce(bool_or(s.expected_gain_bits IS NOT NULL AND s.best_gain_bits IS NULL), FALSE) AS unreviewed
+    FROM games g LEFT JOIN suggestions s ON s.game_id = g.game_id
+    GROUP BY g.game_id, g.source_file, g.analysis_version
+"""
+
+
+def _analyse_targets(con) -> tuple[list[tuple[str, str | None]], int]:
+    """(game_id, source_file) of every game to analyse, and how many of them are outdated."""
+    rows = con.execute(_REVIEW_STATE + " ORDER BY g.game_id", [ANALYSIS_VERSION]).fetchall()
+    return [(gid, source) for gid, source, old, thin in rows if old or thin], sum(1 for r in rows if r[2])
+
+
+def review_counts(con) -> tuple[int, int]:
+    """(stored games, games with this version's whole review)."""
+    ((total, reviewed),) = con.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE NOT outdated AND NOT unreviewed) FROM ({_REVIEW_STATE})",
         [ANALYSIS_VERSION],
     ).fetchall()
-    outdated = sum(1 for r in rows if r[2])
-    targets = [(gid, deep or had_deep, source) for gid, source, old, thin, had_deep in rows if old or (deep and thin)]
-    return targets, outdated
+    return total, reviewed
 
 
 def analyse_store(
     db: str | Path,
-    deep: bool = False,
     workers: int | None = None,
     wait_seconds: float = 30.0,
     progress: Callable[[int], None] | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> AnalyseSummary:
-    """`clue-stats analyse`: analyse every stored game whose analysis is missing or older than this
-    version (and, with ``deep``, every game without the best available gain), in worker processes,
-    writing back a batch of whole games per transaction (so a dashboard can read between batches)."""
-    summary = AnalyseSummary(str(db), ANALYSIS_VERSION, deep)
+    """`clue-stats analyse`: the whole analysis of every stored game whose analysis is missing, older
+    than this version or without the review (stored with ``--light``), in worker processes, written
+    back a batch of whole games per transaction (so a dashboard can read between batches).
+    ``started`` is told how many games will be analysed; ``progress`` how many more are done."""
+    clock = time.monotonic()
+    summary = AnalyseSummary(str(db), ANALYSIS_VERSION)
+    with store.write_connection(db, wait_seconds) as con:  # a database of an older version gets its new columns
+        pass
     with store.read_connection(db, wait_seconds) as con:
-        targets, summary.games_outdated = _analyse_targets(con, deep)
+        targets, summary.games_outdated = _analyse_targets(con)
+    summary.games_to_analyse = len(targets)
+    if started is not None:
+        started(len(targets))
     pool = _pool(workers) if len(targets) > 1 else None
     try:
         for start in range(0, len(targets), ANALYSE_BATCH):
             chunk = targets[start : start + ANALYSE_BATCH]
             with store.read_connection(db, wait_seconds) as con:
-                payloads = store_read.stored_games(con, [gid for gid, _, _ in chunk])
-            items = [(gid, *payloads[gid], source, want_deep) for gid, want_deep, source in chunk if gid in payloads]
-            results = (
-                list(pool.map(_analyse_stored, items, chunksize=4))
-                if pool is not None
-                else [_analyse_stored(i) for i in items]
-            )
+                payloads = store_read.stored_games(con, [gid for gid, _ in chunk])
+            items = [(gid, *payloads[gid], source) for gid, source in chunk if gid in payloads]
+            results = []
+            for rows in (
+                pool.map(_analyse_stored, items, chunksize=2) if pool is not None else map(_analyse_stored, items)
+            ):
+                results.append(rows)
+                if progress is not None:
+                    progress(1)
             with store.write_connection(db, wait_seconds) as con:
                 done = store.replace_analysis(con, results)
             summary.games_analysed += len(done)
-            if progress is not None:
-                progress(len(chunk))
     finally:
         if pool is not None:
             pool.shutdown()
     with store.read_connection(db, wait_seconds) as con:
-        summary.games_without_best_gain = con.execute(
-            "SELECT count(DISTINCT game_id) FROM suggestions WHERE best_gain_bits IS NULL"
-        ).fetchall()[0][0]
+        summary.games_stored, summary.games_reviewed = review_counts(con)
+    summary.seconds = round(time.monotonic() - clock, 2)
     return summary

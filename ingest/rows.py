@@ -57,6 +57,9 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                 "won": winner == p.name,
                 "eliminated": p.name in replay.eliminated,
                 "first_certain_seq": None,
+                "missed_win": None,
+                "rated_suggestions": None,
+                "review_accuracy": None,
             },
         )
     dicts = record_dicts(game)

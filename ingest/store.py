@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS players (
     game_id VARCHAR NOT NULL, seat INTEGER NOT NULL, name VARCHAR NOT NULL, character VARCHAR,
     strategy VARCHAR, hand_size INTEGER NOT NULL, hand_known BOOLEAN NOT NULL, turn_order INTEGER,
     won BOOLEAN NOT NULL, eliminated BOOLEAN NOT NULL, first_certain_seq INTEGER,
+    missed_win BOOLEAN, rated_suggestions INTEGER, review_accuracy DOUBLE,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -56,7 +57,7 @@ CREATE TABLE IF NOT EXISTS suggestions (
     game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, player VARCHAR NOT NULL, suspect VARCHAR NOT NULL,
     weapon VARCHAR NOT NULL, room VARCHAR NOT NULL, shown_by VARCHAR, shown_card VARCHAR,
     expected_gain_bits DOUBLE, best_gain_bits DOUBLE, best_suspect VARCHAR, best_weapon VARCHAR,
-    best_room VARCHAR, accuracy DOUBLE, label VARCHAR, giveaway_bits DOUBLE,
+    best_room VARCHAR, accuracy DOUBLE, label VARCHAR, giveaway_bits DOUBLE, bits_lost DOUBLE,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS information (
@@ -223,6 +224,12 @@ MIGRATIONS = (
             ELSE '{TABLETOP}' END
            WHERE kind IS NULL""",
     ),
+    # the analysis columns of analysis version 2: NULL until `clue-stats analyse` fills them in (the
+    # games' older analysis_version tells it to)
+    ("players", "missed_win", "BOOLEAN", None),
+    ("players", "rated_suggestions", "INTEGER", None),
+    ("players", "review_accuracy", "DOUBLE", None),
+    ("suggestions", "bits_lost", "DOUBLE", None),
 )
 
 
@@ -234,7 +241,8 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         ).fetchall()[0][0]
         if not present:
             con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
-            con.execute(fill)
+            if fill is not None:
+                con.execute(fill)
     # the secret of this database's pseudonyms (export --pseudonymise without --salt): random, made once
     con.execute(
         "INSERT INTO settings SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = ?)",
@@ -505,11 +513,18 @@ def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[st
 
 # Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
 ANALYSIS_TABLES = ("suggestions", "information", "accusations")
+# ... and the players columns it fills in.
+PLAYER_ANALYSIS_COLUMNS = {
+    "first_certain_seq": pa.int32(),
+    "missed_win": pa.bool_(),
+    "rated_suggestions": pa.int32(),
+    "review_accuracy": pa.float64(),
+}
 
 
 def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> list[str]:
     """Replace the analysis of stored games (their suggestions, information and accusations rows,
-    players.first_certain_seq and games.analysis_version) in one transaction; returns the ids
+    the players columns of PLAYER_ANALYSIS_COLUMNS and games.analysis_version) in one transaction; returns the ids
     replaced (games no longer stored are left out)."""
     ids = [g.game_id for g in games]
     if not ids:
@@ -524,21 +539,23 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
         for table in ANALYSIS_TABLES:
             con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
             _insert(con, table, [row for g in games for row in g.tables.get(table, [])])
-        certain = [
-            (r["game_id"], r["seat"], r.get("first_certain_seq")) for g in games for r in g.tables.get("players", [])
-        ]
-        if certain:
+        players = [r for g in games for r in g.tables.get("players", [])]
+        if players:
             frame = pa.table(
                 {
-                    "game_id": [c[0] for c in certain],
-                    "seat": [c[1] for c in certain],
-                    "first_certain_seq": pa.array([c[2] for c in certain], pa.int32()),
+                    "game_id": [r["game_id"] for r in players],
+                    "seat": [r["seat"] for r in players],
+                    **{
+                        column: pa.array([r.get(column) for r in players], kind)
+                        for column, kind in PLAYER_ANALYSIS_COLUMNS.items()
+                    },
                 }
             )
             con.register("incoming_players", frame)
             try:
+                assignments = ", ".join(f"{c} = i.{c}" for c in PLAYER_ANALYSIS_COLUMNS)
                 con.execute(
-                    "UPDATE players SET first_certain_seq = i.first_certain_seq FROM incoming_players i "
+                    f"UPDATE players SET {assignments} FROM incoming_players i "
                     "WHERE players.game_id = i.game_id AND players.seat = i.seat"
                 )
             finally:

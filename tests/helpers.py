@@ -198,12 +198,12 @@ def simulated_games(folder: Path, games: int = 6) -> Path:
 
 
 def build_corpus(root: Path, simulated: int = 6) -> Path:
-    """The test corpus: analysed games (one with the best available gain), ``simulated`` games
+    """The test corpus: analysed games (with the whole review), ``simulated`` games
     between strategies, games stored without analysis, a hostile game and a rejected one."""
     root.mkdir(parents=True, exist_ok=True)
     db = root / "corpus.duckdb"
     pipeline.ingest_paths([str(SAMPLES / "de-2023-duel.jsonl")], db, analyse=True, workers=1)
-    analyse_store(db, deep=True, workers=1)  # only the duel is stored yet: the one deep-analysed game
+    analyse_store(db, workers=1)  # only the duel is stored yet: nothing left to analyse
     analysed = [str(hostile_game(root))] + ([str(simulated_games(root, simulated))] if simulated else [])
     pipeline.ingest_paths(analysed, db, analyse=True, workers=1)
     pipeline.ingest_paths(

@@ -23,10 +23,10 @@ from clue_stats.ingest.store import GameRows
 from tests.helpers import GIVEAWAY_LOG, docs_log, load
 
 
-def analysed(game: Game, deep: bool = True) -> GameRows:
+def analysed(game: Game, review: bool = True) -> GameRows:
     replay = validate(game)
     assert not replay.errors, replay.errors
-    return analyse_game(game, replay, None, deep=deep)
+    return analyse_game(game, replay, None, review=review)
 
 
 def by_key(rows: list[dict], *keys: str) -> dict:
@@ -100,7 +100,7 @@ def test_worked_example_timeline_frames(worked) -> None:
 
 def test_shallow_analysis_leaves_best_gain_out(worked) -> None:
     game, _ = worked
-    rows = analysed(game, deep=False)
+    rows = analysed(game, review=False)
     first = by_key(rows.tables["suggestions"], "seq")[4]
     assert first["expected_gain_bits"] == pytest.approx(1.25)
     assert first["best_gain_bits"] is None and first["accuracy"] is None and first["label"] is None
@@ -128,7 +128,7 @@ def _waiting_game(with_turns: bool) -> Game:
 @pytest.mark.parametrize("with_turns", [True, False])
 def test_turns_waited(with_turns: bool) -> None:
     game = _waiting_game(with_turns)
-    rows = analysed(game, deep=False)
+    rows = analysed(game, review=False)
     (acc,) = rows.tables["accusations"]
     certain_at = by_key(rows.tables["players"], "name")["Ben"]["first_certain_seq"]
     assert acc["first_certain_seq"] == certain_at
@@ -210,7 +210,7 @@ def test_expected_gain_and_giveaway_against_brute_force() -> None:
 
 def test_wrong_accusation_rows() -> None:
     game = load(GIVEAWAY_LOG)
-    rows = analysed(game, deep=False)
+    rows = analysed(game, review=False)
     info = by_key(rows.tables["information"], "seq", "observer")
     assert info[(6, "Anna")]["type"] == "accuse"
     # a wrong accusation rules one solution out for everyone
@@ -225,21 +225,21 @@ def test_wrong_accusation_rows() -> None:
 # -- pure helpers ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("acc", "word"),
-    [
-        (1.0, "best"),
-        (0.999, "best"),
-        (0.9989, "good"),
-        (0.8, "good"),
-        (0.79, "inaccurate"),
-        (0.5, "inaccurate"),
-        (0.49, "poor"),
-        (0.0, "poor"),
-    ],
-)
-def test_labels(acc: float, word: str) -> None:
-    assert suggestions.label(acc) == word
+def test_labels_follow_bits_lost() -> None:
+    """Each label up to its threshold, the next one just above it; nothing lost is best."""
+    assert suggestions.label(0.0) == "best"
+    assert suggestions.LABEL_ORDER == ("best", "good", "inaccuracy", "mistake", "blunder")
+    for (word, most), following in zip(suggestions.LABELS, suggestions.LABEL_ORDER[1:]):
+        assert suggestions.label(most) == word
+        assert suggestions.label(most + 1e-6) == following
+    assert suggestions.label(8.0) == "blunder"
+
+
+def test_review_accuracy_sums_then_divides() -> None:
+    # 1.0 of 1.0 and 0.0 of 0.5: 1.0 / 1.5, not the mean of 1 and 0
+    assert suggestions.review_accuracy([(1.0, 1.0), (0.0, 0.5)]) == pytest.approx(2 / 3)
+    assert suggestions.review_accuracy([(0.0, 0.0)]) == 1.0  # nothing could be learned
+    assert suggestions.review_accuracy([]) is None  # none rated
 
 
 def test_accuracy_edges() -> None:

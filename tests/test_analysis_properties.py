@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clue_stats.analysis import accusations
+from clue_stats.analysis import accusations, suggestions
 from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game
@@ -20,10 +20,10 @@ from tests.helpers import random_game, small_deck
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _analyse(game: Game, deep: bool = False):
+def _analyse(game: Game, review: bool = False):
     replay = validate(game)
     assert not replay.errors, replay.errors
-    return analyse_game(game, replay, None, deep=deep)
+    return analyse_game(game, replay, None, review=review)
 
 
 @SETTINGS
@@ -75,7 +75,7 @@ def simulated() -> list:
 def deep_games() -> list:
     """Small-deck games with the best available gain (9 candidates a suggestion)."""
     games = [random_game(seed, n_players=3, n_suggestions=12, deck=small_deck(3, 3, 4)) for seed in range(4)]
-    return [(g, _analyse(g, deep=True)) for g in games]
+    return [(g, _analyse(g, review=True)) for g in games]
 
 
 def test_a_certain_accuser_is_sure(simulated) -> None:
@@ -99,10 +99,16 @@ def test_accuracy_in_range_and_labelled(deep_games) -> None:
         for s in rows.tables["suggestions"]:
             assert 0.0 <= s["accuracy"] <= 1.0
             assert s["best_gain_bits"] >= s["expected_gain_bits"] - 1e-12
-            assert s["label"] in ("best", "good", "inaccurate", "poor")
+            assert s["bits_lost"] == pytest.approx(s["best_gain_bits"] - s["expected_gain_bits"], abs=1e-12)
+            assert s["label"] == suggestions.label(s["bits_lost"])
             assert s["best_room"] == s["room"]  # a board game: the candidates are in the suggester's room
             if s["label"] == "best":
                 assert s["accuracy"] >= 0.999
+        for p in rows.tables["players"]:
+            mine = [s for s in rows.tables["suggestions"] if s["player"] == p["name"]]
+            assert p["rated_suggestions"] == len(mine)
+            pairs = [(s["expected_gain_bits"], s["best_gain_bits"]) for s in mine]
+            assert p["review_accuracy"] == suggestions.review_accuracy(pairs)
 
 
 def test_information_rows_cover_every_observer(simulated) -> None:

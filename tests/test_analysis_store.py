@@ -1,4 +1,4 @@
-"""The analysis in the store: ingest, `clue-stats analyse` (recomputation, --deep), reads for the
+"""The analysis in the store: ingest, `clue-stats analyse` (recomputation, --light), reads for the
 dashboard, the per-player summary, and the documentation's SQL run on a real database."""
 
 from __future__ import annotations
@@ -49,28 +49,36 @@ def _analyse(db: Path, *args: str) -> dict:
     return json.loads(result.stdout)
 
 
-def test_ingest_analyses_and_analyse_deep_adds_best_gain(logs: Path, db: Path) -> None:
+def test_ingest_computes_the_whole_review(logs: Path, db: Path) -> None:
     summary = pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
     assert summary.games_stored == 2
-    assert _query(db, "SELECT DISTINCT analysis_version FROM games") == [(1,)]
-    # ingest leaves the best available gain to the second pass
-    assert _query(
-        db, "SELECT count(*) FROM suggestions WHERE expected_gain_bits IS NULL OR best_gain_bits IS NOT NULL"
-    ) == [(0,)]
+    assert _query(db, "SELECT DISTINCT analysis_version FROM games") == [(ANALYSIS_VERSION,)]
+    # every suggestion is rated (both logs hold every hand) and reviewed
+    assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NULL OR label IS NULL") == [(0,)]
+    rows = _query(
+        db,
+        "SELECT best_gain_bits, accuracy, bits_lost, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4",
+    )
+    assert rows == [(pytest.approx(1.25), 1.0, 0.0, "best")]
     n_info = _query(db, "SELECT count(*) FROM information")[0][0]
     assert n_info == 4 * 3 + 3 * 4  # worked: 4 suggestions x 3 observers; giveaway: 3 records x 4
-
-    report = _analyse(db, "--deep")
-    assert report["games_analysed"] == 2 and report["games_outdated"] == 0 and report["games_without_best_gain"] == 0
-    rows = _query(
-        db, "SELECT best_gain_bits, accuracy, label FROM suggestions WHERE game_id = 'worked-example' AND seq = 4"
-    )
-    assert rows[0][0] == pytest.approx(1.25) and rows[0][1] == 1.0 and rows[0][2] == "best"
-    assert _query(db, "SELECT count(*) FROM information")[0][0] == n_info  # replaced, not added
-    assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NULL") == [(0,)]
-    # nothing left to do
+    # nothing left for `analyse` (--deep is still accepted, and changes nothing)
+    report = _analyse(db)
+    assert report["games_analysed"] == 0 and report["games_reviewed"] == report["games_stored"] == 2
     assert _analyse(db, "--deep")["games_analysed"] == 0
-    assert _analyse(db)["games_analysed"] == 0
+
+
+def test_light_and_no_analyse_then_analyse(logs: Path, db: Path) -> None:
+    pipeline.ingest_paths([str(logs)], db, analyse=True, review=False, workers=1)
+    assert _query(
+        db, "SELECT count(*), count(expected_gain_bits), count(best_gain_bits), count(label) FROM suggestions"
+    ) == [(6, 6, 0, 0)]
+    assert _query(db, "SELECT count(review_accuracy), sum(rated_suggestions) FROM players") == [(0, 6)]
+    report = _analyse(db)
+    assert report["games_to_analyse"] == 2 and report["games_outdated"] == 0 and report["games_analysed"] == 2
+    assert report["games_reviewed"] == 2
+    assert _query(db, "SELECT count(best_gain_bits), count(bits_lost) FROM suggestions") == [(6, 6)]
+    assert _query(db, "SELECT count(review_accuracy) FROM players") == [(4,)]  # the players with a suggestion
 
 
 def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
@@ -78,23 +86,21 @@ def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
     assert _query(db, "SELECT count(*) FROM games WHERE analysis_version IS NULL") == [(2,)]
     assert _query(db, "SELECT count(*) FROM information") == [(0,)]
     assert _query(db, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL") == [(0,)]
+    assert _query(db, "SELECT count(missed_win) FROM players") == [(0,)]
 
     report = _analyse(db)
-    assert report["games_analysed"] == 2 and report["games_outdated"] == 2 and report["games_without_best_gain"] == 2
-    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
-    assert _query(db, "SELECT name, first_certain_seq FROM players WHERE game_id = 'worked-example' ORDER BY seat") == [
-        ("Anna", 8),
-        ("Ben", 10),
-    ]
+    assert report["games_analysed"] == 2 and report["games_outdated"] == 2 and report["games_reviewed"] == 2
+    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = ?", [ANALYSIS_VERSION]) == [(2,)]
+    assert _query(
+        db, "SELECT name, first_certain_seq, missed_win FROM players WHERE game_id = 'worked-example' ORDER BY seat"
+    ) == [("Anna", 8, True), ("Ben", 10, False)]
     assert _query(
         db, "SELECT p_correct, first_certain_seq, turns_waited FROM accusations WHERE game_id = 'worked-example'"
     ) == [(1.0, 10, 0)]
-    assert _query(db, "SELECT count(*) FROM suggestions WHERE best_gain_bits IS NOT NULL") == [(0,)]
 
-    # an older analysis version is recomputed; the deep columns a game had are kept
-    _analyse(db, "--deep")
+    # an older analysis version is recomputed
     with store.write_connection(db) as con:
-        con.execute("UPDATE games SET analysis_version = 0 WHERE game_id = 'worked-example'")
+        con.execute("UPDATE games SET analysis_version = 1 WHERE game_id = 'worked-example'")
         con.execute("UPDATE suggestions SET expected_gain_bits = -1 WHERE game_id = 'worked-example'")
     report = _analyse(db)
     assert report["games_analysed"] == 1 and report["games_outdated"] == 1
@@ -104,12 +110,25 @@ def test_no_analyse_then_analyse(logs: Path, db: Path) -> None:
     ) == [(True, 4)]
 
 
+def test_a_database_of_an_older_version_gets_the_new_columns(logs: Path, db: Path) -> None:
+    """A database written before missed_win, review_accuracy and bits_lost existed (analysis
+    version 1): `analyse` adds the columns and fills them in."""
+    pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
+    with store.write_connection(db) as con:
+        for table, column, _, _ in [m for m in store.MIGRATIONS if m[3] is None]:
+            con.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        con.execute("UPDATE games SET analysis_version = 1")
+    assert _analyse(db)["games_analysed"] == 2
+    assert _query(db, "SELECT count(missed_win), count(review_accuracy) FROM players") == [(5, 4)]
+    assert _query(db, "SELECT count(bits_lost) FROM suggestions") == [(6,)]
+
+
 def test_analyse_in_worker_processes(logs: Path, db: Path) -> None:
     pipeline.ingest_paths([str(logs)], db, analyse=False, workers=1)
     result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "2"])
     assert result.exit_code == 0, result.output
-    assert "2 games analysed" in result.stdout and "2 without the best available gain" in result.stdout
-    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = 1") == [(2,)]
+    assert "2 games analysed" in result.stdout and "2 of 2 stored games reviewed" in result.stdout
+    assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = ?", [ANALYSIS_VERSION]) == [(2,)]
 
 
 def test_analyse_without_database(tmp_path: Path) -> None:
@@ -163,12 +182,15 @@ def test_docs_sql_runs_and_columns_are_documented(logs: Path, db: Path) -> None:
     with open_store(db) as con:
         for sql in blocks:
             con.execute(sql).fetchall()
-        rows = con.execute("SELECT seq, gain FROM (" + blocks[4].rstrip().rstrip(";") + ")").fetchall()
+        table_entropy = next(b for b in blocks if "observer IS NULL" in b)
+        rows = con.execute("SELECT seq, gain FROM (" + table_entropy.rstrip().rstrip(";") + ")").fetchall()
         assert rows[0] == (4, 0.176)
         for table in ("information", "suggestions", "accusations"):
             columns = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
             missing = [c for c in columns if f"`{c}`" not in text]
             assert not missing, f"{table}: undocumented columns {missing}"
-    assert "`players.first_certain_seq`" in text and "`games.analysis_version`" in text
+    assert "`games.analysis_version`" in text
+    for column in store.PLAYER_ANALYSIS_COLUMNS:  # the players columns the analysis fills in
+        assert f"| `{column}` |" in text, column
     assert f"this version is **{ANALYSIS_VERSION}**" in text
     assert f"analysis_version < {ANALYSIS_VERSION};" in text

@@ -68,7 +68,7 @@ def _hostile_game(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> Path:
     """A real database: the US family sample and the hostile duel, ingested, then analysed in full
-    (`clue-stats analyse --deep`: the best available gain)."""
+    (`clue-stats analyse`: the whole review)."""
     from clue_stats.pipeline import analyse_store
 
     folder = tmp_path_factory.mktemp("report")
@@ -79,7 +79,7 @@ def store(tmp_path_factory) -> Path:
     db = folder / "clue.duckdb"
     summary = ingest_paths([str(games)], db, analyse=False, workers=1)  # analysed once, in full, below
     assert (summary.games_stored, summary.games_rejected) == (2, 0)
-    assert analyse_store(db, deep=True, workers=1).games_analysed == 2
+    assert analyse_store(db, workers=1).games_analysed == 2
     return db
 
 
@@ -420,7 +420,7 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
     pm = post_mortem(plain)
     assert not pm.brief.analysed and pm.best == [] and pm.moments == [] and len(pm.entropy) == 3
     html, md = render_html(pm, charts=False), render_markdown(pm)
-    assert "clue-stats analyse --deep" in html and "clue-stats analyse --deep" in md
+    assert "clue-stats analyse" in html and "clue-stats analyse" in md
     stored_only = runner.invoke(app, ["report", DUEL, "--db", str(db), "--stored-only", "--out", "-", "--format", "md"])
     assert (
         stored_only.exit_code == 0
@@ -431,9 +431,9 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
     computed = runner.invoke(app, ["report", DUEL, "--db", str(db), "--out", "-", "--format", "md"])
     assert computed.exit_code == 0 and f"computing the analysis of {DUEL}" in computed.stderr
     assert "The analysis was computed for this report" in computed.stdout and "**Worst" in computed.stdout
-    # ... and it is exactly what `clue-stats analyse --deep` then stores
+    # ... and it is exactly what `clue-stats analyse` then stores
     in_memory = with_analysis(plain)
-    analyse_store(db, deep=True, workers=1)
+    analyse_store(db, workers=1)
     with read_connection(db) as con:
         stored = gather(con, DUEL)
     assert missing_analysis(stored) is None and in_memory.computed and not stored.computed
@@ -441,7 +441,7 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
         assert _comparable(getattr(in_memory, table)) == _comparable(getattr(stored, table)), table
     assert [p["first_certain_seq"] for p in in_memory.players] == [p["first_certain_seq"] for p in stored.players]
     assert render_markdown(post_mortem(in_memory)).replace(
-        "_The analysis was computed for this report; `clue-stats analyse --deep` stores it._\n\n", ""
+        "_The analysis was computed for this report; `clue-stats analyse` stores it._\n\n", ""
     ) == render_markdown(post_mortem(stored))
 
 

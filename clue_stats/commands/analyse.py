@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
 from clue_stats.ingest import store
@@ -19,7 +26,7 @@ from clue_stats.pipeline import analyse_store
 def analyse_command(
     db: str | None = DbOption,
     deep: bool = typer.Option(
-        False, "--deep", help="Also compute the best available gain (accuracy, label) where it is missing."
+        False, "--deep", hidden=True, help="Accepted for old scripts: the whole review is always computed."
     ),
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="Processes that analyse games (default: up to 2)."
@@ -27,31 +34,37 @@ def analyse_command(
     wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
     json_output: bool = JsonOption,
 ) -> None:
-    """Compute the analysis of stored games that lack it or were analysed by an older version."""
+    """Compute the whole analysis (the review included) of stored games that lack it, were stored
+    with --light or --no-analyse, or were analysed by an older version."""
     path = database(db)
     if not Path(path).exists():
         raise store.StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
     if sys.stderr.isatty() and not json_output:
         with Progress(
-            SpinnerColumn(),
             TextColumn("{task.description}"),
-            TextColumn("{task.completed} games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
             TimeElapsedColumn(),
+            TimeRemainingColumn(),
             console=err,
             transient=True,
         ) as bar:
             task = bar.add_task("analysing", total=None)
             summary = analyse_store(
-                path, deep=deep, workers=workers, wait_seconds=wait, progress=lambda n: bar.advance(task, n)
+                path,
+                workers=workers,
+                wait_seconds=wait,
+                progress=lambda n: bar.advance(task, n),
+                started=lambda total: bar.update(task, total=total),
             )
     else:
-        summary = analyse_store(path, deep=deep, workers=workers, wait_seconds=wait)
+        summary = analyse_store(path, workers=workers, wait_seconds=wait)
     if json_output:
         print_json(summary.as_dict())
         return
-    message = f"{summary.games_analysed} games analysed (analysis version {summary.analysis_version})"
-    if summary.games_without_best_gain:
-        message += (
-            f"; {summary.games_without_best_gain} without the best available gain (`clue-stats analyse --deep` adds it)"
-        )
-    out.print(f"{message}  ->  {path}")
+    out.print(
+        f"{summary.games_analysed} games analysed in {summary.seconds:.1f} s (analysis version "
+        f"{summary.analysis_version}); {summary.games_reviewed} of {summary.games_stored} stored games "
+        f"reviewed  ->  {path}"
+    )

@@ -52,6 +52,12 @@ def ingest_command(
     no_analyse: bool = typer.Option(
         False, "--no-analyse", help="Store games without computing their analysis (run `clue-stats analyse` later)."
     ),
+    light: bool = typer.Option(
+        False,
+        "--light",
+        help="The analysis without the review (best available gain, accuracy, bits lost, label): faster, for "
+        "corpus work; `clue-stats analyse` completes it.",
+    ),
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="Processes that check and analyse games (default: up to 2)."
     ),
@@ -95,12 +101,20 @@ def ingest_command(
                 workers=workers,
                 wait_seconds=wait,
                 progress=lambda n: bar.advance(task, n),
+                review=not light,
                 kind=kind,
                 replace=replace,
             )
     else:
         summary = pipeline.ingest_paths(
-            paths, path, analyse=not no_analyse, workers=workers, wait_seconds=wait, kind=kind, replace=replace
+            paths,
+            path,
+            analyse=not no_analyse,
+            workers=workers,
+            wait_seconds=wait,
+            kind=kind,
+            replace=replace,
+            review=not light,
         )
     if json_output:
         print_json({"database": path, **summary.as_dict()})
@@ -110,7 +124,7 @@ def ingest_command(
         out.print(
             f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_stored, 'game')} stored{replaced}, {summary.games_skipped} already present, "
-            f"{summary.games_rejected} rejected  ->  {path}"
+            f"{summary.games_rejected} rejected in {summary.seconds:.1f} s  ->  {path}"
         )
     raise typer.Exit(summary.exit_code)
 

@@ -34,7 +34,7 @@ def report_command(
     stored_only: bool = typer.Option(
         False,
         "--stored-only",
-        help="Use only the analysis the database holds; do not compute what is missing (quick, but a game ingested without `analyse --deep` then has no accuracy).",
+        help="Use only the analysis the database holds; do not compute what is missing (quick, but a game stored with --light or --no-analyse then has no review).",
     ),
     db: str | None = DbOption,
     json_output: bool = typer.Option(
@@ -64,7 +64,7 @@ def report_command(
     if missing is not None and not stored_only:
         # one game's analysis takes seconds; the report should not be missing its core sections
         err.print(
-            f"computing {missing} of {game_id} for this report (`clue-stats analyse --deep` stores it) ...",
+            f"computing {missing} of {game_id} for this report (`clue-stats analyse` stores it) ...",
             markup=False,
         )
         data = with_analysis(data)

@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.suggestions import LABEL_ORDER
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import (
     NO_ANALYSIS,
@@ -134,7 +135,7 @@ if data["labels"].height:
                 if programs.height
                 else {}
             ),
-            color=alt.Color("label:N", sort=["best", "good", "inaccurate", "poor"], title="label"),
+            color=alt.Color("label:N", sort=list(LABEL_ORDER), title="label"),
             tooltip=["strategy:N", "label:N", "suggestions:Q"],
         ),
         width="stretch",
