@@ -20,7 +20,6 @@ import duckdb
 import polars as pl
 
 from clue_stats.analysis import names as display_names
-from clue_stats.analysis.accusations import NOT_CERTAIN_ABOVE
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import (
     ALL,
@@ -97,11 +96,12 @@ def with_analysis(data: ReportData) -> ReportData:
     from clue_stats.analysis.game_analysis import analyse_game
 
     rows = analyse_game(data.game, None, data.header.get("source_file"))
-    certain = {row["seat"]: row.get("first_certain_seq") for row in rows.tables.get("players", [])}
+    computed = {row["seat"]: row for row in rows.tables.get("players", [])}
+    analysed = ("first_certain_seq", "missed_win", "rated_suggestions", "review_accuracy")
     return replace(
         data,
         header={**data.header, "analysis_version": rows.tables["games"][0].get("analysis_version")},
-        players=[{**row, "first_certain_seq": certain.get(row["seat"])} for row in data.players],
+        players=[{**row, **{c: computed.get(row["seat"], {}).get(c) for c in analysed}} for row in data.players],
         suggestions=rows.tables.get("suggestions", []),
         accusations=rows.tables.get("accusations", []),
         information=sorted(
@@ -132,6 +132,8 @@ class PlayerLine:
     turn_order: int | None
     won: bool
     eliminated: bool
+    review_accuracy: float | None = None  # players.review_accuracy (None: no rated suggestion)
+    rated_suggestions: int | None = None
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ class EntropyLine:
     start: float  # before anything is known (after the game line)
     after_deal: float  # after the last deal/room_cards record: what the observer began play with
     end: float
-    certain_seq: int | None  # first record after which the entropy is 0
+    certain_seq: int | None  # players.first_certain_seq (None for the table, which is no player)
     partial_view: bool  # a player whose hand the log does not hold
     series: list[tuple[int, float]]  # (seq, entropy after it)
 
@@ -181,6 +183,8 @@ class SuggestionLine:
     accuracy: float | None
     label: str | None
     giveaway: float | None
+    bits_lost: float | None = None
+    rated: bool = True  # False: the log does not hold the suggester's hand ("hand not in the log")
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,7 @@ class TimingLine:
     p_correct: float | None
     turns_waited: int | None
     verdict: str  # a few words: "accused as soon as certain", "missed win", ...
+    missed_win: bool | None = None  # players.missed_win (None: not analysed)
 
 
 @dataclass(frozen=True)
@@ -353,6 +358,8 @@ def brief(data: ReportData) -> Brief:
                 turn_order=row.get("turn_order"),
                 won=bool(row.get("won")),
                 eliminated=bool(row.get("eliminated")),
+                review_accuracy=row.get("review_accuracy"),
+                rated_suggestions=row.get("rated_suggestions"),
             )
         )
     return Brief(
@@ -380,6 +387,7 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
     game = data.game
     setup = max((r.seq for r in game.records if isinstance(r, (Deal, RoomCards))), default=0)
     partial = {row["observer"] for row in data.information if row.get("partial_view")}
+    certain_at = {row["name"]: row.get("first_certain_seq") for row in data.players}
     hands = game.hands()
     lines = []
     for observer in [*game.names, None]:
@@ -388,7 +396,7 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
         if not series:
             continue
         after_deal = next((e for s, e in reversed(series) if s <= setup), series[0][1])
-        certain = next((s for s, e in series if e <= NOT_CERTAIN_ABOVE), None)
+        certain = certain_at.get(observer) if observer is not None else None
         lines.append(
             EntropyLine(
                 observer=observer if observer is not None else TABLE_LABEL,
@@ -406,6 +414,7 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
 
 def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
     game = data.game
+    hands = game.hands()
     lines = []
     for row in data.suggestions:
         best = (row.get("best_suspect"), row.get("best_weapon"), row.get("best_room"))
@@ -422,6 +431,8 @@ def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
                 accuracy=row.get("accuracy"),
                 label=row.get("label"),
                 giveaway=row.get("giveaway_bits"),
+                bits_lost=row.get("bits_lost"),
+                rated=row["player"] in hands,
             )
         )
     return lines
@@ -430,32 +441,28 @@ def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
 def best_and_worst(
     lines: list[SuggestionLine], n: int = TOP_SUGGESTIONS
 ) -> tuple[list[SuggestionLine], list[SuggestionLine]]:
-    """The n most and least accurate suggestions (ties: the larger gain is better; the larger gap to
-    the best available gain is worse). Without accuracy (not analysed), nothing is ranked."""
+    """The n most accurate suggestions (ties: the larger gain is better) and the n that lost the most
+    bits against the best available (ties: the less accurate is worse). Without accuracy (not
+    analysed, or hand not in the log), nothing is ranked."""
     rated = [s for s in lines if s.accuracy is not None]
     best = sorted(rated, key=lambda s: (-s.accuracy, -(s.expected_gain or 0.0), s.seq))[:n]  # type: ignore[operator]
     chosen = {s.seq for s in best}
     gap = lambda s: (s.best_gain or 0.0) - (s.expected_gain or 0.0)  # noqa: E731
-    worst = [s for s in sorted(rated, key=lambda s: (s.accuracy, -gap(s), s.seq)) if s.seq not in chosen]
+    worst = [s for s in sorted(rated, key=lambda s: (-gap(s), s.accuracy, s.seq)) if s.seq not in chosen]
     # a suggestion as good as possible is never "worst", even when every one was
     worst = [s for s in worst if s.accuracy < 1.0 - 1e-9][:n]  # type: ignore[operator]
     return best, worst
 
 
-def _had_turn_after(game: Game, player: str, seq: int) -> bool:
-    """Whether one of the player's turns was still going, or came, after record ``seq``."""
-    from clue_stats.analysis.accusations import own_turns
-
-    return any(end > seq for _, end in own_turns(game, player))
-
-
 def timing_lines(data: ReportData) -> list[TimingLine]:
     game = data.game
     certain_by_player = {p["name"]: p.get("first_certain_seq") for p in data.players}
+    missed_by_player = {p["name"]: p.get("missed_win") for p in data.players}
     accused = {a["player"]: a for a in data.accusations}
     lines = []
     for name in game.names:
         certain = certain_by_player.get(name)
+        missed = missed_by_player.get(name)
         acc = accused.get(name)
         record = _record(game, certain) if certain is not None else None
         if acc is None:
@@ -463,14 +470,14 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
                 verdict = "never certain, never accused"
             elif data.header.get("winner") == name:
                 verdict = "won without accusing"
-            elif not _had_turn_after(game, name, certain):
-                verdict = "certain, but had no turn left to accuse"
-            else:
+            elif missed:
                 verdict = "missed win: certain, never accused"
+            else:
+                verdict = "certain, but had no turn left to accuse"
         else:
             waited = acc.get("turns_waited")
             if acc.get("correct") is False:
-                verdict = "accused wrongly"
+                verdict = "missed win: accused wrongly after being certain" if missed else "accused wrongly"
             elif certain is None or acc["seq"] < certain:
                 verdict = "accused before being certain"
             elif waited == 0:
@@ -490,6 +497,7 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
                 p_correct=acc.get("p_correct") if acc else None,
                 turns_waited=acc.get("turns_waited") if acc else None,
                 verdict=verdict,
+                missed_win=missed,
             )
         )
     return lines

@@ -19,6 +19,7 @@ from clue_stats.analysis.report import (
     GiveawayLine,
     Moment,
     Note,
+    PlayerLine,
     PostMortem,
     SuggestionLine,
     TimingLine,
@@ -104,10 +105,11 @@ def _brief(b: Brief) -> str:
                 esc(p.character) if p.character else "–",
                 str(p.hand_size) + ("" if p.hand_known else ' <span class="muted">(hand not in the log)</span>'),
                 str(p.turn_order + 1) if p.turn_order is not None else "–",
+                _review(p),
                 status,
             )
         )
-    out.append(_table(["seat", "player", "character", "cards", "played", "result"], rows, {0, 4}))
+    out.append(_table(["seat", "player", "character", "cards", "played", "review accuracy", "result"], rows, {0, 4, 5}))
     if not b.analysed:
         out.append(
             '<p class="muted">This game has not been analysed yet: run <code>clue-stats analyse</code> '
@@ -120,6 +122,15 @@ def _brief(b: Brief) -> str:
         )
     out.append("</section>")
     return "".join(out)
+
+
+def _review(p: PlayerLine) -> str:
+    """A player's review accuracy, or why there is none."""
+    if not p.hand_known:
+        return '<span class="muted">hand not in the log</span>'
+    if p.review_accuracy is None:
+        return "–"
+    return f'{share(p.review_accuracy)} <span class="muted">({plural(p.rated_suggestions or 0, "suggestion")})</span>'
 
 
 def _entropy(lines: list[EntropyLine], timing: list[TimingLine], charts: bool) -> str:
@@ -140,7 +151,7 @@ def _entropy(lines: list[EntropyLine], timing: list[TimingLine], charts: bool) -
             bits(line.start),
             bits(line.after_deal),
             bits(line.end),
-            str(line.certain_seq) if line.certain_seq is not None else "never",
+            "–" if line.is_table else str(line.certain_seq) if line.certain_seq is not None else "never",
         )
         for line in lines
     ]
@@ -150,6 +161,8 @@ def _entropy(lines: list[EntropyLine], timing: list[TimingLine], charts: bool) -
 
 
 def _label(s: SuggestionLine) -> str:
+    if not s.rated:
+        return '<span class="muted">hand not in the log</span>'
     return f'<span class="label-{esc(s.label)}">{esc(s.label)}</span>' if s.label else "–"
 
 
@@ -164,6 +177,7 @@ def _suggestion_row(s: SuggestionLine) -> tuple[str, ...]:
         bits(s.best_gain),
         "this one" if s.best_cards == s.cards else cards(s.best_cards),
         share(s.accuracy),
+        bits(s.bits_lost),
         _label(s),
     )
 
@@ -177,6 +191,7 @@ SUGGESTION_HEAD = [
     "best available",
     "best instead",
     "accuracy",
+    "bits lost",
     "label",
 ]
 

@@ -24,6 +24,7 @@ from clue_stats.analysis.report import (
     GiveawayLine,
     Moment,
     Note,
+    PlayerLine,
     PostMortem,
     SuggestionLine,
     TimingLine,
@@ -102,15 +103,25 @@ def _brief(pm: PostMortem) -> list[str]:
                 md_escape(p.name),
                 md_escape(p.character) if p.character else "–",
                 str(p.hand_size) + ("" if p.hand_known else " (hand not in the log)"),
+                _review(p),
                 status,
             )
         )
-    out += _table(["seat", "player", "character", "cards", "result"], rows, {0})
+    out += _table(["seat", "player", "character", "cards", "review accuracy", "result"], rows, {0, 4})
     if not b.analysed:
         out += ["_Not analysed yet: run `clue-stats analyse` for accuracy, timing and giveaways._", ""]
     elif b.computed:
         out += ["_The analysis was computed for this report; `clue-stats analyse` stores it._", ""]
     return out
+
+
+def _review(p: PlayerLine) -> str:
+    """A player's review accuracy, or why there is none."""
+    if not p.hand_known:
+        return "hand not in the log"
+    if p.review_accuracy is None:
+        return "–"
+    return f"{share(p.review_accuracy)} ({plural(p.rated_suggestions or 0, 'suggestion')})"
 
 
 def _entropy(lines: list[EntropyLine]) -> list[str]:
@@ -127,7 +138,7 @@ def _entropy(lines: list[EntropyLine]) -> list[str]:
             bits(line.start),
             bits(line.after_deal),
             bits(line.end),
-            str(line.certain_seq) if line.certain_seq is not None else "never",
+            "–" if line.is_table else str(line.certain_seq) if line.certain_seq is not None else "never",
             f"`{sparkline(line.series, top)}`",
         )
         for line in lines
@@ -152,7 +163,8 @@ def _suggestion_row(s: SuggestionLine) -> tuple[str, ...]:
         bits(s.best_gain),
         "this one" if s.best_cards == s.cards else cards(s.best_cards),
         share(s.accuracy),
-        md_escape(s.label) if s.label else "–",
+        bits(s.bits_lost),
+        ("hand not in the log" if not s.rated else md_escape(s.label) if s.label else "–"),
     )
 
 
@@ -165,6 +177,7 @@ SUGGESTION_HEAD = [
     "best available",
     "best instead",
     "accuracy",
+    "bits lost",
     "label",
 ]
 

@@ -89,6 +89,16 @@ def people_first(kinds_present: list[str], include_others: bool = False) -> tupl
     return people
 
 
+def selection(filters: GameFilter, alias: str) -> tuple[str, str, list[Any]]:
+    """(join, condition, parameters) that keep the rows of ``alias`` whose game the filters select.
+    Nothing at all without filters, so that an unfiltered query pays for no join; with filters an
+    explicit join, which DuckDB runs faster than ``game_id IN (subquery)`` on millions of rows."""
+    if filters == GameFilter():
+        return "", "TRUE", []
+    where, params = filters.where("sel_g")
+    return f"JOIN games sel_g ON sel_g.game_id = {alias}.game_id", where, params
+
+
 def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     """A query's result as a polars frame (column names kept even when no row matches)."""
     # duckdb 2: a relation's .pl() fetches the whole result, so the connection is free again at once

@@ -32,9 +32,9 @@ TIE = 1e-12
 # bits lost over simulated games): the most bits a suggestion may lose and still earn each word.
 LABELS: tuple[tuple[str, float], ...] = (
     ("best", NOTHING_TO_LEARN),
-    ("good", 0.1),
-    ("inaccuracy", 0.3),
-    ("mistake", 0.6),
+    ("good", 0.2),
+    ("inaccuracy", 0.5),
+    ("mistake", 1.0),
 )
 WORST_LABEL = "blunder"
 LABEL_ORDER = (*(word for word, _ in LABELS), WORST_LABEL)

@@ -23,10 +23,19 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis import league as league_stats
-from clue_stats.analysis import names, store_read, timeline
+from clue_stats.analysis import names, store_read, summaries, timeline
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
-from clue_stats.analysis.store_read import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first
+from clue_stats.analysis.store_read import (
+    KINDS,
+    PEOPLE,
+    GameFilter,
+    GameNotFound,
+    StoreBusy,
+    StoreError,
+    people_first,
+    selection,
+)
 from clue_stats.ingest import store
 
 __all__ = [
@@ -64,8 +73,6 @@ __all__ = [
 WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then says the store is busy
 CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
-TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... shown per list
-SUGGESTION_CARDS = ("suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room", "shown_card")
 
 
 # ---------------------------------------------------------------- where the database is
@@ -104,16 +111,6 @@ def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ())
 def _one(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> dict[str, Any]:
     rows = _frame(con, sql, params).to_dicts()
     return rows[0] if rows else {}
-
-
-def _selection(filters: GameFilter, alias: str) -> tuple[str, str, list[Any]]:
-    """(join, condition, parameters) that keep the rows of ``alias`` whose game the filters select.
-    Nothing at all without filters, so that an unfiltered page pays for no join; with filters an
-    explicit join, which DuckDB runs faster than ``game_id IN (subquery)`` on millions of rows."""
-    if filters == GameFilter():
-        return "", "TRUE", []
-    where, params = filters.where("sel_g")
-    return f"JOIN games sel_g ON sel_g.game_id = {alias}.game_id", where, params
 
 
 # ---------------------------------------------------------------- filters and overview
@@ -165,7 +162,7 @@ def edition_name(edition: str) -> str:
 def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Counts of the selection and its games by edition, player count, source and month."""
     where, where_params = filters.where("g")
-    join_p, in_p, in_params = _selection(filters, "p")
+    join_p, in_p, in_params = selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         totals = _one(
             con,
@@ -283,13 +280,13 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
 
 
 @st.cache_data(**CACHE)
-def replay_timeline(path: str, version: str, game_id: str) -> tuple[pl.DataFrame, dict[str, int | None]]:
-    """Envelope entropy of every observer after every record, and when each player became certain.
+def replay_timeline(path: str, version: str, game_id: str) -> pl.DataFrame:
+    """Envelope entropy of every observer after every record.
 
     Computed by the deduction engine (through analysis.timeline) rather than read from the
-    ``information`` table, so that a game stored with ``--no-analyse`` can be replayed as well."""
-    game = replay_game(path, version, game_id).game
-    return timeline.entropy_frame(game), dict(timeline.certainty(game))
+    ``information`` table, so that a game stored with ``--no-analyse`` can be replayed as well. When
+    each player became certain is read from ``players.first_certain_seq`` (replay_game)."""
+    return timeline.entropy_frame(replay_game(path, version, game_id).game)
 
 
 @st.cache_data(**CACHE)
@@ -302,212 +299,29 @@ def notebook(path: str, version: str, game_id: str, observer: str | None, seq: i
 # ---------------------------------------------------------------- suggestions
 
 
-def _bins(column: str, width: float) -> str:
-    """The left edge of a histogram bin, computed in SQL (accuracy 1 falls in the last bin)."""
-    if column.endswith("accuracy"):
-        # least() skips NULLs in DuckDB, so an unrated suggestion must be kept out explicitly
-        return f"CASE WHEN {column} IS NOT NULL THEN least(floor({column} / {width}), {round(1 / width) - 1}) * {width} END"
-    return f"floor({column} / {width}) * {width}"
+# ---------------------------------------------------------------- suggestions and accusations
+
+SUGGESTION_CARDS = ("suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room", "shown_card")
 
 
 @st.cache_data(**CACHE)
 def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
-    """Gains and accuracy of the selection's suggestions: totals, histograms, per strategy and per
-    player, label counts, and the best and worst suggestions.
-
-    One pass joins the suggestions to their suggesters' strategies and counts them at the finest
-    grain any figure needs (strategy, player, label, accuracy bin, gain bin); every figure is then a
-    sum over that small table. At 100,000 games the join is the costly part, so it is done once per
-    page rather than once per figure."""
-    where, params = filters.where("g")
-    join_s, in_s, selected = _selection(filters, "s")
+    """Gains, accuracy and labels of the selection's suggestions (analysis.summaries)."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
-        grain = _frame(
-            con,
-            f"""
-            SELECT coalesce(p.strategy, '(not given)') AS strategy, s.player, s.label,
-                   {_bins("s.accuracy", 0.05)} AS accuracy_bin, {_bins("s.expected_gain_bits", 0.25)} AS gain_bin,
-                   count(*)::BIGINT AS n, count(s.expected_gain_bits)::BIGINT AS n_expected,
-                   count(s.accuracy)::BIGINT AS n_accuracy,
-                   sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy
-            FROM suggestions s {join_s} LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-            WHERE {in_s} GROUP BY ALL""",
-            selected,
-        )
-        ranked = {}
-        # best: the most accurate, and among equally accurate the most informative; worst: the reverse
-        for key, order in (
-            ("best", "{t}.accuracy DESC NULLS LAST, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
-            ("worst", "{t}.accuracy ASC NULLS LAST, {t}.expected_gain_bits ASC, {t}.game_id, {t}.seq"),
-        ):
-            ranked[key] = _frame(
-                con,
-                f"""
-                WITH t AS (SELECT s.* FROM suggestions s {join_s} WHERE s.expected_gain_bits IS NOT NULL AND {in_s}
-                           ORDER BY {order.format(t="s")} LIMIT {TOP})
-                SELECT t.game_id, t.seq, t.player, coalesce(p.strategy, '(not given)') AS strategy,
-                       t.suspect, t.weapon, t.room, t.shown_by, t.expected_gain_bits, t.best_gain_bits,
-                       t.best_suspect, t.best_weapon, t.best_room, t.accuracy, t.label, g.edition, g.played_at
-                FROM t JOIN games g USING (game_id)
-                LEFT JOIN players p ON p.game_id = t.game_id AND p.name = t.player
-                ORDER BY {order.format(t="t")}""",
-                selected,
-            )
-            ranked[key] = names.name_columns(ranked[key], SUGGESTION_CARDS, con)
-    return {"totals": _suggestion_totals(grain, games), **_suggestion_figures(grain), **ranked}
-
-
-def _summary(grain: pl.DataFrame, by: str) -> pl.DataFrame:
-    return (
-        grain.group_by(by)
-        .agg(
-            pl.col("n").sum().alias("suggestions"),
-            (pl.col("sum_expected").sum() / pl.col("n_expected").sum()).alias("mean_expected_gain"),
-            (pl.col("sum_accuracy").sum() / pl.col("n_accuracy").sum()).alias("mean_accuracy"),
-            pl.col("n_accuracy").sum().alias("rated"),
-        )
-        .with_columns(
-            pl.when(pl.col("rated") > 0).then(pl.col("mean_accuracy")).otherwise(None).alias("mean_accuracy"),
-        )
-        .sort(["suggestions", by], descending=[True, False])
-    )
-
-
-def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
-    n_expected = int(grain["n_expected"].sum()) if grain.height else 0
-    n_accuracy = int(grain["n_accuracy"].sum()) if grain.height else 0
-    return {
-        "games": games,
-        "suggestions": int(grain["n"].sum()) if grain.height else 0,
-        "with_expected": n_expected,
-        "with_accuracy": n_accuracy,
-        "mean_expected_gain": grain["sum_expected"].sum() / n_expected if n_expected else None,
-        "mean_accuracy": grain["sum_accuracy"].sum() / n_accuracy if n_accuracy else None,
-    }
-
-
-def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    return {
-        "gains": grain.filter(pl.col("gain_bin").is_not_null())
-        .group_by("gain_bin")
-        .agg(pl.col("n").sum().alias("suggestions"))
-        .rename({"gain_bin": "bin_start"})
-        .sort("bin_start"),
-        "accuracy": grain.filter(pl.col("accuracy_bin").is_not_null())
-        .group_by("strategy", "accuracy_bin")
-        .agg(pl.col("n").sum().alias("suggestions"))
-        .rename({"accuracy_bin": "bin_start"})
-        .sort("strategy", "bin_start"),
-        "by_strategy": _summary(grain, "strategy"),
-        "by_player": _summary(grain, "player").head(50),
-        "labels": grain.filter(pl.col("label").is_not_null())
-        .group_by("strategy", "label")
-        .agg(pl.col("n").sum().alias("suggestions"))
-        .sort("strategy", "label"),
-    }
-
-
-# ---------------------------------------------------------------- accusations
+        data = summaries.suggestion_summary(con, filters)
+        for key in ("best", "worst"):  # cards by the edition's names
+            data[key] = names.name_columns(data[key], SUGGESTION_CARDS, con)
+    return data
 
 
 @st.cache_data(**CACHE)
 def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
-    """p_correct and turns waited of the selection's accusations, missed wins, lucky and unlucky guesses."""
-    where, params = filters.where("g")
-    join_a, in_a, selected = _selection(filters, "a")
-    join_p, in_p, _ = _selection(filters, "p")
-    outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
-    columns = f"""a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
-                 a.first_certain_seq, a.turns_waited, g.winner, g.edition"""
+    """p_correct, turns waited, lucky and unlucky guesses and missed wins (analysis.summaries)."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        games = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
-        # every accusation of the selection, counted by outcome, p_correct bin and turns waited
-        grain = _frame(
-            con,
-            f"""
-            SELECT {outcome} AS outcome,
-                   CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
-                   a.p_correct >= 1 AS certain,
-                   CASE WHEN a.turns_waited IS NOT NULL THEN least(a.turns_waited, 10) END::INTEGER AS turns_waited,
-                   count(*)::BIGINT AS accusations, sum(a.turns_waited) AS sum_waited
-            FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""",
-            selected,
-        )
-        lucky = _frame(
-            con,
-            f"""
-            SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
-            WHERE a.p_correct < 1 AND a.correct AND {in_a}
-            ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""",
-            selected,
-        )
-        unlucky = _frame(
-            con,
-            f"""
-            SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
-            WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
-            ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""",
-            selected,
-        )
-        # a missed win: the player was certain of the solution at some record, and did not win
-        seats = _one(
-            con,
-            f"""
-            SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS certain_players,
-                   count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL AND NOT p.won)::BIGINT AS missed_wins
-            FROM players p {join_p} WHERE {in_p}""",
-            selected,
-        )
-        missed = _frame(
-            con,
-            f"""
-            WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p {join_p}
-                       WHERE p.first_certain_seq IS NOT NULL AND NOT p.won AND {in_p})
-            SELECT m.game_id, m.name AS player, m.first_certain_seq, a.seq AS accused_at,
-                   a.correct AS accused_correct, g.winner, g.played_at
-            FROM m JOIN games g USING (game_id)
-            LEFT JOIN accusations a ON a.game_id = m.game_id AND a.player = m.name
-            ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT 200""",
-            selected,
-        )
-        lucky, unlucky = (names.name_columns(f, ("suspect", "weapon", "room"), con) for f in (lucky, unlucky))
-
-    def total(condition: pl.Expr | None = None) -> int:
-        rows = grain if condition is None else grain.filter(condition)
-        return int(rows["accusations"].sum()) if rows.height else 0
-
-    timed = grain.filter(pl.col("turns_waited").is_not_null())
-    totals = {
-        "games": games,
-        "accusations": total(),
-        "correct": total(pl.col("outcome") == "won"),
-        "wrong": total(pl.col("outcome") == "lost"),
-        "with_p_correct": total(pl.col("bin_start").is_not_null()),
-        "certain": total(pl.col("certain").fill_null(False)),
-        "guesses": total(pl.col("certain") == False),  # noqa: E712 (a polars comparison; NULL stays out)
-        "guesses_won": total((pl.col("certain") == False) & (pl.col("outcome") == "won")),  # noqa: E712
-        "guesses_lost": total((pl.col("certain") == False) & (pl.col("outcome") == "lost")),  # noqa: E712
-        "mean_turns_waited": float(timed["sum_waited"].sum()) / float(timed["accusations"].sum())
-        if timed.height
-        else None,
-        **seats,
-    }
-    p_correct = (
-        grain.filter(pl.col("bin_start").is_not_null())
-        .group_by("outcome", "bin_start")
-        .agg(pl.col("accusations").sum())
-        .sort("outcome", "bin_start")
-    )
-    waited = timed.group_by("turns_waited", "outcome").agg(pl.col("accusations").sum()).sort("turns_waited", "outcome")
-    return {
-        "totals": totals,
-        "p_correct": p_correct,
-        "waited": waited,
-        "lucky": lucky,
-        "unlucky": unlucky,
-        "missed": missed,
-    }
+        data = summaries.accusation_summary(con, filters)
+        for key in ("lucky", "unlucky"):  # cards by the edition's names
+            data[key] = names.name_columns(data[key], ("suspect", "weapon", "room"), con)
+    return data
 
 
 # ---------------------------------------------------------------- corpus statistics from analysis
@@ -592,7 +406,7 @@ def league_details(
 def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Rejected games (all of them: a rejected game has no trusted edition or date to filter on),
     the warnings kept with the selection's stored games, and the ingest history."""
-    join_p, in_p, params = _selection(filters, "p")
+    join_p, in_p, params = selection(filters, "p")
     with store_read.open_store(path, WAIT_SECONDS) as con:
         rejected_total = _one(con, "SELECT count(*)::BIGINT AS n FROM rejected")["n"]
         rejected = _frame(

@@ -254,3 +254,127 @@ def test_candidate_rooms_follow_the_flag() -> None:
     assert suggestions.candidate_rooms(game, record) == ("hall",)
     game.flags = {**game.flags, "suggest_room": "chosen"}
     assert suggestions.candidate_rooms(game, record) == game.deck.rooms
+
+
+# -- missed wins, on games checked by hand -----------------------------------------------------------
+
+# The worked example's deck and deals: Anna holds Plum and the Rope, Ben Green and the Hall; the
+# solution is Mustard, Knife, Study. After Anna's first suggestion (Ben shows the Hall) Anna knows the
+# weapon and the room, and the suspect is Green or Mustard: a reveal of Ben's Green makes her certain.
+_HEADER = [
+    '{"type":"game","format":"clue-log/1","id":"ID","edition":"custom","deck":{"suspects":["Plum","Green","Mustard"],"weapons":["Rope","Knife"],"rooms":["Hall","Study"]},"players":[{"name":"Anna"},{"name":"Ben"}]}',
+    '{"type":"deal","player":"Anna","cards":["plum","rope"]}',
+    '{"type":"deal","player":"Ben","cards":["green","hall"]}',
+    '{"type":"turn","player":"Anna"}',
+    '{"type":"suggest","player":"Anna","suspect":"green","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}',
+]
+_REVEAL_GREEN = '{"type":"reveal","player":"Ben","card":"green","to":"all","cause":"a house rule"}'
+_BEN_WINS = [
+    '{"type":"accuse","player":"Ben","suspect":"mustard","weapon":"knife","room":"study","correct":true}',
+    '{"type":"end","winner":"Ben","solution":{"suspect":"mustard","weapon":"knife","room":"study"}}',
+]
+
+
+def _players(game_id: str, *records: str) -> dict[str, dict]:
+    text = "\n".join([_HEADER[0].replace('"ID"', f'"{game_id}"'), *_HEADER[1:], *records]) + "\n"
+    return by_key(analysed(load(text)).tables["players"], "name")
+
+
+def test_certain_then_a_turn_without_accusing_is_a_missed_win() -> None:
+    # certain at the reveal (seq 6), in Ben's turn; then a turn of Anna's ends without an accusation
+    players = _players(
+        "miss",
+        '{"type":"turn","player":"Ben"}',
+        _REVEAL_GREEN,
+        '{"type":"turn","player":"Anna"}',
+        '{"type":"turn","player":"Ben"}',
+        *_BEN_WINS,
+    )
+    assert players["Anna"]["first_certain_seq"] == 6
+    assert players["Anna"]["missed_win"] is True
+    assert players["Ben"]["missed_win"] is False  # the winner
+
+
+def test_certain_just_before_another_players_winning_accusation_is_no_missed_win() -> None:
+    # certain at the reveal (seq 6), and Ben accuses at once: Anna had no turn to accuse in
+    players = _players("no-turn", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, *_BEN_WINS)
+    assert players["Anna"]["first_certain_seq"] == 6
+    assert players["Anna"]["missed_win"] is False
+
+
+def test_eliminated_before_being_certain_is_no_missed_win() -> None:
+    # Anna accuses Green wrongly (seq 5), which tells her the suspect is Mustard: certain at seq 5, in
+    # a turn that ends later (seq 6), but out of the game already
+    players = _players(
+        "out",
+        '{"type":"accuse","player":"Anna","suspect":"green","weapon":"knife","room":"study","correct":false}',
+        '{"type":"turn","player":"Ben"}',
+        *_BEN_WINS,
+    )
+    assert players["Anna"]["eliminated"] and players["Anna"]["first_certain_seq"] == 5
+    assert players["Anna"]["missed_win"] is False
+
+
+def test_worked_example_missed_win_and_review() -> None:
+    """The docs' worked example: Anna certain after seq 8, in her own turn, which ends without an
+    accusation (a missed win); every suggestion of both players is the best available (review
+    accuracy 1, labels best, nothing lost) but Anna's second, checked by hand below."""
+    rows = analysed(load(docs_log("## Worked example")))
+    players = by_key(rows.tables["players"], "name")
+    assert (players["Anna"]["missed_win"], players["Ben"]["missed_win"]) == (True, False)
+    assert players["Anna"]["rated_suggestions"] == 2 and players["Ben"]["rated_suggestions"] == 2
+    by_seq = by_key(rows.tables["suggestions"], "seq")
+    for s in by_seq.values():
+        assert s["bits_lost"] == pytest.approx(s["best_gain_bits"] - s["expected_gain_bits"], abs=1e-12)
+        assert s["label"] == suggestions.label(s["bits_lost"])
+    for name in ("Anna", "Ben"):
+        mine = [s for s in by_seq.values() if s["player"] == name]
+        expected = sum(s["expected_gain_bits"] for s in mine) / sum(s["best_gain_bits"] for s in mine)
+        assert players[name]["review_accuracy"] == pytest.approx(expected)
+
+
+def test_labels_and_review_accuracy_on_a_hand_checked_game() -> None:
+    """Anna names her own Plum (docs/analysis.md, "Labels"): the suggestion only asks about the room,
+    1 bit expected against the 1.25 of Green or Mustard: 0.25 bits lost, accuracy 0.8, an
+    inaccuracy; her review accuracy over the game (one rated suggestion) is 1 / 1.25. Ben makes no
+    suggestion: rated_suggestions 0, review accuracy NULL."""
+    text = "\n".join(
+        [
+            _HEADER[0].replace('"ID"', '"plum-instead"'),
+            *_HEADER[1:4],
+            '{"type":"suggest","player":"Anna","suspect":"plum","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}',
+            '{"type":"turn","player":"Ben"}',
+            *_BEN_WINS,
+        ]
+    )
+    rows = analysed(load(text + "\n"))
+    (s,) = rows.tables["suggestions"]
+    assert s["expected_gain_bits"] == pytest.approx(1.0) and s["best_gain_bits"] == pytest.approx(1.25)
+    assert s["best_suspect"] in ("green", "mustard") and s["best_room"] == "hall"
+    assert s["bits_lost"] == pytest.approx(0.25) and s["accuracy"] == pytest.approx(0.8)
+    assert s["label"] == "inaccuracy"
+    players = by_key(rows.tables["players"], "name")
+    assert players["Anna"]["rated_suggestions"] == 1 and players["Anna"]["review_accuracy"] == pytest.approx(0.8)
+    assert players["Ben"]["rated_suggestions"] == 0 and players["Ben"]["review_accuracy"] is None
+
+
+def test_a_log_holding_one_hand_rates_only_its_writers_suggestions() -> None:
+    """The worked example as Anna's notebook: Ben's deal is not in the log, so his suggestions are
+    not rated (every review column NULL) while Anna's are, as in the full log; the information rows
+    are still there for every observer, Ben's marked as a partial view."""
+    full = docs_log("## Worked example")
+    lines = [line for line in full.splitlines() if '"type":"deal","player":"Ben"' not in line]
+    rows = analysed(load("\n".join(lines) + "\n"))
+    reference = by_key(analysed(load(full)).tables["suggestions"], "player", "suspect", "weapon", "room")
+    for s in rows.tables["suggestions"]:
+        review = {c: s[c] for c in suggestions.UNRATED}
+        if s["player"] == "Ben":
+            assert review == suggestions.UNRATED
+        else:
+            same = reference[(s["player"], s["suspect"], s["weapon"], s["room"])]
+            assert review == {c: same[c] for c in suggestions.UNRATED}
+    players = by_key(rows.tables["players"], "name")
+    assert players["Ben"]["rated_suggestions"] == 0 and players["Ben"]["review_accuracy"] is None
+    assert players["Anna"]["rated_suggestions"] == 2 and players["Anna"]["review_accuracy"] == 1.0
+    observers = {(r["observer"], r["partial_view"]) for r in rows.tables["information"]}
+    assert observers == {("Anna", False), ("Ben", True), (None, False)}

@@ -322,37 +322,43 @@ def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
 def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "suggestions")
     assert_clean(at)
-    [(total, with_expected, with_accuracy)] = sql(
-        corpus, "SELECT count(*), count(expected_gain_bits), count(accuracy) FROM suggestions"
+    [(total, with_expected, with_accuracy, unrated)] = sql(
+        corpus,
+        """SELECT count(*), count(expected_gain_bits), count(accuracy), count(*) FILTER (WHERE NOT p.hand_known)
+        FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player""",
     )
     shown = metrics(at)
     assert number(shown["Suggestions"]) == total
-    assert number(shown["With expected gain"]) == with_expected
-    assert number(shown["Rated for accuracy"]) == with_accuracy > 0
+    assert number(shown["Rated"]) == with_expected
+    assert number(shown["Not rated"]) == unrated > 0  # the spieleabend sample holds one hand
+    assert with_accuracy > 0
     spec, gains = chart_with(at, "bin_end")
     assert spec["encoding"]["x"]["field"] == "bin_start" and sum(gains["suggestions"].to_pylist()) == with_expected
     spec, accuracy = chart_with(at, "strategy", "bin_start")
     assert spec["encoding"]["color"]["field"] == "strategy"
     assert sum(accuracy["suggestions"].to_pylist()) == with_accuracy
-    _, means = chart_with(at, "mean_accuracy")
-    [(strategy, mean)] = sql(
+    _, means = chart_with(at, "review_accuracy")
+    reviewed = sql(
         corpus,
-        """SELECT p.strategy, avg(s.accuracy) FROM suggestions s JOIN players p
-        ON p.game_id = s.game_id AND p.name = s.player WHERE s.accuracy IS NOT NULL GROUP BY ALL""",
+        """SELECT coalesce(p.strategy, '(not given)'), sum(s.expected_gain_bits) / sum(s.best_gain_bits)
+        FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
+        WHERE s.accuracy IS NOT NULL GROUP BY ALL""",
     )
-    assert dict(zip(means["strategy"].to_pylist(), means["mean_accuracy"].to_pylist())) == {
-        strategy or "(not given)": pytest.approx(mean)
+    assert dict(zip(means["strategy"].to_pylist(), means["review_accuracy"].to_pylist())) == {
+        strategy: pytest.approx(value) for strategy, value in reviewed
     }
     best = at.dataframe[-2].value
     [(game_id, seq)] = sql(
         corpus,
-        """SELECT game_id, seq FROM suggestions WHERE expected_gain_bits IS NOT NULL
-                                      ORDER BY accuracy DESC NULLS LAST, expected_gain_bits DESC, game_id, seq LIMIT 1""",
+        """SELECT game_id, seq FROM suggestions WHERE bits_lost IS NOT NULL
+                                      ORDER BY accuracy DESC, expected_gain_bits DESC, game_id, seq LIMIT 1""",
     )
     assert best["game_id"][0] == game_id
     assert best["replay"][0] == f"replay?game={game_id}&seq={seq}"  # the record, in the link
     worst = at.dataframe[-1].value
-    assert len(worst) == min(10, with_expected)
+    assert len(worst) == min(10, with_accuracy)
+    [(most_lost,)] = sql(corpus, "SELECT max(bits_lost) FROM suggestions")
+    assert worst["bits_lost"][0] == pytest.approx(most_lost)
     # the link opens the replay at that suggestion
     link = open_app(corpus, monkeypatch, "replay", game=game_id, seq=str(seq))
     assert link.slider(key="replay_seq").value == seq and link.selectbox(key="replay_game").value == game_id
@@ -366,7 +372,7 @@ def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
         """SELECT count(*), count(*) FILTER (WHERE correct),
         count(*) FILTER (WHERE NOT correct), count(*) FILTER (WHERE p_correct < 1) FROM accusations""",
     )
-    [(missed,)] = sql(corpus, "SELECT count(*) FROM players WHERE first_certain_seq IS NOT NULL AND NOT won")
+    [(missed,)] = sql(corpus, "SELECT count(*) FROM players WHERE missed_win")
     shown = metrics(at)
     assert (number(shown["Accusations"]), number(shown["Correct"]), number(shown["Wrong"])) == (n, correct, wrong)
     assert number(shown["Guesses"]) == guesses
@@ -614,3 +620,52 @@ def test_every_table_shows_names_words_and_blanks(corpus, monkeypatch, all_kinds
             config = json.loads(grid.proto.columns or "{}")  # the headers the grid shows
             shown = [config.get(c, {}).get("label") or c for c in frame.columns]
             assert all("_" not in label for label in shown), (page, dict(zip(frame.columns, shown)))
+
+
+def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_path, monkeypatch):
+    """players.missed_win and players.review_accuracy, read through the dashboard (its query and
+    the Accusations page), the player statistics and the report: the same numbers as the columns,
+    on the games of tests/test_analysis.py whose missed wins are checked by hand."""
+    from clue_stats.analysis.report import gather, post_mortem
+    from tests.test_analysis import _BEN_WINS, _HEADER, _REVEAL_GREEN, docs_log
+
+    def game(game_id: str, *records: str) -> str:
+        return "\n".join([_HEADER[0].replace('"ID"', f'"{game_id}"'), *_HEADER[1:], *records]) + "\n"
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "worked.jsonl").write_text(docs_log("## Worked example"), encoding="utf-8")
+    (logs / "cases.jsonl").write_text(
+        game("miss", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, '{"type":"turn","player":"Anna"}')
+        + game("miss-2", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, '{"type":"turn","player":"Anna"}')
+        + game("no-turn", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, *_BEN_WINS),
+        encoding="utf-8",
+    )
+    db = tmp_path / "missed.duckdb"
+    assert pipeline.ingest_paths([str(logs)], db, workers=1).games_stored == 4
+    columns = {
+        (g, n): (m, r) for g, n, m, r in sql(db, "SELECT game_id, name, missed_win, review_accuracy FROM players")
+    }
+    missed = {key for key, (m, _) in columns.items() if m}
+    assert missed == {("worked-example", "Anna"), ("miss", "Anna"), ("miss-2", "Anna")}
+
+    # the dashboard: its query, and the page
+    stats = queries.accusation_stats(str(db), queries.store_version(db), queries.GameFilter())
+    assert stats["totals"]["missed_wins"] == len(missed)
+    assert set(zip(stats["missed"]["game_id"].to_list(), stats["missed"]["player"].to_list())) == missed
+    at = open_app(db, monkeypatch, "accusations")
+    assert_clean(at)
+    assert number(metrics(at)["Missed wins"]) == len(missed)
+    # the statistics
+    with store_read.open_store(db) as con:
+        summary = {r["name"]: r for r in player_stats.player_summary(con, by="name").iter_rows(named=True)}
+    assert {n: r["missed_wins"] for n, r in summary.items()} == {"Anna": 3, "Ben": 0}
+    # the report, game by game
+    for game_id in ("worked-example", "miss", "miss-2", "no-turn"):
+        with store_read.open_store(db) as con:
+            pm = post_mortem(gather(con, game_id))
+        for line in pm.timing:
+            assert line.missed_win == columns[(game_id, line.player)][0]
+            assert line.verdict.startswith("missed win") == line.missed_win
+        for player in pm.brief.players:
+            assert player.review_accuracy == columns[(game_id, player.name)][1]

@@ -41,7 +41,7 @@ row[3].metric(
 row[4].metric(
     "Missed wins",
     f"{totals['missed_wins']:,}",
-    help="players who were certain of the solution at some record and did not win",
+    help="players who were certain of the solution, had a turn of their own to accuse, and did not win",
 )
 if totals["with_p_correct"] == 0:
     st.info(f"How sure accusers were, turns waited and missed wins: {NO_ANALYSIS}.")
@@ -101,8 +101,10 @@ with right:
 
 st.subheader("Missed wins")
 st.caption(
-    f"{totals['missed_wins']:,} of {totals['certain_players']:,} players who became certain did not win. "
-    "The newest 200 are listed; each link opens the game at the record that made the player certain."
+    f"{totals['missed_wins']:,} of {totals['certain_players']:,} players who became certain missed a win: "
+    "certain, not eliminated, a turn of their own to accuse after it, and not the winner (a player certain "
+    "just before another's winning accusation, with no turn between, missed nothing). The newest 200 are "
+    "listed; each link opens the game at the record that made the player certain."
 )
 if data["missed"].height:
     show(replay_links(data["missed"], "first_certain_seq"), ("replay", "player", "first_certain_seq"))

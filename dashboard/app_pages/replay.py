@@ -128,7 +128,7 @@ if payload.get("note"):
     st.caption(f"Note in the log: {md(payload['note'])}")
 
 # ---- the deduction: entropy of every observer, the notebook of the chosen one
-entropy, certain = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
+entropy = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
 entropy = entropy.with_columns(pl.col("observer").fill_null(TABLE_LABEL))
 notebook = read(queries.notebook, ctx.path, ctx.version, game_id, observer, seq)
 
@@ -254,17 +254,21 @@ with right:
         )
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
         rated = row[0] if row else {}
-        if rated.get("expected_gain_bits") is None:
+        if rated.get("expected_gain_bits") is None and not hand_known.get(rated.get("player"), True):
+            st.info("Not rated: hand not in the log (the suggester's knowledge is not known).")
+        elif rated.get("expected_gain_bits") is None:
             st.info(f"Expected and best gain: {NO_ANALYSIS}.")
         else:
-            cols = st.columns(4)
+            cols = st.columns(5)
             cols[0].metric("Expected gain", f"{rated['expected_gain_bits']:.3f} bits")
             if rated.get("best_gain_bits") is None:
-                cols[1].metric("Best available", "n/a", help="run `clue-stats analyse --deep`")
+                cols[1].metric("Best available", "n/a", help="stored with --light: run `clue-stats analyse`")
             else:
                 cols[1].metric("Best available", f"{rated['best_gain_bits']:.3f} bits")
             cols[2].metric("Accuracy", percent(rated.get("accuracy")))
-            cols[3].metric("Label", rated.get("label") or "n/a")
+            lost = rated.get("bits_lost")
+            cols[3].metric("Bits lost", f"{lost:.3f}" if lost is not None else "n/a")
+            cols[4].metric("Label", rated.get("label") or "n/a")
             if rated.get("best_suspect"):
                 st.caption(
                     "Best suggestion at that moment: "
@@ -274,19 +278,26 @@ with right:
                 )
 
 st.subheader("When each player became certain")
+analysed = data.header.get("analysis_version") is not None
+seats = {row["name"]: row for row in data.players.to_dicts()}
+if not analysed:
+    st.caption(f"When each player became certain, and missed wins: {NO_ANALYSIS}.")
 rows = []
 for player in names:
-    at = certain.get(player)
+    at = seats.get(player, {}).get("first_certain_seq")
     accused = data.accusations.filter(pl.col("player") == player).to_dicts()
     rows.append(
         {
             "player": player,
             "certain after record": at,
-            "at that record": describe(payloads[at], name) if at is not None else "never certain",
+            "at that record": describe(payloads[at], name)
+            if at is not None
+            else ("never certain" if analysed else "not analysed"),
             "accused at": accused[0]["seq"] if accused else None,
             "chance it was right": accused[0].get("p_correct") if accused else None,
             "turns waited": accused[0].get("turns_waited") if accused else None,
             "won": player == data.header.get("winner"),
+            "missed win": seats.get(player, {}).get("missed_win"),
         }
     )
 show(pl.DataFrame(rows, infer_schema_length=None), ("player", "certain after record"))

@@ -33,7 +33,13 @@ if totals["suggestions"] == 0:
     st.info("The selected games hold no suggestion.")
     st.stop()
 if totals["with_expected"] == 0:
-    st.info(f"{totals['suggestions']:,} suggestions, but {NO_ANALYSIS} (gains and accuracy are computed by it).")
+    if totals["hand_not_in_the_log"] == totals["suggestions"]:
+        st.info(
+            f"{totals['suggestions']:,} suggestions, none rated: hand not in the log (a suggestion is rated "
+            "only when the log holds its suggester's hand)."
+        )
+    else:
+        st.info(f"{totals['suggestions']:,} suggestions, but {NO_ANALYSIS} (gains and accuracy are computed by it).")
     st.stop()
 
 
@@ -42,12 +48,16 @@ by_strategy = data["by_strategy"]
 programs = by_strategy.filter(pl.col("strategy") != NOT_GIVEN)
 row = st.columns(4)
 row[0].metric("Suggestions", f"{totals['suggestions']:,}")
-row[1].metric("With expected gain", f"{totals['with_expected']:,}")
-row[2].metric("Rated for accuracy", f"{totals['with_accuracy']:,}")
+row[1].metric("Rated", f"{totals['with_expected']:,}", help="suggestions whose suggester's hand is in the log")
+row[2].metric(
+    "Not rated",
+    f"{totals['hand_not_in_the_log']:,}",
+    help="hand not in the log: the suggester's knowledge is not known, so the suggestion is not judged",
+)
 row[3].metric(
-    "Mean accuracy",
-    percent(totals["mean_accuracy"], 1),
-    help="expected gain / best available gain, averaged over the rated suggestions: 100 % is always the best",
+    "Review accuracy",
+    percent(totals["review_accuracy"], 1),
+    help="the expected gain of the rated suggestions over their best available gain",
 )
 
 st.subheader("Expected gain of the suggestions")
@@ -79,7 +89,7 @@ st.caption(
 
 st.subheader("Accuracy by strategy" if programs.height else "Accuracy")
 if totals["with_accuracy"] == 0:
-    st.info("The best available gain is not computed yet: run `clue-stats analyse --deep`.")
+    st.info("The review (best available gain) is not computed yet: run `clue-stats analyse`.")
 else:
     acc = data["accuracy"].with_columns((pl.col("bin_start") + 0.05).alias("bin_end"))
     st.altair_chart(
@@ -106,18 +116,18 @@ else:
     )
 if programs.height and totals["with_accuracy"]:
     st.altair_chart(
-        alt.Chart(by_strategy.filter(pl.col("mean_accuracy").is_not_null()))
+        alt.Chart(by_strategy.filter(pl.col("review_accuracy").is_not_null()))
         .mark_bar()
         .encode(
             x=alt.X(
-                "mean_accuracy:Q", title="mean accuracy", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")
+                "review_accuracy:Q", title="review accuracy", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")
             ),
             y=alt.Y("strategy:N", title=None, sort="-x", axis=alt.Axis(labelOverlap=False, labelLimit=200)),
             tooltip=[
                 "strategy:N",
                 "suggestions:Q",
                 "rated:Q",
-                alt.Tooltip("mean_accuracy:Q", format=".1%"),
+                alt.Tooltip("review_accuracy:Q", format=".1%"),
                 alt.Tooltip("mean_expected_gain:Q", format=".2f", title="mean expected gain (bits)"),
             ],
         )
@@ -164,6 +174,7 @@ show(ranked(data["best"]), first)
 st.subheader("Worst suggestions")
 show(ranked(data["worst"]), first)
 st.caption(
-    "Best: the most accurate, and among equally accurate ones the most informative; worst: the least "
-    "accurate, then the least informative. Each link opens the game at that suggestion."
+    "Best: the most accurate, and among equally accurate ones the most informative; worst: the most bits "
+    "lost against the best available suggestion. Labels by bits lost: best, good, inaccuracy, mistake, "
+    "blunder (docs/analysis.md). Each link opens the game at that suggestion."
 )

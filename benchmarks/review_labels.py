@@ -1,0 +1,75 @@
+"""The distribution of bits lost over simulated games of the built-in strategies, from which the
+label thresholds are chosen (docs/analysis.md, "Labels").
+
+    .venv/bin/python benchmarks/review_labels.py [--games 120] [--players 4] [--seed 7] [--workers 2]
+
+Plays games between every built-in strategy with `clue-stats simulate`, ingests them with the whole
+review (`clue-stats ingest`), and prints, per strategy, the share of suggestions that lost nothing and
+quantiles of bits lost, then the share of each label under the current thresholds. Figures, not
+pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from clue_stats.analysis.store_read import frame, open_store  # noqa: E402
+from clue_stats.analysis.suggestions import LABEL_ORDER, LABELS  # noqa: E402
+from clue_stats.engine.strategies import STRATEGIES  # noqa: E402
+
+CLI = [sys.executable, "-m", "clue_stats"]
+QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        strategies = ",".join(STRATEGIES)
+        subprocess.run(
+            [*CLI, "simulate", "--games", str(args.games), "--players", str(args.players)]
+            + ["--strategies", strategies, "--seed", str(args.seed), "--out", str(root / "sim")],
+            check=True,
+        )
+        db = root / "review.duckdb"
+        subprocess.run([*CLI, "ingest", str(root / "sim"), "--db", str(db), "--workers", str(args.workers)], check=True)
+        quantiles = ", ".join(f"round(quantile_cont(s.bits_lost, {q}), 3) AS q{round(q * 100)}" for q in QUANTILES)
+        labels = ", ".join(f"round(avg((s.label = '{w}')::INTEGER), 3) AS \"{w}\"" for w in LABEL_ORDER)
+        with open_store(db) as con:
+            by_strategy = frame(
+                con,
+                f"""
+                SELECT coalesce(p.strategy, 'all') AS strategy, count(*) AS suggestions,
+                       round(avg((s.bits_lost <= {LABELS[0][1]})::INTEGER), 3) AS lost_nothing, {quantiles},
+                       round(max(s.bits_lost), 3) AS max
+                FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
+                GROUP BY ROLLUP (p.strategy) ORDER BY p.strategy NULLS LAST""",
+            )
+            shares = frame(
+                con,
+                f"""
+                SELECT coalesce(p.strategy, 'all') AS strategy, {labels}
+                FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
+                GROUP BY ROLLUP (p.strategy) ORDER BY p.strategy NULLS LAST""",
+            )
+    print(f"{args.games} simulated {args.players}-player games ({strategies}), seed {args.seed}")
+    print("bits lost per suggestion (quantiles over all suggestions, 0 included):")
+    print(by_strategy)
+    print("thresholds: " + ", ".join(f"{w} <= {most:g}" for w, most in LABELS) + f", {LABEL_ORDER[-1]} above")
+    print(shares)
+
+
+if __name__ == "__main__":
+    main()
