@@ -211,11 +211,11 @@ def _suggestions(pm: PostMortem, charts: bool) -> str:
             _figure(to_svg(chart), "Bars are coloured by label; a tick marks the best available gain.", "suggestions")
         )
     if pm.best or pm.worst:
-        out.append("<h3>Best</h3>" + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7}))
+        out.append("<h3>Best</h3>" + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7, 8}))
         if pm.worst:
             out.append(
                 "<h3>Worst, and what was best instead</h3>"
-                + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7})
+                + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7, 8})
             )
         else:
             out.append("<p>Every suggestion was as good as any available.</p>")
@@ -225,7 +225,7 @@ def _suggestions(pm: PostMortem, charts: bool) -> str:
         )
     out.append(
         f"<details><summary>All {len(pm.suggestions)} suggestions</summary>"
-        + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.suggestions), {0, 4, 5, 7})
+        + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.suggestions), {0, 4, 5, 7, 8})
         + "</details></section>"
     )
     return "".join(out)

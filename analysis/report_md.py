@@ -188,10 +188,10 @@ def _suggestions(pm: PostMortem) -> list[str]:
         return out + ["No suggestions in this game.", ""]
     if not (pm.best or pm.worst):
         return out + ["_Accuracy has not been computed for this game (`clue-stats analyse`)._", ""]
-    out += ["**Best**", ""] + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7})
+    out += ["**Best**", ""] + _table(SUGGESTION_HEAD, map(_suggestion_row, pm.best), {0, 4, 5, 7, 8})
     if pm.worst:
         out += ["**Worst, and what was best instead**", ""] + _table(
-            SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7}
+            SUGGESTION_HEAD, map(_suggestion_row, pm.worst), {0, 4, 5, 7, 8}
         )
     else:
         out += ["Every suggestion was as good as any available.", ""]
