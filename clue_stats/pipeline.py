@@ -466,7 +466,9 @@ def analyse_store(
     ``started`` is told how many games will be analysed; ``progress`` how many more are done."""
     clock = time.monotonic()
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION)
-    with store.write_connection(db, wait_seconds) as con:  # a database of an older version gets its new columns
+    with store.read_connection(db, wait_seconds):  # says so when there is no database (writing would make one)
+        pass
+    with store.write_connection(db, wait_seconds):  # a database of an older version gets its new columns
         pass
     with store.read_connection(db, wait_seconds) as con:
         targets, summary.games_outdated = _analyse_targets(con)
