@@ -457,7 +457,7 @@ def _comparable(rows: list[dict]) -> list[dict]:
 
 
 def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
-    from clue_stats.analysis.accusations import turns_waited
+    from clue_stats.analysis.accusations import missed_win, turns_waited
     from clue_stats.analysis.report import timing_lines
     from clue_stats.analysis.store_read import game_from_payloads
 
@@ -496,10 +496,16 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
     certain = {"A": 2, "B": 4, "C": 6, "D": None}
     waited = turns_waited(game, "A", 2, 7)
     assert waited == 1  # turn 1 ended after seq 2; turn 6 is the accusing one
+    # players.missed_win as the analysis computes it: B had the rest of turn 3, C no turn left
+    missed = {n: missed_win(game, n, certain[n], n == "A", None) for n in "ABCD"}
+    assert missed == {"A": False, "B": True, "C": False, "D": False}
     data = ReportData(
         game=game,
         header={"winner": "A", "analysis_version": 1},
-        players=[{"seat": i, "name": n, "first_certain_seq": certain[n]} for i, n in enumerate("ABCD")],
+        players=[
+            {"seat": i, "name": n, "first_certain_seq": certain[n], "missed_win": missed[n]}
+            for i, n in enumerate("ABCD")
+        ],
         suggestions=[],
         information=[],
         accusations=[
