@@ -656,10 +656,14 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
     at = open_app(db, monkeypatch, "accusations")
     assert_clean(at)
     assert number(metrics(at)["Missed wins"]) == len(missed)
-    # the statistics
+    # the statistics, and the Players page's leaderboard
+    from clue_stats.analysis import players as player_stats
+
     with store_read.open_store(db) as con:
         summary = {r["name"]: r for r in player_stats.player_summary(con, by="name").iter_rows(named=True)}
+        board = {r["player"]: r for r in league_stats.leaderboard(con, "people").iter_rows(named=True)}
     assert {n: r["missed_wins"] for n, r in summary.items()} == {"Anna": 3, "Ben": 0}
+    assert {n: r["missed_wins"] for n, r in board.items()} == {"Anna": 3, "Ben": 0}
     # the report, game by game
     for game_id in ("worked-example", "miss", "miss-2", "no-turn"):
         with store_read.open_store(db) as con:
