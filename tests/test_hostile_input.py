@@ -125,7 +125,7 @@ def test_a_duplicate_id_rejection_keeps_the_original_bytes(tmp_path, samples, db
 
 
 def test_the_run_is_finished_even_when_the_program_fails(samples, db, monkeypatch):
-    def broken(raw, analyse=False):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(pipeline, "check", broken)

@@ -76,7 +76,7 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
 def test_a_range_of_nights_and_the_mistakes_a_user_can_make(season_db: Path) -> None:
     code, text = report(season_db, "--from", "2026-09-01", "--until", "2026-09-12", "--format", "md")
     assert code == 0
-    assert "\n# Game nights 2026-09-01 to 2026-09-12\n" in text
+    assert re.search(r"^# Game nights 2026-09-01 to 2026-09-12$", text, re.M)
     assert len(re.findall(r"^\| \d+ \| \[", text, re.M)) == 5  # s01 to s04 and the late game
     for args, message in [
         (["--night", "2026-13-01"], "not a date: '2026-13-01'"),
