@@ -225,7 +225,9 @@ def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
         "guesses": total(guess),
         "guesses_won": total(guess & (pl.col("outcome") == "won")),
         "guesses_lost": total(guess & (pl.col("outcome") == "lost")),
-        "mean_turns_waited": timed["sum_waited"].sum() / timed["accusations"].sum() if timed.height else None,
+        "mean_turns_waited": float(timed["sum_waited"].sum()) / float(timed["accusations"].sum())
+        if timed.height
+        else None,
         **seats,
     }
     p_correct = (
