@@ -447,8 +447,7 @@ def best_and_worst(
     rated = [s for s in lines if s.accuracy is not None]
     best = sorted(rated, key=lambda s: (-s.accuracy, -(s.expected_gain or 0.0), s.seq))[:n]  # type: ignore[operator]
     chosen = {s.seq for s in best}
-    gap = lambda s: (s.best_gain or 0.0) - (s.expected_gain or 0.0)  # noqa: E731
-    worst = [s for s in sorted(rated, key=lambda s: (-gap(s), s.accuracy, s.seq)) if s.seq not in chosen]
+    worst = [s for s in sorted(rated, key=lambda s: (-(s.bits_lost or 0.0), s.accuracy, s.seq)) if s.seq not in chosen]
     # a suggestion as good as possible is never "worst", even when every one was
     worst = [s for s in worst if s.accuracy < 1.0 - 1e-9][:n]  # type: ignore[operator]
     return best, worst

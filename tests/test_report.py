@@ -339,6 +339,7 @@ def _line(seq, accuracy, expected, best=1.0):
         accuracy=accuracy,
         label=None,
         giveaway=None,
+        bits_lost=None if expected is None else best - expected,
     )
 
 
@@ -353,7 +354,7 @@ def test_best_and_worst_rank_by_accuracy_then_gain():
     ]
     best, worst = best_and_worst(lines, n=2)
     assert [s.seq for s in best] == [3, 1]
-    assert [s.seq for s in worst] == [5, 2]  # same accuracy: the larger gap to the best is worse
+    assert [s.seq for s in worst] == [5, 2]  # the most bits lost first (5: 1.8 bits; 2: 0.6)
     best, worst = best_and_worst([_line(1, 1.0, 0.0), _line(2, 1.0, 0.3)], n=3)
     assert [s.seq for s in best] == [2, 1] and worst == []
 
