@@ -65,6 +65,39 @@ GIVEAWAY_LOG = """\
 
 # ---------------------------------------------------------------- seeded random games
 
+# Games of two players small enough to check missed wins by hand: the worked example's deck and deals
+# (docs/analysis.md). Anna holds Plum and the Rope, Ben Green and the Hall; the solution is Mustard,
+# Knife, Study. After Anna's first suggestion (Ben shows the Hall) Anna knows the weapon and the
+# room, and the suspect is Green or Mustard: a reveal of Ben's Green makes her certain.
+ANNA_ASKS_GREEN = '{"type":"suggest","player":"Anna","suspect":"green","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}'
+REVEAL_GREEN = '{"type":"reveal","player":"Ben","card":"green","to":"all","cause":"a house rule"}'
+TURN_ANNA = '{"type":"turn","player":"Anna"}'
+TURN_BEN = '{"type":"turn","player":"Ben"}'
+BEN_WINS = (
+    '{"type":"accuse","player":"Ben","suspect":"mustard","weapon":"knife","room":"study","correct":true}',
+    '{"type":"end","winner":"Ben","solution":{"suspect":"mustard","weapon":"knife","room":"study"}}',
+)
+
+
+def anna_and_ben(game_id: str, *records: str) -> str:
+    """A clue-log/1 game: the header, both deals and Anna's first turn (seq 1 to 3), then ``records``."""
+    header = {
+        "type": "game",
+        "format": "clue-log/1",
+        "id": game_id,
+        "edition": "custom",
+        "deck": {"suspects": ["Plum", "Green", "Mustard"], "weapons": ["Rope", "Knife"], "rooms": ["Hall", "Study"]},
+        "players": [{"name": "Anna"}, {"name": "Ben"}],
+    }
+    setup = [
+        json.dumps(header),
+        '{"type":"deal","player":"Anna","cards":["plum","rope"]}',
+        '{"type":"deal","player":"Ben","cards":["green","hall"]}',
+        TURN_ANNA,
+    ]
+    return "\n".join([*setup, *records]) + "\n"
+
+
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve", "Finn")
 
 

@@ -20,7 +20,17 @@ from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_fram
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest.store import GameRows
-from tests.helpers import GIVEAWAY_LOG, docs_log, load
+from tests.helpers import (
+    ANNA_ASKS_GREEN,
+    BEN_WINS,
+    GIVEAWAY_LOG,
+    REVEAL_GREEN,
+    TURN_ANNA,
+    TURN_BEN,
+    anna_and_ben,
+    docs_log,
+    load,
+)
 
 
 def analysed(game: Game, review: bool = True) -> GameRows:
@@ -114,9 +124,9 @@ def _waiting_game(with_turns: bool) -> Game:
     lines = docs_log("## Worked example").splitlines()
     accuse, end = lines[-2], lines[-1]
     lines = lines[:-2] + [
-        '{"type":"turn","player":"Anna"}',
+        TURN_ANNA,
         '{"type":"suggest","player":"Anna","suspect":"green","weapon":"rope","room":"study","responses":[{"player":"Ben","shows":"green"}]}',
-        '{"type":"turn","player":"Ben"}',
+        TURN_BEN,
         accuse,
         end,
     ]
@@ -258,37 +268,20 @@ def test_candidate_rooms_follow_the_flag() -> None:
 
 # -- missed wins, on games checked by hand -----------------------------------------------------------
 
-# The worked example's deck and deals: Anna holds Plum and the Rope, Ben Green and the Hall; the
-# solution is Mustard, Knife, Study. After Anna's first suggestion (Ben shows the Hall) Anna knows the
-# weapon and the room, and the suspect is Green or Mustard: a reveal of Ben's Green makes her certain.
-_HEADER = [
-    '{"type":"game","format":"clue-log/1","id":"ID","edition":"custom","deck":{"suspects":["Plum","Green","Mustard"],"weapons":["Rope","Knife"],"rooms":["Hall","Study"]},"players":[{"name":"Anna"},{"name":"Ben"}]}',
-    '{"type":"deal","player":"Anna","cards":["plum","rope"]}',
-    '{"type":"deal","player":"Ben","cards":["green","hall"]}',
-    '{"type":"turn","player":"Anna"}',
-    '{"type":"suggest","player":"Anna","suspect":"green","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}',
-]
-_REVEAL_GREEN = '{"type":"reveal","player":"Ben","card":"green","to":"all","cause":"a house rule"}'
-_BEN_WINS = [
-    '{"type":"accuse","player":"Ben","suspect":"mustard","weapon":"knife","room":"study","correct":true}',
-    '{"type":"end","winner":"Ben","solution":{"suspect":"mustard","weapon":"knife","room":"study"}}',
-]
-
 
 def _players(game_id: str, *records: str) -> dict[str, dict]:
-    text = "\n".join([_HEADER[0].replace('"ID"', f'"{game_id}"'), *_HEADER[1:], *records]) + "\n"
-    return by_key(analysed(load(text)).tables["players"], "name")
+    return by_key(analysed(load(anna_and_ben(game_id, ANNA_ASKS_GREEN, *records))).tables["players"], "name")
 
 
 def test_certain_then_a_turn_without_accusing_is_a_missed_win() -> None:
     # certain at the reveal (seq 6), in Ben's turn; then a turn of Anna's ends without an accusation
     players = _players(
         "miss",
-        '{"type":"turn","player":"Ben"}',
-        _REVEAL_GREEN,
-        '{"type":"turn","player":"Anna"}',
-        '{"type":"turn","player":"Ben"}',
-        *_BEN_WINS,
+        TURN_BEN,
+        REVEAL_GREEN,
+        TURN_ANNA,
+        TURN_BEN,
+        *BEN_WINS,
     )
     assert players["Anna"]["first_certain_seq"] == 6
     assert players["Anna"]["missed_win"] is True
@@ -297,7 +290,7 @@ def test_certain_then_a_turn_without_accusing_is_a_missed_win() -> None:
 
 def test_certain_just_before_another_players_winning_accusation_is_no_missed_win() -> None:
     # certain at the reveal (seq 6), and Ben accuses at once: Anna had no turn to accuse in
-    players = _players("no-turn", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, *_BEN_WINS)
+    players = _players("no-turn", TURN_BEN, REVEAL_GREEN, *BEN_WINS)
     assert players["Anna"]["first_certain_seq"] == 6
     assert players["Anna"]["missed_win"] is False
 
@@ -308,8 +301,8 @@ def test_eliminated_before_being_certain_is_no_missed_win() -> None:
     players = _players(
         "out",
         '{"type":"accuse","player":"Anna","suspect":"green","weapon":"knife","room":"study","correct":false}',
-        '{"type":"turn","player":"Ben"}',
-        *_BEN_WINS,
+        TURN_BEN,
+        *BEN_WINS,
     )
     assert players["Anna"]["eliminated"] and players["Anna"]["first_certain_seq"] == 5
     assert players["Anna"]["missed_win"] is False
@@ -338,16 +331,13 @@ def test_labels_and_review_accuracy_on_a_hand_checked_game() -> None:
     1 bit expected against the 1.25 of Green or Mustard: 0.25 bits lost, accuracy 0.8, an
     inaccuracy; her review accuracy over the game (one rated suggestion) is 1 / 1.25. Ben makes no
     suggestion: rated_suggestions 0, review accuracy NULL."""
-    text = "\n".join(
-        [
-            _HEADER[0].replace('"ID"', '"plum-instead"'),
-            *_HEADER[1:4],
-            '{"type":"suggest","player":"Anna","suspect":"plum","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}',
-            '{"type":"turn","player":"Ben"}',
-            *_BEN_WINS,
-        ]
+    text = anna_and_ben(
+        "plum-instead",
+        '{"type":"suggest","player":"Anna","suspect":"plum","weapon":"knife","room":"hall","responses":[{"player":"Ben","shows":"hall"}]}',
+        TURN_BEN,
+        *BEN_WINS,
     )
-    rows = analysed(load(text + "\n"))
+    rows = analysed(load(text))
     (s,) = rows.tables["suggestions"]
     assert s["expected_gain_bits"] == pytest.approx(1.0) and s["best_gain_bits"] == pytest.approx(1.25)
     assert s["best_suspect"] in ("green", "mustard") and s["best_room"] == "hall"

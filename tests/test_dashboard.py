@@ -627,18 +627,18 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
     the Accusations page), the player statistics and the report: the same numbers as the columns,
     on the games of tests/test_analysis.py whose missed wins are checked by hand."""
     from clue_stats.analysis.report import gather, post_mortem
-    from tests.test_analysis import _BEN_WINS, _HEADER, _REVEAL_GREEN, docs_log
+    from tests.helpers import ANNA_ASKS_GREEN, BEN_WINS, REVEAL_GREEN, TURN_ANNA, TURN_BEN, anna_and_ben, docs_log
 
     def game(game_id: str, *records: str) -> str:
-        return "\n".join([_HEADER[0].replace('"ID"', f'"{game_id}"'), *_HEADER[1:], *records]) + "\n"
+        return anna_and_ben(game_id, ANNA_ASKS_GREEN, *records)
 
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "worked.jsonl").write_text(docs_log("## Worked example"), encoding="utf-8")
     (logs / "cases.jsonl").write_text(
-        game("miss", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, '{"type":"turn","player":"Anna"}')
-        + game("miss-2", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, '{"type":"turn","player":"Anna"}')
-        + game("no-turn", '{"type":"turn","player":"Ben"}', _REVEAL_GREEN, *_BEN_WINS),
+        game("miss", TURN_BEN, REVEAL_GREEN, TURN_ANNA)
+        + game("miss-2", TURN_BEN, REVEAL_GREEN, TURN_ANNA)
+        + game("no-turn", TURN_BEN, REVEAL_GREEN, *BEN_WINS),
         encoding="utf-8",
     )
     db = tmp_path / "missed.duckdb"
