@@ -293,3 +293,15 @@ def test_files_and_folders_without_permission_as_an_ordinary_user(tmp_path):
         ("unreadable", "locked"),
         ("unreadable", "secret.jsonl"),
     ]
+
+
+def test_a_cluebot_sheet_that_repeats_itself_with_aliases_is_refused_before_it_is_expanded(tmp_path):
+    text = (FIXTURES / "importers" / "cluebot" / "classic_sheet.yml").read_text()
+    laughs = "".join(f"x{i}: &x{i} [{', '.join([f'*x{i - 1}'] * 10)}]\n" for i in range(1, 8))
+    bomb = text.replace(
+        "events:\n", f'x0: &x0 {{q: "ann white rope study", a: "cy"}}\n{laughs}events: *x7\nunused:\n', 1
+    )
+    path = tmp_path / "sheet.yml"
+    path.write_text(bomb)  # 10 million events in a few lines
+    [problem] = formats.iter_file(path)
+    assert problem.code == "bad_import" and "alias" in problem.message

@@ -87,10 +87,28 @@ def _parse(text: str) -> tuple[Any, yaml.Node | None]:
     loader = _LOADER(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _refuse_aliases(node)
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
     return data, node
+
+
+def _refuse_aliases(root: yaml.Node) -> None:
+    """A sheet is a tree: a node reached twice is a YAML alias (``*name``), which a cluebot sheet
+    never writes and which lets a few lines stand for millions of events ("billion laughs")."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise _Refused("bad_import", "the sheet repeats a part with a YAML alias (*name); write it out", node)
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
 
 
 def detect(text: str, filename: str | None = None) -> bool:
