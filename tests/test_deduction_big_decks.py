@@ -1,5 +1,5 @@
 """The engine on decks bigger than the classic one (3 to 12 cards per category, e.g. Master
-Detective's 10/8/12): against the plain reference program of benchmarks/plain_reference.py (a
+Detective's 10/8/12): against the plain reference program (tests/helpers.py, plain_vector_counts: a
 card-by-card program with the envelope as a vector per state) and against enumeration of every
 deal, with hands and player counts small enough for enumeration."""
 
