@@ -19,13 +19,22 @@ HISTORY_POINTS = 400  # a player's course is cut into at most this many stretche
 TOP = 5  # best and worst suggestions per player
 
 
-def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+def has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
     # a database written before the review's columns existed is still read
     return bool(
         con.execute(
             "SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?", [table, column]
         ).fetchall()[0][0]
     )
+
+
+def review_aggregates(con: duckdb.DuckDBPyConnection, alias: str = "p") -> tuple[str, str]:
+    """SQL aggregates over a player's seats (``players`` under ``alias``): their review accuracy over
+    several games (the mean of ``review_accuracy`` over the games that have one) and their missed
+    wins (``missed_win`` counted); NULL for a database written before the review's columns."""
+    accuracy = f"avg({alias}.review_accuracy)" if has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+    missed = f"count(*) FILTER (WHERE {alias}.missed_win)" if has_column(con, "players", "missed_win") else "NULL"
+    return accuracy, f"({missed})::BIGINT"
 
 
 def _rated(filters: GameFilter) -> tuple[str, list]:
@@ -67,10 +76,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, pool: str, filters: GameFilter =
     Wilson interval (win_low, win_high), review_accuracy (mean over their games with one),
     missed_wins, mean_turns_waited (over their timed accusations), last_played."""
     rated, params = _rated(filters)
-    accuracy = "avg(p.review_accuracy)" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
-    missed = (
-        "count(*) FILTER (WHERE p.missed_win)" if _has_column(con, "players", "missed_win") else "NULL"
-    ) + "::BIGINT"
+    accuracy, missed = review_aggregates(con)
     board = frame(
         con,
         f"""
@@ -131,7 +137,7 @@ def history(
     HISTORY_POINTS games is shown in as many stretches of games (the rating at the end of each, the
     mean review accuracy over it), so that a chart stays small."""
     rated, params = _rated(filters)
-    accuracy = "p.review_accuracy" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+    accuracy = "p.review_accuracy" if has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
     return frame(
         con,
         f"""
@@ -161,7 +167,7 @@ def suggestions_of(
     """A player's best and worst rated suggestions in the pool's selected games (best: the least bits
     lost, the most informative first; worst: the most bits lost), cards and edition by their names."""
     rated, params = _rated(filters)
-    lost = "s.bits_lost" if _has_column(con, "suggestions", "bits_lost") else "s.best_gain_bits - s.expected_gain_bits"
+    lost = "s.bits_lost" if has_column(con, "suggestions", "bits_lost") else "s.best_gain_bits - s.expected_gain_bits"
     out = {}
     for key, order in (
         ("best", "bits_lost ASC, expected_gain_bits DESC, game_id, seq"),

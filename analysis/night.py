@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 
-from clue_stats.analysis.league import _has_column
+from clue_stats.analysis.league import review_aggregates
 from clue_stats.analysis.ratings import ORDER_SQL, POOL_SQL
 from clue_stats.analysis.report import PostMortem, SuggestionLine
 
@@ -216,8 +216,7 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
 
 
 def _players(con: duckdb.DuckDBPyConnection, ids: list[str]) -> list[NightPlayer]:
-    accuracy = "avg(p.review_accuracy)" if _has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
-    missed = "count(*) FILTER (WHERE p.missed_win)" if _has_column(con, "players", "missed_win") else "NULL"
+    accuracy, missed = review_aggregates(con)
     from clue_stats.analysis.ratings import register_person_names
 
     register_person_names(con)
@@ -225,7 +224,7 @@ def _players(con: duckdb.DuckDBPyConnection, ids: list[str]) -> list[NightPlayer
         f"""
         SELECT coalesce(r.player, m.person, p.name) AS player, coalesce(r.pool, {POOL_SQL.format(g="g")}) AS pool,
                count(*)::BIGINT AS games, count(*) FILTER (WHERE p.won)::BIGINT AS wins,
-               {accuracy} AS review_accuracy, {missed}::BIGINT AS missed_wins,
+               {accuracy} AS review_accuracy, {missed} AS missed_wins,
                arg_min(r.rating_before, r.game_index) AS rating_before,
                arg_max(r.rating_after, r.game_index) AS rating_after,
                arg_max(r.sigma_after, r.game_index) AS sigma_after
