@@ -124,6 +124,8 @@ class Plan:
     bound: int  # bound on every count the program forms (product of possible places per card)
     tag_hand: int = -1  # the open hand whose tagged cards are recorded, or -1
     tags: int = 0  # bits of the tag (one per tagged card placed by a step)
+    step_cards: tuple[int, ...] = ()  # per step: the card a CARD step places (deck index), else -1
+    open_places: tuple[int, ...] = ()  # the place (index in knowledge.places) of each open hand
 
 
 _CATEGORY_OF: dict[tuple[int, int, int], list[int]] = {}
@@ -137,10 +139,12 @@ def _category_of(k: Knowledge) -> list[int]:
     return cat_of
 
 
-def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> Plan:
+def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alone: tuple[int, ...] = ()) -> Plan:
     """The program counting k's deals. With ``tag_place`` (a player) and ``tag_cards``, each tagged
     card still unknown is placed as a card of its own, and the program also records which of them
-    that player receives: the count comes out split by that (see :func:`split_by_holder`)."""
+    that player receives: the count comes out split by that (see :func:`split_by_holder`). The
+    cards of ``alone`` still unknown are placed as cards of their own too (untagged), so that a
+    program reading ``step_cards`` can follow where each goes (engine.gains)."""
     cat_of = _category_of(k)
     allowed = k.allowed
     n_places = len(k.places)
@@ -187,6 +191,10 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
         }
         for c, bit in tag_bit.items():
             info[c] = (*info[c][:4], bit)
+    singles = dict(tag_bit)  # cards placed one at a time, with their tag bit
+    for c in alone:
+        if allowed[c] & (allowed[c] - 1):
+            singles.setdefault(c, 0)
     members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
     # clause cards first (from one state, while the hands are still full, states are fewest), in
     # an order that closes clauses early; each may be the envelope's card of its own
@@ -202,9 +210,10 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
     # restricted groups, then the envelope choices of the universal groups, which touch no hand
     groups: dict[tuple[int, int], list[int]] = {}
     for c in unknown:
-        if not (clause_cards >> c & 1 or c in tag_bit):
+        if not (clause_cards >> c & 1 or c in singles):
             groups.setdefault((hands_of[c], cat_of[c] if allowed[c] & 1 else -1), []).append(c)
     rest: list[list[int]] = []
+    rest_cards: list[int] = []
     choices: list[list[int]] = []
     for (hands, cat), cards in sorted(groups.items()):
         env_id = 0
@@ -213,17 +222,19 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
             env_id = len(members[cat])
         if hands != all_hands:
             rest.append([GROUP, len(cards), max(cat, 0), env_id, hands, 0, 0, 0])
+            rest_cards.append(-1)
         elif env_id:
             choices.append([ENVELOPE_CHOICE, 0, cat, env_id, 0, 0, 0, 0])
-    # tagged cards in no clause: one card at a time, last of the cards placed in hands (the tag
-    # multiplies the states)
-    for c, bit in tag_bit.items():
+    # tagged (and alone) cards in no clause: one card at a time, last of the cards placed in hands
+    # (the tag multiplies the states)
+    for c, bit in singles.items():
         if not clause_cards >> c & 1:
             env_id = 0
             if allowed[c] & 1:
                 members[cat_of[c]].append([c])
                 env_id = len(members[cat_of[c]])
             rest.append([CARD, 1, cat_of[c], env_id, hands_of[c], 0, 0, bit])
+            rest_cards.append(c)
     if rest or choices:
         tail = np.zeros((len(rest) + len(choices), MEETS + 2 * n_hands), dtype=np.int64)
         tail[:, :MEETS] = rest + choices
@@ -238,6 +249,8 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = ()) -> P
         bound=bound,
         tag_hand=hand_of[tag_place] if tag_bit else -1,
         tags=len(tag_cards) if tag_bit else 0,
+        step_cards=(*order.tolist(), *rest_cards, *[-1] * len(choices)),
+        open_places=tuple(open_hands),
     )
 
 
