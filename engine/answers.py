@@ -15,7 +15,7 @@ combination of the others would cost up to 21.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -87,19 +87,3 @@ def expected_gain(k: Knowledge, suggester: str, triple: tuple[str, str, str]) ->
     if not total:
         return float(before)
     return float(before - sum(float(weight / total) * h for weight, h in outcomes))
-
-
-def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
-    """The largest expected gain over every suspect x weapon x the given rooms, and its suggestion
-    (the first in deck order among equals)."""
-    best: tuple[float, tuple[str, str, str]] | None = None
-    for room in rooms:
-        for suspect in k.deck.suspects:
-            for weapon in k.deck.weapons:
-                triple = (suspect, weapon, room)
-                gain = expected_gain(k, suggester, triple)
-                if best is None or gain > best[0] + 1e-12:
-                    best = (gain, triple)
-    if best is None:
-        raise ValueError("no room to suggest in")
-    return best

@@ -7,13 +7,14 @@ docs/deduction.md for what is counted and why it is exact.
 
 - knowledge: :func:`observers`, :func:`knowledge_timeline`, :func:`knowledge_at`, :func:`partial_view`
 - counting: :func:`count`, :func:`solution_counts`, :func:`envelope_entropy`, :func:`entropy_table`
-- suggestions: :func:`answers`, :func:`expected_gain`, :func:`best_suggestion`
+- suggestions: :func:`answers`, :func:`expected_gain`, :func:`best_suggestion` (all candidates counted
+  together: engine.gains), :func:`candidate_gains`
 - the validator: :func:`first_inconsistent`
 """
 
 from __future__ import annotations
 
-from clue_stats.engine.answers import Answer, answers, best_suggestion, expected_gain
+from clue_stats.engine.answers import Answer, answers, expected_gain
 from clue_stats.engine.consistency import first_inconsistent
 from clue_stats.engine.counting import (
     Counts,
@@ -24,6 +25,7 @@ from clue_stats.engine.counting import (
     solution_counts,
     total_count,
 )
+from clue_stats.engine.gains import best_suggestion, candidate_gains
 from clue_stats.engine.game import Game
 from clue_stats.engine.knowledge import (
     ENVELOPE,
@@ -48,6 +50,7 @@ __all__ = [
     "answers",
     "clear_caches",
     "best_suggestion",
+    "candidate_gains",
     "count",
     "entropy_of",
     "entropy_table",

@@ -1,0 +1,118 @@
+"""Benchmark: the best available gain of every suggestion of a game, counted together
+(engine.gains.best_suggestion) against the reference, which counts every candidate on its own
+(:func:`reference_best_suggestion`, the implementation before engine.gains), in the same process.
+
+    .venv/bin/python benchmarks/best_gain.py [--games 10] [--simulated 20] [--seed 0]
+
+Games: the deduction benchmark's generated 6-player games (benchmarks/random_games.py: 40 random
+suggestions, one wrong accusation, every hand dealt) and simulated 6-player games between notebook
+players (engine.simulate, classic edition). For each game, the suggester's knowledge before each
+suggestion is built first (not timed); then the best available gain of every suggestion is timed
+from cold caches with the reference and with the fast path. CPU time of this process (the machine
+may be shared). Prints figures and the largest difference between the two; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.random_games import random_game  # noqa: E402
+from clue_stats.analysis.pipeline import GameAnalysis  # noqa: E402
+from clue_stats.analysis.suggestions import candidate_rooms  # noqa: E402
+from clue_stats.engine import deduction  # noqa: E402
+from clue_stats.engine.answers import expected_gain  # noqa: E402
+from clue_stats.engine.game import Game, Suggest  # noqa: E402
+from clue_stats.engine.knowledge import Knowledge  # noqa: E402
+from clue_stats.engine.simulate import simulate  # noqa: E402
+
+
+def reference_best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
+    """The reference: the expected gain of every suspect x weapon x room, each counted on its own
+    (engine.answers.expected_gain), the first in deck order among equals."""
+    best: tuple[float, tuple[str, str, str]] | None = None
+    for room in rooms:
+        for suspect in k.deck.suspects:
+            for weapon in k.deck.weapons:
+                triple = (suspect, weapon, room)
+                gain = expected_gain(k, suggester, triple)
+                if best is None or gain > best[0] + 1e-12:
+                    best = (gain, triple)
+    if best is None:
+        raise ValueError("no room to suggest in")
+    return best
+
+
+def moments(game: Game) -> list[tuple[Knowledge, str, tuple[str, ...]]]:
+    """(suggester's knowledge before it, suggester, candidate rooms) of every suggestion."""
+    ctx = GameAnalysis(game)
+    return [
+        (ctx.before(r.player, r.seq), r.player, candidate_rooms(game, r))
+        for r in game.records
+        if isinstance(r, Suggest)
+    ]
+
+
+def timed(best, cases) -> tuple[float, list]:
+    deduction.clear_caches()
+    start = time.process_time()
+    out = [best(k, player, rooms) for k, player, rooms in cases]
+    return time.process_time() - start, out
+
+
+def run(label: str, games: list[Game]) -> None:
+    ref_times, fast_times, worst, other_best, n = [], [], 0.0, 0, 0
+    for game in games:
+        cases = moments(game)
+        n += len(cases)
+        t_ref, ref = timed(reference_best_suggestion, cases)
+        t_fast, fast = timed(deduction.best_suggestion, cases)
+        ref_times.append(t_ref)
+        fast_times.append(t_fast)
+        for (g_ref, t1), (g_fast, t2) in zip(ref, fast):
+            worst = max(worst, abs(g_ref - g_fast))
+            other_best += t1 != t2
+    ms = 1000.0
+    print(f"{label}: {len(games)} games, {n} suggestions ({n / len(games):.1f} a game)")
+    print(
+        f"  reference: per game median {statistics.median(ref_times) * ms:8.1f} ms, "
+        f"mean {statistics.fmean(ref_times) * ms:8.1f} ms, max {max(ref_times) * ms:8.1f} ms"
+    )
+    print(
+        f"  fast:      per game median {statistics.median(fast_times) * ms:8.1f} ms, "
+        f"mean {statistics.fmean(fast_times) * ms:8.1f} ms, max {max(fast_times) * ms:8.1f} ms"
+    )
+    ratios = [r / f for r, f in zip(ref_times, fast_times)]
+    print(
+        f"  faster by {sum(ref_times) / sum(fast_times):.1f}x in total, {statistics.median(ratios):.1f}x median per game "
+        f"(min {min(ratios):.1f}x); largest |difference| {worst:.1e} bits; best suggestion named differently: {other_best}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="generated 6-player games (benchmarks/random_games.py)")
+    parser.add_argument("--simulated", type=int, default=20, help="simulated 6-player notebook games")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    warm = random_game(10**6, n_players=6, n_suggestions=10)  # loads the compiled programs once
+    for k, player, rooms in moments(warm):
+        deduction.best_suggestion(k, player, rooms)
+        reference_best_suggestion(k, player, rooms)
+    if args.games:
+        games = [
+            random_game(args.seed + i, n_players=6, n_suggestions=40, wrong_accusations=1) for i in range(args.games)
+        ]
+        run("generated 6-player games (benchmarks/random_games.py, 40 suggestions)", games)
+    if args.simulated:
+        run("simulated 6-player notebook games", list(simulate(args.simulated, 6, seed=args.seed + 1)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The best available gain counted together (engine.gains) equals the reference, which counts every
+candidate on its own (benchmarks.best_gain.reference_best_suggestion, over engine.answers.expected_gain):
+every candidate's gain and the best suggestion, compiled and in plain Python with exact integers,
+on random games (hypothesis) and on every suggestion of the test corpora."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.best_gain import moments, reference_best_suggestion
+from benchmarks.random_games import random_game, small_deck
+from clue_stats.engine import deduction, gains
+from clue_stats.engine.answers import expected_gain
+from clue_stats.engine.game import Deal, Game, Suggest
+from clue_stats.engine.knowledge import initial_knowledge, record_update
+from clue_stats.pipeline import load_games
+
+ROOT = Path(__file__).resolve().parents[1]
+TOLERANCE = 1e-12  # the gains are sums of floats over the same exact counts
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+def knowledge_without_own_hand(game: Game, player: str, seq: int):
+    """The player's knowledge before record ``seq`` as if the log did not hold their hand."""
+    k = initial_knowledge(game)
+    for record in game.records[: seq - 1]:
+        if isinstance(record, Deal):
+            continue
+        update = record_update(game, k, record, player)
+        if update:
+            k = k.updated(**update)
+    return k
+
+
+def assert_matches_reference(k, player: str, rooms) -> None:
+    names = k.deck.cards
+    for exact in (False, True):
+        got = gains.candidate_gains(k, player, rooms, exact=exact)
+        assert len(got) == len(k.deck.suspects) * len(k.deck.weapons) * len(rooms)
+        for (s, w, r), gain in got.items():
+            assert gain == pytest.approx(expected_gain(k, player, (names[s], names[w], names[r])), abs=TOLERANCE)
+        best, ref = gains.best_suggestion(k, player, rooms, exact=exact), reference_best_suggestion(k, player, rooms)
+        assert best[0] == pytest.approx(ref[0], abs=TOLERANCE)
+        assert best[1] == ref[1]
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 10_000),
+    n_players=st.integers(2, 4),
+    wrong=st.integers(0, 2),
+    duel=st.booleans(),
+    chosen=st.booleans(),
+    hidden=st.booleans(),
+)
+def test_every_candidate_as_the_reference_on_random_games(
+    seed: int, n_players: int, wrong: int, duel: bool, chosen: bool, hidden: bool
+) -> None:
+    if duel:
+        n_players, wrong = 2, 0
+    deck = small_deck(3, 3, 5) if duel else small_deck(3, 3, 4)
+    game = random_game(seed, n_players=n_players, n_suggestions=6, deck=deck, wrong_accusations=wrong, duel=duel)
+    for record in game.records:
+        if not isinstance(record, Suggest):
+            continue
+        if hidden:  # the suggester's own hand unknown: their hand is open, a named card there shows nobody
+            k = knowledge_without_own_hand(game, record.player, record.seq)
+        else:
+            k = deduction.knowledge_at(game, record.player, record.seq - 1)
+        rooms = game.deck.rooms if chosen else (record.room,)
+        assert_matches_reference(k, record.player, rooms)
+
+
+def test_interchangeable_cards_are_those_a_swap_leaves_alone() -> None:
+    for seed in range(20):  # a deal where Anna holds one suspect of four
+        game = random_game(seed, n_players=3, n_suggestions=0, deck=small_deck(4, 3, 4))
+        k = deduction.knowledge_at(game, "Anna", len(game.records) - 1)  # Anna's hand dealt, nothing else
+        suspects = list(k.category_indices()[0])
+        mine = [c for c in suspects if k.holder(k.deck.cards[c]) == "Anna"]
+        if len(mine) == 1:
+            break
+    others = [c for c in suspects if c not in mine]
+    assert gains.interchangeable(k, suspects) == sorted([mine, others])
+    # a clause naming one of two otherwise alike cards tells them apart
+    a, b = others[:2]
+    ben = k.places.index("Ben")
+    k2 = k.updated(clauses=[(ben, (1 << a) | (1 << k.card_index[k.deck.weapons[0]]))])
+    assert not any(a in cls and b in cls for cls in gains.interchangeable(k2, suspects))
+
+
+CORPORA = sorted((ROOT / "data" / "samples").iterdir()) + sorted(
+    p for p in (ROOT / "tests" / "fixtures" / "importers").rglob("*") if p.is_file()
+)
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.name)
+def test_best_gain_as_the_reference_on_every_suggestion_of_the_corpora(path: Path) -> None:
+    games, _ = load_games(path)
+    for game in games:
+        for k, player, rooms in moments(game):
+            best, ref = deduction.best_suggestion(k, player, rooms), reference_best_suggestion(k, player, rooms)
+            assert best[0] == pytest.approx(ref[0], abs=TOLERANCE)
+            assert best[1] == ref[1]
