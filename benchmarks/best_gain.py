@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.random_games import random_game  # noqa: E402
-from clue_stats.analysis.pipeline import GameAnalysis  # noqa: E402
+from clue_stats.analysis.game_analysis import GameAnalysis  # noqa: E402
 from clue_stats.analysis.suggestions import candidate_rooms  # noqa: E402
 from clue_stats.engine import deduction  # noqa: E402
 from clue_stats.engine.answers import expected_gain  # noqa: E402

@@ -14,18 +14,34 @@ cards' fill is counted before the envelope choices, as in the counting kernel. T
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from clue_stats.engine.counting_kernel import _BINOM, _fill, _layout, njit
-from clue_stats.engine.counting_kernel import fits as _fits
+from clue_stats.engine import budget, counting_kernel
+from clue_stats.engine.counting_kernel import _BINOM, _fill, _layout
 
 
 def fits(pl, tag_width: int) -> bool:
-    return _fits(pl) and _layout(pl)[5] + tag_width < 62
+    """Every count the program returns, and every sum of them the gains form, stays below 2**62
+    (the counting kernel's conditions, its sums over envelopes included), and the key has room for
+    the answer's bits."""
+    return counting_kernel.fits(pl) and not counting_kernel.wide(pl) and _layout(pl)[5] + tag_width < 62
+
+
+def bytes_per_state(width: int) -> int:
+    """Memory per state generated, at most: the counting kernel's, and a row of ``width`` counts
+    (in arrays grown by doubling)."""
+    return budget.BYTES_PER_STATE + 16 * width
 
 
 def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python."""
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
+    # under a budget (engine.budget), the program stops once it has generated more states than
+    # the count's allowance, and says so in work[1]; work[0]: the states it generated
+    spending = budget.current()
+    per_state = bytes_per_state(width)
+    limit = spending.allowance(per_state) if spending is not None else counting_kernel.LIMIT
+    work = np.zeros(2, np.int64)
     env, tags, vecs = _run(
         pl.steps,
         np.array(role_bit, np.int64),
@@ -43,7 +59,11 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
         tag0,
         width,
         n_ranks,
+        limit,
+        work,
     )
+    if spending is not None:
+        spending.spend(int(work[0]), bool(work[1]), per_state)
     ids = np.empty((len(env), 3), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (env >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
@@ -142,6 +162,8 @@ def _run(
     tag0,
     width,
     n_ranks,
+    limit,
+    work,
 ):
     """(Envelope keys, answers, rows) of the complete deals: a row holds the deals, then per vector
     card placed (in step order) its deals by rank."""
@@ -171,6 +193,7 @@ def _run(
     n = 1
     act = 1  # the columns in use: the deals and the rows of the vector cards placed so far
     growth = 2.0  # states after an operation per state before, as last seen
+    spent = 0  # states generated
     hw = max(n_hands, 1) + 1
     digits = np.empty(hw, np.int64)
     hl = np.empty(hw, np.int64)
@@ -298,6 +321,11 @@ def _run(
                         left[jj + 1] = left[jj] - xs[jj]
                         xs[jj + 1] = min(left[jj + 1], digits[jj + 1]) + 1
                         jj += 1
+            spent += m
+            if spent > limit:  # past the budget's allowance: nothing is returned
+                work[0] = spent
+                work[1] = 1
+                return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
             for q in range(m):
                 key2 = sk[q]
                 w = sw[q]
@@ -371,6 +399,7 @@ def _run(
             used += 1
         for x in range(act):
             ovals[r, x] += vals[i, x] * fill
+    work[0] = spent
     env = np.empty(used, np.int64)
     tags = np.empty(used, np.int64)
     for i in range(used):

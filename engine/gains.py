@@ -35,10 +35,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from clue_stats.engine import counting, gain_kernel
+from clue_stats.engine import budget, counting, gain_kernel
 from clue_stats.engine.counting import Plan, array_entropy, envelope_entropy
 from clue_stats.engine.knowledge import ENVELOPE, ROOM_CARDS, Knowledge
 
@@ -65,7 +66,9 @@ def interchangeable(k: Knowledge, cards: Sequence[int]) -> list[list[int]]:
     return classes
 
 
-def _swappable(k: Knowledge, a: int, b: int, clauses, excluded) -> bool:
+def _swappable(
+    k: Knowledge, a: int, b: int, clauses: frozenset[tuple[int, int]], excluded: frozenset[tuple[int, int, int]]
+) -> bool:
     if k.allowed[a] != k.allowed[b]:
         return False
     both = (1 << a) | (1 << b)
@@ -250,10 +253,15 @@ def run_python(
     row of deals per state: (envelope id per category, answer) -> [deals, then per vector card
     placed (in the order of its steps) its deals by rank]. Exact Python integers."""
     n_hands = len(pl.caps)
-    states: dict[tuple, list[int]] = {(pl.caps, (0, 0, 0), 0, tag0): [1] + [0] * (width - 1)}
+    # under a budget (engine.budget), stop once more states are generated than the count's allowance
+    spending = budget.current()
+    per_state = 2 * gain_kernel.bytes_per_state(width)
+    limit = spending.allowance(per_state) if spending is not None else 0
+    spent = 0
+    states: dict[tuple[Any, ...], list[int]] = {(pl.caps, (0, 0, 0), 0, tag0): [1] + [0] * (width - 1)}
     for s, st in enumerate(pl.steps.tolist()):
         bit, j = role_bit[s], role_vec[s]
-        new: dict[tuple, list[int]] = {}
+        new: dict[tuple[Any, ...], list[int]] = {}
         for (caps, env, met, tag), vec in states.items():
             for caps2, env2, met2, ways in counting._successors(st, n_hands, caps, env, met):
                 tag2 = tag
@@ -267,9 +275,16 @@ def run_python(
                 key = (caps2, env2, met2, tag2)
                 old = new.get(key)
                 new[key] = vec2 if old is None else [a + b for a, b in zip(old, vec2)]
+                spent += 1
+                if spending is not None and spent > limit:
+                    spending.spend(spent, True, per_state)
         states = new
         if not states:
-            return {}
+            break
+    if spending is not None:
+        spending.spend(spent, False, per_state)
+    if not states:
+        return {}
     out: dict[tuple[int, int, int, int], list[int]] = {}
     for (caps, env, _, tag), vec in states.items():
         if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):
@@ -285,7 +300,7 @@ def run_python(
 
 def gains_python(
     by_env: dict[tuple[int, int, int, int], list[int]],
-    maps,
+    maps: tuple[np.ndarray, np.ndarray, np.ndarray],
     excluded: np.ndarray,
     row_of: list[int],
     fixed: list[int],
@@ -329,12 +344,13 @@ def _gain(dense: dict[int, np.ndarray], n_ranks: int, before: float) -> float:
     for rank in range(1, n_ranks):
         for bit in BITS:
             weight = Fraction(0)
-            shown = None
+            shown: np.ndarray | None = None
             for answer, counts in dense.items():
                 if answer >> 3 == rank and answer & bit:
                     weight += Fraction(int(counts.sum()), (answer & 7).bit_count())
                     shown = counts if shown is None else shown + counts
             if weight:
+                assert shown is not None
                 outcomes.append((weight, array_entropy(shown)))
     nobody = dense.get(0)
     if nobody is not None and int(nobody.sum()):
