@@ -35,7 +35,7 @@ from clue_stats.engine.answers import expected_gain  # noqa: E402
 from clue_stats.engine.game import Game, Suggest  # noqa: E402
 from clue_stats.engine.knowledge import Knowledge  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
-from clue_stats.pipeline import load_games  # noqa: E402
+from clue_stats.pipeline import read_game_file  # noqa: E402
 
 
 def reference_best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         files = sorted((ROOT / "data" / "samples").iterdir()) + sorted(
             p for p in (ROOT / "tests" / "fixtures" / "importers").rglob("*") if p.is_file()
         )
-        run("the test corpora (sample logs, importer fixtures)", [g for f in files for g in load_games(f)[0]])
+        run("the test corpora (sample logs, importer fixtures)", [g for f in files for g in read_game_file(f)[0]])
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ from clue_stats.engine import deduction, gains
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest
 from clue_stats.engine.knowledge import initial_knowledge, record_update
-from clue_stats.pipeline import load_games
+from clue_stats.pipeline import read_game_file
 
 ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-12  # the gains are sums of floats over the same exact counts
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def knowledge_without_own_hand(game: Game, player: str, seq: int):
@@ -102,7 +102,7 @@ def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
     """Every suggestion whose suggester's hand the log holds (the suggestions analysis.md rates).
     The others too take the reference minutes (the Master Detective fixture: 30 cards, one hand
     known); `benchmarks/best_gain.py --corpora` compares those as well."""
-    games, _ = load_games(path)
+    games, _ = read_game_file(path)
     for game in games:
         for k, player, rooms in moments(game):
             if player not in game.hands():
