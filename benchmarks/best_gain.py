@@ -1,10 +1,11 @@
 """Benchmark: the best available gain of every suggestion of a game, counted together
 (engine.gains.best_suggestion) against the reference, which counts every candidate on its own
-(:func:`reference_best_suggestion`, the implementation before engine.gains), in the same process.
+(tests/helpers.py ``reference_best_suggestion``, the implementation before engine.gains), in the
+same process.
 
     .venv/bin/python benchmarks/best_gain.py [--games 10] [--simulated 20] [--seed 0] [--corpora]
 
-Games: the deduction benchmark's generated 6-player games (benchmarks/random_games.py: 40 random
+Games: the deduction benchmark's generated 6-player games (tests/helpers.py: 40 random
 suggestions, one wrong accusation, every hand dealt) and simulated 6-player games between notebook
 players (engine.simulate, classic edition). For each game, the suggester's knowledge before each
 suggestion is built first (not timed); then the best available gain of every suggestion is timed
@@ -21,47 +22,16 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.random_games import random_game  # noqa: E402
-from clue_stats.analysis.game_analysis import GameAnalysis  # noqa: E402
-from clue_stats.analysis.suggestions import candidate_rooms  # noqa: E402
 from clue_stats.engine import deduction  # noqa: E402
-from clue_stats.engine.answers import expected_gain  # noqa: E402
-from clue_stats.engine.game import Game, Suggest  # noqa: E402
-from clue_stats.engine.knowledge import Knowledge  # noqa: E402
+from clue_stats.engine.game import Game  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.pipeline import read_game_file  # noqa: E402
-
-
-def reference_best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
-    """The reference: the expected gain of every suspect x weapon x room, each counted on its own
-    (engine.answers.expected_gain), the first in deck order among equals."""
-    best: tuple[float, tuple[str, str, str]] | None = None
-    for room in rooms:
-        for suspect in k.deck.suspects:
-            for weapon in k.deck.weapons:
-                triple = (suspect, weapon, room)
-                gain = expected_gain(k, suggester, triple)
-                if best is None or gain > best[0] + 1e-12:
-                    best = (gain, triple)
-    if best is None:
-        raise ValueError("no room to suggest in")
-    return best
-
-
-def moments(game: Game) -> list[tuple[Knowledge, str, tuple[str, ...]]]:
-    """(suggester's knowledge before it, suggester, candidate rooms) of every suggestion."""
-    ctx = GameAnalysis(game)
-    return [
-        (ctx.before(r.player, r.seq), r.player, candidate_rooms(game, r))
-        for r in game.records
-        if isinstance(r, Suggest)
-    ]
+from tests.helpers import random_game, reference_best_suggestion, suggestion_moments  # noqa: E402
 
 
 def timed(best, cases) -> tuple[float, list]:
@@ -74,7 +44,7 @@ def timed(best, cases) -> tuple[float, list]:
 def run(label: str, games: list[Game]) -> None:
     ref_times, fast_times, worst, other_best, n = [], [], 0.0, 0, 0
     for game in games:
-        cases = moments(game)
+        cases = suggestion_moments(game)
         if not cases:
             continue
         n += len(cases)
@@ -104,20 +74,20 @@ def run(label: str, games: list[Game]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="generated 6-player games (benchmarks/random_games.py)")
+    parser.add_argument("--games", type=int, default=10, help="generated 6-player games (tests/helpers.py)")
     parser.add_argument("--simulated", type=int, default=20, help="simulated 6-player notebook games")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--corpora", action="store_true", help="also every game of data/samples and the fixtures")
     args = parser.parse_args(argv)
     warm = random_game(10**6, n_players=6, n_suggestions=10)  # loads the compiled programs once
-    for k, player, rooms in moments(warm):
+    for k, player, rooms in suggestion_moments(warm):
         deduction.best_suggestion(k, player, rooms)
         reference_best_suggestion(k, player, rooms)
     if args.games:
         games = [
             random_game(args.seed + i, n_players=6, n_suggestions=40, wrong_accusations=1) for i in range(args.games)
         ]
-        run("generated 6-player games (benchmarks/random_games.py, 40 suggestions)", games)
+        run("generated 6-player games (tests/helpers.py, 40 suggestions)", games)
     if args.simulated:
         run("simulated 6-player notebook games", list(simulate(args.simulated, 6, seed=args.seed + 1)))
     if args.corpora:

@@ -14,9 +14,13 @@ import random
 import re
 import socket
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from clue_stats import pipeline
+from clue_stats.analysis.game_analysis import GameAnalysis
+from clue_stats.analysis.suggestions import candidate_rooms
+from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
 from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
 from clue_stats.engine.knowledge import Knowledge, _bits
@@ -397,3 +401,33 @@ def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tup
             if env not in k.excluded:
                 out[env] = out.get(env, 0) + n
     return out
+
+
+# ---------------------------------------------------------------- the best available gain's reference
+
+
+def reference_best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str]) -> tuple[float, tuple[str, str, str]]:
+    """The best available gain as it was counted before engine.gains, kept as the reference of
+    tests/test_gains.py and benchmarks/best_gain.py: the expected gain of every suspect x weapon x
+    room, each counted on its own (engine.answers.expected_gain), the first in deck order among equals."""
+    best: tuple[float, tuple[str, str, str]] | None = None
+    for room in rooms:
+        for suspect in k.deck.suspects:
+            for weapon in k.deck.weapons:
+                triple = (suspect, weapon, room)
+                gain = expected_gain(k, suggester, triple)
+                if best is None or gain > best[0] + 1e-12:
+                    best = (gain, triple)
+    if best is None:
+        raise ValueError("no room to suggest in")
+    return best
+
+
+def suggestion_moments(game: Game) -> list[tuple[Knowledge, str, tuple[str, ...]]]:
+    """(the suggester's knowledge before it, the suggester, the candidate rooms) of every suggestion."""
+    ctx = GameAnalysis(game)
+    return [
+        (ctx.before(r.player, r.seq), r.player, candidate_rooms(game, r))
+        for r in game.records
+        if isinstance(r, Suggest)
+    ]

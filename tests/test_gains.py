@@ -1,5 +1,5 @@
 """The best available gain counted together (engine.gains) equals the reference, which counts every
-candidate on its own (benchmarks.best_gain.reference_best_suggestion, over engine.answers.expected_gain):
+candidate on its own (tests/helpers.py reference_best_suggestion, over engine.answers.expected_gain):
 every candidate's gain and the best suggestion, compiled and in plain Python with exact integers,
 on random games (hypothesis) and on every suggestion of the test corpora."""
 
@@ -11,13 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.best_gain import moments, reference_best_suggestion
-from benchmarks.random_games import random_game, small_deck
 from clue_stats.engine import deduction, gains
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest
 from clue_stats.engine.knowledge import initial_knowledge, record_update
 from clue_stats.pipeline import read_game_file
+from tests.helpers import random_game, reference_best_suggestion, small_deck, suggestion_moments
 
 ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-12  # the gains are sums of floats over the same exact counts
@@ -104,7 +103,7 @@ def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
     known); `benchmarks/best_gain.py --corpora` compares those as well."""
     games, _ = read_game_file(path)
     for game in games:
-        for k, player, rooms in moments(game):
+        for k, player, rooms in suggestion_moments(game):
             if player not in game.hands():
                 continue
             best, ref = deduction.best_suggestion(k, player, rooms), reference_best_suggestion(k, player, rooms)
