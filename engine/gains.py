@@ -292,9 +292,9 @@ def run_python(
         fill = math.factorial(sum(caps))
         for c in caps:
             fill //= math.factorial(c)
-        key = (*env, tag)
-        old = out.get(key, [0] * len(vec))
-        out[key] = [a + fill * b for a, b in zip(old, vec)]
+        ids = (env[0], env[1], env[2], tag)
+        sums = out.get(ids, [0] * len(vec))
+        out[ids] = [a + fill * b for a, b in zip(sums, vec)]
     return out
 
 
