@@ -14,8 +14,6 @@ from clue_stats.analysis.report import PostMortem, fmt_bits, fmt_share, plural
 from clue_stats.analysis.report_html import _table, esc, page_head, sections_html
 from clue_stats.analysis.report_md import md_escape, render_markdown
 
-POOL_NAMES = {"people": "people", "bots": "bots", "simulations": "simulations"}
-
 
 def _change(p: NightPlayer) -> str:
     change = p.rating_change
@@ -123,8 +121,7 @@ def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = T
     )
     player_rows = [
         (
-            esc(p.player)
-            + (f' <span class="muted">({esc(POOL_NAMES.get(p.pool, p.pool))})</span>' if p.pool != "people" else ""),
+            esc(p.player) + (f' <span class="muted">({esc(p.pool)})</span>' if p.pool != "people" else ""),
             str(p.games),
             str(p.wins),
             fmt_share(p.review_accuracy),
