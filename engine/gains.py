@@ -117,6 +117,8 @@ def candidate_gains(
     integers even where the compiled one fits (the reference the tests compare it with)."""
     before = envelope_entropy(k)
     suspects, weapons, _ = k.category_indices()
+    if not k.consistent:  # no deal: every candidate's gain is the entropy before, nan (as expected_gain)
+        return {(s, w, k.card_index[r]): before for s in suspects for w in weapons for r in rooms}
     s_classes, w_classes = interchangeable(k, suspects), interchangeable(k, weapons)
     r_classes = interchangeable(k, sorted({k.card_index[r] for r in rooms}))
     rank_of = ranks(k, suggester)
@@ -156,8 +158,6 @@ def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str], exact: b
     together (see the module's docstring)."""
     if not rooms:
         raise ValueError("no room to suggest in")
-    if not k.consistent:
-        return envelope_entropy(k), (k.deck.suspects[0], k.deck.weapons[0], rooms[0])
     gains = candidate_gains(k, suggester, rooms, exact)
     cards = k.deck.cards
     suspects, weapons, _ = k.category_indices()

@@ -5,6 +5,7 @@ on random games (hypothesis) and on every suggestion of the test corpora."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,11 @@ def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
             best, ref = deduction.best_suggestion(k, player, rooms), reference_best_suggestion(k, player, rooms)
             assert best[0] == pytest.approx(ref[0], abs=TOLERANCE)
             assert best[1] == ref[1]
+
+
+def test_knowledge_without_deals_gives_the_reference_answer() -> None:
+    game = random_game(1, n_players=3, n_suggestions=3, deck=small_deck(3, 3, 4))
+    k = deduction.knowledge_at(game, "Anna", 4).updated(holds=[(1, 0), (2, 0)])  # one card in two hands
+    assert not k.consistent
+    best, ref = gains.best_suggestion(k, "Anna", game.deck.rooms), reference_best_suggestion(k, "Anna", game.deck.rooms)
+    assert math.isnan(best[0]) and math.isnan(ref[0]) and best[1] == ref[1]
