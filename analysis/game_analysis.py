@@ -13,10 +13,13 @@ suggestion, every answer to it. Ingest computes it by default; the lighter level
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from clue_stats.analysis import accusations, giveaway, information, suggestions
-from clue_stats.engine import deduction, rules
+from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Game
 from clue_stats.engine.knowledge import Knowledge
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows
@@ -103,3 +106,19 @@ def analyse_game(
     if replayed is None:
         replayed = rules.replay(game)
     return _annotate(game_rows(game, replayed, source_file), game, review=review)
+
+
+def analyse_within(
+    game: Game, replayed: Replay | None, source_file: str | None, review: bool, limits: budget.Limits
+) -> tuple[GameRows, Problem | None]:
+    """:func:`analyse_game` under a budget (engine.budget). Past it: the game's rows without their
+    analysis (``analysis_version`` empty), and the ``over_budget`` problem saying why, which is
+    among the rows' problems too."""
+    if replayed is None:
+        replayed = rules.replay(game)
+    try:
+        with budget.limited(limits):
+            return analyse_game(game, replayed, source_file, review=review), None
+    except budget.BudgetExceeded as exc:
+        stopped = Problem("over_budget", f"the game was not analysed: {exc.message}", seq=0, line=game.header_line)
+        return game_rows(game, replace(replayed, problems=[*replayed.problems, stopped]), source_file), stopped

@@ -4,10 +4,16 @@ Games are read and checked (and analysed) in worker processes when there are man
 this process in batches: each batch is one transaction of whole games, and the database file is
 held only while a batch is written, so a dashboard can read between batches. `clue-stats analyse`
 (:func:`analyse_store`) runs stored games through the same analysis and writes it back the same way.
+
+Each game's checks, and then its analysis, run under a budget (engine.budget, the limits given or
+the defaults): a game past it is judged by the checks that finished and stored or rejected with an
+``over_budget`` problem, and the run goes on. Games stored before the run (the same content hash)
+are recognised as soon as they are read, before their checks and analysis.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -18,7 +24,8 @@ from pathlib import Path
 import duckdb
 
 from clue_stats.analysis import store_read
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
+from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
+from clue_stats.engine import budget
 from clue_stats.engine.errors import ExitCode, InputError
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
@@ -46,6 +53,7 @@ class Summary:
     games_rejected: int = 0
     games_valid: int = 0  # validate: games that passed
     seconds: float = 0.0  # ingest: how long it took
+    games_over_budget: int = 0  # games whose checks or analysis passed the budget
     problems: list[Problem] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
 
@@ -64,6 +72,7 @@ class Summary:
             "games_skipped": self.games_skipped,
             "games_rejected": self.games_rejected,
             "seconds": self.seconds,
+            "games_over_budget": self.games_over_budget,
             "problems": [
                 {
                     "file": p.source_file,
@@ -80,11 +89,17 @@ class Summary:
 
 @dataclass
 class Outcome:
-    """What checking one game gave: rows to store, or a rejection; problems either way."""
+    """What checking one game gave: rows to store, or a rejection; problems either way. Neither for
+    a game ``stored`` before the run (its content hash known), which is not checked again."""
 
     rows: GameRows | None
     rejection: Rejection | None
     problems: list[Problem]
+    stored: bool = False
+
+    @property
+    def over_budget(self) -> bool:
+        return any(p.code == "over_budget" for p in self.problems)
 
 
 def collect_files(paths: Iterable[str | Path]) -> Iterator[Path | Problem]:
@@ -121,22 +136,56 @@ def _unreadable(path: str | Path, exc: OSError, what: str = "cannot read the fil
     return Problem("unreadable", f"{what}: {exc.strerror or exc}", source_file=str(path))
 
 
-def build_checked(raw: RawGame) -> tuple[Game | None, Replay | None, list[Problem]]:
-    """Build one game and check it by the rules: (game, its replay, problems). The game and replay
-    are None when the game cannot be used (any error); the game is kept when it was built, so that
-    a rejection can name it. Never raises on bad input."""
+def build_checked(
+    raw: RawGame, limits: budget.Limits | None = None
+) -> tuple[Game | None, Replay | None, list[Problem]]:
+    """Build one game and check it by the rules, under ``limits`` (default: the environment's or
+    the defaults): (game, its replay, problems in line order). The game and replay are None when
+    the game cannot be used (any error); the game is kept when it was built, so that a rejection
+    can name it. Never raises on bad input."""
     game, problems = cluelog.build_game(raw)
     if game is None:
-        return None, None, problems
-    replay = validate(game)
-    problems = problems + [p.located(raw.source_file) for p in replay.problems]
+        return None, None, in_line_order(problems)
+    return _validated(game, raw, problems, limits or budget.Limits.from_env())
+
+
+def _validated(
+    game: Game, raw: RawGame, problems: list[Problem], limits: budget.Limits
+) -> tuple[Game, Replay | None, list[Problem]]:
+    with budget.limited(limits):
+        replay = validate(game)
+    problems = in_line_order(problems + [p.located(raw.source_file) for p in replay.problems])
     return game, (None if any(p.is_error for p in problems) else replay), problems
 
 
-def check(raw: RawGame, analyse: bool = False, review: bool = True) -> Outcome:
+def in_line_order(problems: list[Problem]) -> list[Problem]:
+    """A game's problems by line (those of no line first), in the order found within a line."""
+    return sorted(problems, key=lambda p: -1 if p.line is None else p.line)
+
+
+# Content hashes of the games stored before this run: set in this process and in every worker by
+# ingest_paths, so that a game already stored is recognised before its checks and analysis.
+_STORED: frozenset[str] = frozenset()
+
+
+def _remember_stored(hashes: frozenset[str]) -> None:
+    global _STORED
+    _STORED = hashes
+
+
+def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budget.Limits | None = None) -> Outcome:
     """Build, validate and (optionally) analyse one game, with the whole review unless ``review`` is
-    False (the lighter level). Never raises on bad input."""
-    game, replay, problems = build_checked(raw)
+    False (the lighter level), each under ``limits`` (default: the environment's or the defaults).
+    Never raises on bad input."""
+    limits = limits or budget.Limits.from_env()
+    game, problems = cluelog.build_game(raw)
+    if game is not None and game.content_sha256 in _STORED:
+        return Outcome(None, None, in_line_order(problems), stored=True)
+    replay = None
+    if game is not None:
+        game, replay, problems = _validated(game, raw, problems, limits)
+    else:
+        problems = in_line_order(problems)
     if game is None or replay is None:
         rejection = Rejection(
             source_file=raw.source_file,
@@ -146,14 +195,27 @@ def check(raw: RawGame, analyse: bool = False, review: bool = True) -> Outcome:
             game_id=game.game_id if game is not None else _declared_id(raw),
         )
         return Outcome(None, rejection, problems)
-    if analyse:
-        rows = analyse_game(game, replay, raw.source_file, review=review)
-    else:
+    if not analyse:
         rows = game_rows(game, replay, raw.source_file)
+    elif any(p.code == "over_budget" for p in replay.problems):
+        # the checks ran out of budget already: the analysis counts as much or more
+        replay.problems = [_not_analysed(p) for p in replay.problems]
+        problems = [_not_analysed(p) for p in problems]
+        rows = game_rows(game, replay, raw.source_file)
+    else:
+        rows, stopped = analyse_within(game, replay, raw.source_file, review, limits)
+        if stopped is not None:
+            problems = in_line_order([*problems, stopped.located(raw.source_file)])
     if raw.kind is not None:  # the reader knows who played (or the user said so): not judged from the record
         rows.tables["games"][0]["kind"] = raw.kind
     rows.raw = raw.text  # kept in case the store finds its id taken (duplicate_id)
     return Outcome(rows, None, problems)
+
+
+def _not_analysed(p: Problem) -> Problem:
+    if p.code != "over_budget":
+        return p
+    return dataclasses.replace(p, message=f"{p.message}; the game is stored without its analysis")
 
 
 def _declared_id(raw: RawGame) -> str | None:
@@ -164,11 +226,14 @@ def _declared_id(raw: RawGame) -> str | None:
 
 
 def _check_many(
-    raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None, review: bool = True
-) -> list[Outcome]:
+    raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None, limits: budget.Limits, review: bool = True
+) -> Iterator[Outcome]:
+    """The outcomes in the order of the games, each as soon as it and those before it are done."""
     if pool is None or len(raws) < PARALLEL_FROM:
-        return [check(r, analyse, review) for r in raws]
-    return list(pool.map(check, raws, [analyse] * len(raws), [review] * len(raws), chunksize=4))
+        return (check(r, analyse, review, limits) for r in raws)
+    # small chunks: a game that takes its whole budget holds back only the few games beside it
+    n = len(raws)
+    return pool.map(check, raws, [analyse] * n, [review] * n, [limits] * n, chunksize=2)
 
 
 def read_items(files: Iterable[Path | Problem], summary: Summary) -> Iterator[RawGame | Problem]:
@@ -210,21 +275,25 @@ def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[li
     yield raws, problems
 
 
-def _pool(workers: int | None) -> ProcessPoolExecutor | None:
+def _pool(workers: int | None, stored: frozenset[str] = frozenset()) -> ProcessPoolExecutor | None:
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    return ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    if workers <= 1:
+        return None
+    return ProcessPoolExecutor(max_workers=workers, initializer=_remember_stored, initargs=(stored,))
 
 
-def validate_paths(paths: list[str], workers: int | None = None) -> Summary:
+def validate_paths(paths: list[str], workers: int | None = None, limits: budget.Limits | None = None) -> Summary:
     """`clue-stats validate`: every check, no database."""
     summary = Summary()
+    limits = limits or budget.Limits.from_env()
     pool = _pool(workers)
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             summary.problems.extend(file_problems)
             summary.games_rejected += sum(1 for p in file_problems if p.is_error)
-            for outcome in _check_many(raws, False, pool):
+            for outcome in _check_many(raws, False, pool, limits):
                 summary.problems.extend(outcome.problems)
+                summary.games_over_budget += outcome.over_budget
                 if outcome.rejection is not None:
                     summary.games_rejected += 1
                 else:
@@ -244,20 +313,25 @@ def ingest_paths(
     db: str | Path,
     analyse: bool = True,
     workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, Summary], None] | None = None,
     wait_seconds: float = 30.0,
     kind: str | None = None,
     replace: bool = False,
     review: bool = True,
+    limits: budget.Limits | None = None,
 ) -> Summary:
     """`clue-stats ingest`: read, check, analyse (with the whole review unless ``review`` is False)
     and store; idempotent. ``kind`` (ingest.kinds), when given, is the kind of every game read,
     whatever its source implies. ``replace``: a game whose id is stored with other content replaces
-    that version instead of being rejected as a conflict."""
+    that version instead of being rejected as a conflict. ``progress(games, summary)`` is called as
+    games are checked (the summary so far). Each game's checks and analysis run under ``limits``
+    (default: the environment's or the defaults)."""
     clock = time.monotonic()
     summary = Summary()
+    limits = limits or budget.Limits.from_env()
     with store.write_connection(db, wait_seconds) as con:
         started = store.start_run(con, [str(p) for p in paths])
+        stored = frozenset(h for (h,) in con.execute("SELECT content_sha256 FROM games").fetchall())
     pending_rows: list[GameRows] = []
     pending_rejections: list[Rejection] = []
     last_write = time.monotonic()
@@ -275,12 +349,11 @@ def ingest_paths(
         summary.games_rejected += len(duplicates)
         for r in duplicates:
             summary.problems.extend(r.problems)
-        if progress is not None:
-            progress(len(pending_rows) + len(pending_rejections))
         pending_rows, pending_rejections = [], []
         last_write = time.monotonic()
 
-    pool = _pool(workers)
+    _remember_stored(stored)
+    pool = _pool(workers, stored)
     completed = False
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
@@ -292,9 +365,14 @@ def ingest_paths(
                 if p.is_error:
                     summary.games_rejected += 1
                     pending_rejections.append(_file_rejection(p))
-            for outcome in _check_many(raws, analyse, pool, review):
+            for outcome in _check_many(raws, analyse, pool, limits, review):
                 summary.problems.extend(outcome.problems)
-                if outcome.rejection is not None:
+                summary.games_over_budget += outcome.over_budget
+                if progress is not None:
+                    progress(1, summary)
+                if outcome.stored:
+                    summary.games_skipped += 1
+                elif outcome.rejection is not None:
                     summary.games_rejected += 1
                     pending_rejections.append(outcome.rejection)
                 elif outcome.rows is not None:
@@ -304,6 +382,7 @@ def ingest_paths(
         flush()
         completed = True
     finally:
+        _remember_stored(frozenset())
         if pool is not None:
             pool.shutdown()
         # the run's row is finished whatever happened, with what was stored up to here
@@ -416,15 +495,27 @@ class AnalyseSummary:
     games_stored: int = 0  # afterwards: every stored game ...
     games_reviewed: int = 0  # ... and those with this version's whole review
     seconds: float = 0.0
+    games_over_budget: int = 0  # left as they were: their analysis passed the budget
+    problems: list[Problem] = field(default_factory=list)  # the over_budget problem of each
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__)
+        data = {k: v for k, v in self.__dict__.items() if k != "problems"}
+        data["problems"] = [
+            {"file": p.source_file, "line": p.line, "code": p.code, "severity": p.severity, "message": p.message}
+            for p in self.problems
+        ]
+        return data
 
 
-def _analyse_stored(item: tuple[str, list[str], list[int | None], str | None]) -> GameRows:
-    """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make)."""
-    game_id, payloads, lines, source_file = item
-    return analyse_game(store_read.game_from_payloads(payloads, lines, game_id), None, source_file)
+def _analyse_stored(
+    item: tuple[str, list[str], list[int | None], str | None, budget.Limits],
+) -> tuple[GameRows, Problem | None]:
+    """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make),
+    under the budget; the over_budget problem of a game past it."""
+    game_id, payloads, lines, source_file, limits = item
+    game = store_read.game_from_payloads(payloads, lines, game_id)
+    rows, stopped = analyse_within(game, None, source_file, True, limits)
+    return rows, (stopped.located(source_file) if stopped is not None else None)
 
 
 # Per stored game: whether its analysis is this version's and holds the whole review (a rated
@@ -457,15 +548,19 @@ def analyse_store(
     db: str | Path,
     workers: int | None = None,
     wait_seconds: float = 30.0,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, AnalyseSummary], None] | None = None,
     started: Callable[[int], None] | None = None,
+    limits: budget.Limits | None = None,
 ) -> AnalyseSummary:
     """`clue-stats analyse`: the whole analysis of every stored game whose analysis is missing, older
     than this version or without the review (stored with ``--light``), in worker processes, written
     back a batch of whole games per transaction (so a dashboard can read between batches).
-    ``started`` is told how many games will be analysed; ``progress`` how many more are done."""
+    ``started`` is told how many games will be analysed; ``progress`` how many more are done (and
+    the summary so far). A game whose analysis passes the budget (``limits``, default: the
+    environment's or the defaults) is left as it was, its over_budget problem in the summary."""
     clock = time.monotonic()
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION)
+    limits = limits or budget.Limits.from_env()
     with store.read_connection(db, wait_seconds):  # says so when there is no database (writing would make one)
         pass
     with store.write_connection(db, wait_seconds):  # a database of an older version gets its new columns
@@ -481,14 +576,18 @@ def analyse_store(
             chunk = targets[start : start + ANALYSE_BATCH]
             with store.read_connection(db, wait_seconds) as con:
                 payloads = store_read.stored_games(con, [gid for gid, _ in chunk])
-            items = [(gid, *payloads[gid], source) for gid, source in chunk if gid in payloads]
+            items = [(gid, *payloads[gid], source, limits) for gid, source in chunk if gid in payloads]
             results = []
-            for rows in (
+            for rows, stopped in (
                 pool.map(_analyse_stored, items, chunksize=2) if pool is not None else map(_analyse_stored, items)
             ):
-                results.append(rows)
+                if stopped is None:
+                    results.append(rows)
+                else:
+                    summary.games_over_budget += 1
+                    summary.problems.append(stopped)
                 if progress is not None:
-                    progress(1)
+                    progress(1, summary)
             with store.write_connection(db, wait_seconds) as con:
                 done = store.replace_analysis(con, results)
             summary.games_analysed += len(done)

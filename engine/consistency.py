@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from clue_stats.engine import budget
 from clue_stats.engine.counting import total_count
 from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Record, Reveal, RoomCards, Suggest
 from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, initial_knowledge
@@ -93,10 +94,15 @@ def _knowledge_of(game: Game, base: Knowledge, records: Iterable[Record]) -> Kno
     return k
 
 
-def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
+def first_inconsistent(game: Game) -> tuple[int, list[int] | None] | None:
     """The first seq after which no deal is consistent with the log, and a minimal set of earlier
     seqs that together with it leave no deal (empty when the record contradicts the hand sizes
-    alone); None if the whole log is consistent."""
+    alone); None if the whole log is consistent.
+
+    Under a budget (engine.budget): when counting stops before the contradiction is found, the
+    BudgetExceeded is raised with its ``seq``, the record whose consistency was being checked;
+    when it stops while the earlier records are searched, the set is None (the budget's
+    ``exceeded`` says why)."""
     try:
         base = initial_knowledge(game)
     except ValueError:
@@ -109,8 +115,16 @@ def first_inconsistent(game: Game) -> tuple[int, list[int]] | None:
             continue
         k = k.updated(**update)
         # the closure catches most contradictions; counting settles the rest
-        if not _consistent(k):
-            return record.seq, _culprits(game, base, informative, record)
+        try:
+            consistent = _consistent(k)
+        except budget.BudgetExceeded as exc:
+            exc.seq = record.seq
+            raise
+        if not consistent:
+            try:
+                return record.seq, _culprits(game, base, informative, record)
+            except budget.BudgetExceeded:
+                return record.seq, None
         informative.append(record)
     return None
 

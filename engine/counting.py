@@ -268,11 +268,12 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     """The dynamic program with exact Python integers: (envelope id per category, tag) -> deals.
     The tag is the set of tagged cards the tagged hand received (0 in a plan without tags)."""
     n_hands = len(pl.caps)
-    # under a budget (engine.budget), stop once more states are generated than the count's allowance
+    # under a budget (engine.budget): stop past the states the count may generate, or hold
     spending = budget.current()
-    limit = spending.allowance(budget.BYTES_PER_STATE_PYTHON) if spending is not None else 0
+    left, memory = spending.allowance() if spending is not None else (0, 0)
     spent = 0
     states: dict[_State, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
+    most_held = memory // budget.BYTES_PER_HELD_STATE_PYTHON - len(states)  # beside the states before
     for st in pl.steps.tolist():
         new: dict[_State, int] = {}
         for (caps, env, met, tag), n in states.items():
@@ -282,11 +283,12 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
                 key = (caps2, env2, met2, tag2)
                 new[key] = new.get(key, 0) + n * ways
                 spent += 1
-                if spending is not None and spent > limit:
-                    spending.spend(spent, True, budget.BYTES_PER_STATE_PYTHON)
+                if spending is not None and (spent > left or len(new) > most_held):
+                    raise spending.stopped(spent, left)
         states = new
         if not states:
             break
+        most_held = memory // budget.BYTES_PER_HELD_STATE_PYTHON - len(states)
     if spending is not None:
         spending.spend(spent)
     if not states:

@@ -127,11 +127,13 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
     # under a budget (engine.budget), the program stops once it has generated more states than
     # the count's allowance, and says so in work[1]; work[0]: the states it generated
     spending = budget.current()
-    limit = spending.allowance() if spending is not None else LIMIT
+    left, memory = spending.allowance() if spending is not None else (LIMIT, LIMIT)
     work = np.zeros(2, np.int64)
-    envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM, limit, work)
+    envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM, min(left, memory // budget.BYTES_PER_STATE), work)
     if spending is not None:
-        spending.spend(int(work[0]), bool(work[1]))
+        if work[1]:
+            raise spending.stopped(int(work[0]), left)
+        spending.spend(int(work[0]))
     ids = np.empty((len(envs), 4), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)

@@ -9,6 +9,8 @@
     │   └── engine.board.BoardFormatError, engine.editions.UnknownName,
     │       ingest.notation_lex.NotationError, ingest.notation_write.NotationWriteError,
     │       ingest.importers.common.Unconvertible
+    ├── engine.budget.BudgetExceeded   counting passed a game's budget (the pipeline reports it
+    │                                  as the problem over_budget)
     └── StoreError            the database cannot be used (ingest.store)
         └── StoreBusy         ... because another process holds it
 

@@ -195,7 +195,8 @@ class Game:
         return {r.player: frozenset(r.cards) for r in self.records if isinstance(r, Deal)}
 
     def end(self) -> End | None:
-        return next((r for r in reversed(self.records) if isinstance(r, End)), None)
+        """The end record: the first (a record after it, another end too, is after_end)."""
+        return next((r for r in self.records if isinstance(r, End)), None)
 
     def solution(self) -> tuple[str, str, str] | None:
         """The solution if the log knows it: from ``end``, else from a correct accusation."""

@@ -81,10 +81,22 @@ CODES: dict[str, tuple[str, str]] = {
     "wrong_winner": (ERROR, "the winner is not the correct accuser (or the last player standing)"),
     "solution_mismatch": (ERROR, "the end's solution contradicts the log"),
     "inconsistent": (ERROR, "no deal of the cards is consistent with everything logged up to this record"),
+    "impossible_envelope": (
+        ERROR,
+        "with every hand dealt, the cards left over are not one suspect, one weapon and one room",
+    ),
+    "impossible_accusation": (
+        ERROR,
+        "an accusation's logged outcome (correct or wrong) is impossible given the hands and everything logged before it",
+    ),
     # warnings: stored with the game
     "no_end": (WARNING, "the game has no end record"),
     "unknown_solution": (WARNING, "the solution is not known, so accusations cannot be checked"),
     "no_deals": (WARNING, "the log holds no hands: only the consistency of what was logged is checked"),
+    "over_budget": (
+        WARNING,
+        "counting the deals passed the game's budget (states, memory or time): what was not checked or analysed, and why",
+    ),
     "import_dropped": (
         WARNING,
         "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clue_stats.engine import budget
 from clue_stats.engine.game import (
     UNSEEN,
     Accuse,
@@ -63,6 +64,8 @@ class _Referee:
         self.out = Replay()
         self.hands: dict[str, frozenset[str]] = {}
         self.n = game.n_players
+        self.set_aside: dict[str, str] = {}  # the duel's room cards, card -> room
+        self.envelope: tuple[str, str, str] | None = None  # what every hand dealt leaves over
 
     def problem(self, code: str, message: str, record: Event | None) -> None:
         seq = record.seq if record is not None else 0
@@ -116,17 +119,38 @@ class _Referee:
                             r,
                         )
                     where[card] = f"on {self.name(room)}"
+                    self.set_aside[card] = room
         solution = game.solution()
         self.out.solution = solution
-        if solution is not None:
+        end = game.end()
+        # a solution taken from a correct accusation is checked with the accusation
+        if solution is not None and end is not None and end.solution is not None:
             for card in solution:
                 if card in where:
-                    end = game.end()
-                    self.problem(
-                        "envelope_card_dealt",
-                        f"{self.name(card)} is in the solution but {where[card]}",
-                        end if end is not None and end.solution else None,
-                    )
+                    self.problem("envelope_card_dealt", f"{self.name(card)} is in the solution but {where[card]}", end)
+        if not self.out.problems:
+            self.envelope = self.left_over()
+
+    def left_over(self) -> tuple[str, str, str] | None:
+        """With every hand dealt (and, in a duel, every room card known): the cards left for the
+        envelope, which must be one suspect, one weapon and one room (impossible_envelope if not)."""
+        game = self.game
+        if len(self.hands) < self.n or len(self.set_aside) < game.variant.room_cards:
+            return None
+        placed = set(self.set_aside).union(*self.hands.values())
+        left = [c for c in game.deck.cards if c not in placed]
+        per_category = [[c for c in left if c in game.deck.of(cat)] for cat in ("suspects", "weapons", "rooms")]
+        if all(len(cards) == 1 for cards in per_category):
+            return per_category[0][0], per_category[1][0], per_category[2][0]
+        last_deal = [r for r in game.records if isinstance(r, Deal)][-1]
+        missing = [cat for cat, cards in zip(("suspect", "weapon", "room"), per_category) if not cards]
+        self.problem(
+            "impossible_envelope",
+            f"with every hand dealt, the cards left for the envelope are {_fmt(game, left) or 'none'}"
+            + (f": no {' and no '.join(missing)}" if missing else ", not one suspect, one weapon and one room"),
+            last_deal,
+        )
+        return None
 
     # ------------------------------------------------------------ replay
 
@@ -170,7 +194,8 @@ class _Referee:
             if isinstance(r, Extension):
                 continue
             if ended is not None:
-                self.problem("after_end", f"a {r.type} record after the end of the game", r)
+                what = "a second end record" if isinstance(r, End) else f"a {r.type} record"
+                self.problem("after_end", f"{what} after the end of the game (line {ended.line})", r)
                 continue
             if won_at is not None and not isinstance(r, End):
                 self.problem("after_win", f"a {r.type} record after {won_at.player}'s correct accusation", r)
@@ -321,7 +346,11 @@ class _Referee:
                 self.problem("shown_not_held", f"{resp.player} shows a card but holds none of {named}", r)
 
     def check_accusation(self, r: Accuse) -> bool:
-        solution = self.out.solution
+        end = self.game.end()
+        # without the end's solution, the hands dealt are what an outcome is checked against
+        if (end is None or end.solution is None) and self.impossible_outcome(r):
+            return bool(r.correct)
+        solution = self.out.solution or self.envelope
         if solution is None:
             if r.correct is None:
                 self.problem(
@@ -336,6 +365,34 @@ class _Referee:
                 r,
             )
         return truth if r.correct is None else r.correct
+
+    def impossible_outcome(self, r: Accuse) -> bool:
+        """An outcome the dealt hands rule out: correct, though a named card is in a hand or set
+        aside; wrong, though every hand is dealt and the cards left over are the ones named."""
+        game = self.game
+        if r.correct:
+            for card in r.cards:
+                holder = next((p for p, hand in self.hands.items() if card in hand), None)
+                where = f"{holder} holds it" if holder else None
+                if card in self.set_aside:
+                    where = f"it is set aside on {self.name(self.set_aside[card])}"
+                if where is not None:
+                    self.problem(
+                        "impossible_accusation",
+                        f"{r.player}'s accusation of {_fmt(game, r.cards)} is logged as correct, but "
+                        f"{self.name(card)} cannot be in the envelope: {where}",
+                        r,
+                    )
+                    return True
+        elif r.correct is False and self.envelope == r.cards:
+            self.problem(
+                "impossible_accusation",
+                f"{r.player}'s accusation of {_fmt(game, r.cards)} is logged as wrong, but with every hand "
+                "dealt these are the cards left for the envelope",
+                r,
+            )
+            return True
+        return False
 
     def check_peek(self, r: Peek) -> None:
         room_cards = next((x for x in self.game.records if isinstance(x, RoomCards)), None)
@@ -421,30 +478,70 @@ def replay(game: Game) -> Replay:
 
 
 def validate(game: Game) -> Replay:
-    """Replay and, where hands are unknown, ask the deduction engine for consistency."""
+    """Replay and, where hands are unknown, ask the deduction engine for consistency. The problems
+    come in the order of the records."""
     result = replay(game)
     if result.errors:
+        result.problems.sort(key=lambda p: p.seq if p.seq is not None else 0)
         return result
     known = game.hands()
     if len(known) < game.n_players:
         from clue_stats.engine import deduction
 
-        found = deduction.first_inconsistent(game)
+        try:
+            found = deduction.first_inconsistent(game)
+        except budget.BudgetExceeded as exc:
+            found = None
+            result.problems.append(over_budget(game, exc))
         if found is not None:
-            seq, earlier = found
-            record = game.records[seq - 1] if seq >= 1 else None
-            with_ = (
-                f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}"
-                if earlier
-                else ""
-            )
-            result.problems.append(
-                Problem(
-                    "inconsistent",
-                    f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}",
-                    seq=seq,
-                    line=record.line if record else game.header_line,
-                )
-            )
+            result.problems.extend(_inconsistency(game, *found))
     result.problems.sort(key=lambda p: p.seq if p.seq is not None else 0)
     return result
+
+
+def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Problem]:
+    record = game.records[seq - 1] if seq >= 1 else None
+    line = record.line if record else game.header_line
+    if earlier:
+        with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}"
+    elif earlier is None:
+        with_ = "; the records it contradicts were not searched (over the budget)"
+    else:
+        with_ = ""
+    if isinstance(record, Accuse) and record.correct is not None:
+        found = Problem(
+            "impossible_accusation",
+            f"{record.player}'s accusation of {_fmt(game, record.cards)} is logged as "
+            f"{'correct' if record.correct else 'wrong'}, but no deal of the cards fits that and everything "
+            f"logged before it{with_}",
+            seq=seq,
+            line=line,
+        )
+    else:
+        found = Problem(
+            "inconsistent",
+            f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}",
+            seq=seq,
+            line=line,
+        )
+    spent = budget.current()
+    if earlier is None and spent is not None and spent.exceeded is not None:
+        return [found, over_budget(game, spent.exceeded, searching=True)]
+    return [found]
+
+
+def over_budget(game: Game, exc: budget.BudgetExceeded, searching: bool = False) -> Problem:
+    """The problem of a check stopped by the budget (engine.budget): what was not computed and why."""
+    record = game.records[exc.seq - 1] if exc.seq else None
+    if searching:
+        what = "the records this one contradicts were not searched"
+    elif record is not None:
+        what = f"the consistency of the log from this {record.type} on was not checked"
+    else:
+        what = "the consistency of the log was not checked"
+    return Problem(
+        "over_budget",
+        f"{what}: {exc.message}",
+        seq=exc.seq or 0,
+        line=record.line if record is not None else game.header_line,
+    )

@@ -3,16 +3,21 @@ programs and between counts."""
 
 from __future__ import annotations
 
-import sys
+import json
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
+from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from clue_stats.engine import budget, counting, counting_kernel
+from clue_stats import pipeline
+from clue_stats.analysis import game_analysis
+from clue_stats.cli import app
+from clue_stats.engine import budget, counting, counting_kernel, rules
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.knowledge import knowledge_at
+from clue_stats.ingest.cluelog import write_game
 from tests.helpers import random_game, small_deck
 
 
@@ -84,7 +89,16 @@ def test_the_exact_python_program_keeps_the_budget_too(hard, monkeypatch):
     with budget.limited(budget.Limits(states=5_000, memory_mb=None, seconds=None)) as b:
         with pytest.raises(budget.BudgetExceeded) as caught:
             counting.solution_counts_by_index(k)
-    assert caught.value.reason == "work" and 5_000 < b.spent <= 5_001
+    assert caught.value.reason == "work" and b.spent == 5_001
+    # its memory: the states it holds (a tenth of a MiB holds 204 of them)
+    counting.clear_caches()
+    with budget.limited(budget.Limits(states=None, memory_mb=0.1, seconds=None)):
+        with pytest.raises(budget.BudgetExceeded) as caught:
+            counting.solution_counts_by_index(k)
+    assert caught.value.reason == "memory" and "0.1 MiB" in caught.value.message
+    counting.clear_caches()
+    with budget.limited(budget.Limits(states=None, memory_mb=64, seconds=None)):
+        assert counting.solution_counts_by_index(k) == counts
 
 
 def test_time_is_checked_before_every_count(hard):
@@ -109,5 +123,114 @@ def test_limits_from_options_then_environment_then_defaults(monkeypatch):
     assert limits == budget.Limits(states=1000, memory_mb=64, seconds=None)
     assert budget.Limits.from_env(states=5).states == 5
     monkeypatch.setenv(budget.ENV_MEMORY, "lots")
-    with pytest.raises(ValueError, match=budget.ENV_MEMORY):
+    with pytest.raises(UsageError, match=budget.ENV_MEMORY):
         budget.Limits.from_env()
+
+
+# -- the budget in a run ----------------------------------------------------------------------------
+
+
+def _write(folder: Path, name: str, game) -> Path:
+    path = folder / name
+    path.write_text(write_game(game), encoding="utf-8")
+    return path
+
+
+def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_one(tmp_path, db, monkeypatch):
+    folder = tmp_path / "night"
+    folder.mkdir()
+    # an ordinary game: every hand dealt, 3 players (its analysis generates some 100,000 states)
+    _write(folder, "a_ordinary.jsonl", random_game(1, n_players=3))
+    # a big deck with every hand dealt: its checks count nothing, each player's view counts millions
+    _write(folder, "b_dealt.jsonl", random_game(2, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12)))
+    # the same deck with no hand and no shown card logged: its checks count millions
+    _write(
+        folder, "c_blind.jsonl", random_game(3, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12), blind=True)
+    )
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)  # every game in a worker process
+    result = CliRunner().invoke(
+        app, ["ingest", str(folder), "--db", str(db), "--workers", "2", "--budget-states", "2000000"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "3 games stored" in result.stdout and "2 over the budget" in result.stdout
+    assert result.stderr.count("over_budget") == 2
+    with duckdb.connect(str(db), read_only=True) as con:
+        games = {
+            Path(f).name: (gid, version)
+            for gid, f, version in con.sql("SELECT game_id, source_file, analysis_version FROM games").fetchall()
+        }
+        assert games["a_ordinary.jsonl"][1] == 1 and games["b_dealt.jsonl"][1] is None
+        assert games["c_blind.jsonl"][1] is None
+        information = dict(con.sql("SELECT game_id, count(*) FROM information GROUP BY game_id").fetchall())
+        assert information.get(games["a_ordinary.jsonl"][0], 0) > 0
+        assert games["b_dealt.jsonl"][0] not in information and games["c_blind.jsonl"][0] not in information
+        problems = con.sql(
+            "SELECT game_id, seq, severity, message FROM problems WHERE code = 'over_budget' ORDER BY game_id"
+        ).fetchall()
+    by_game = {gid: (seq, severity, message) for gid, seq, severity, message in problems}
+    assert set(by_game) == {games["b_dealt.jsonl"][0], games["c_blind.jsonl"][0]}
+    seq, severity, message = by_game[games["b_dealt.jsonl"][0]]
+    assert seq == 0 and severity == "warning"
+    assert message.startswith(
+        "the game was not analysed: counting the deals generated more than the limit of 2,000,000"
+    )
+    seq, _, message = by_game[games["c_blind.jsonl"][0]]
+    assert seq > 0 and message.startswith("the consistency of the log from this suggest on was not checked")
+    assert message.endswith("the game is stored without its analysis")
+
+
+def test_validate_reports_the_budget_and_goes_on(tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    _write(folder, "blind.jsonl", random_game(3, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12), blind=True))
+    _write(folder, "ordinary.jsonl", random_game(1, n_players=3))
+    result = CliRunner().invoke(app, ["validate", str(folder), "--budget-states", "1000000", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games_valid"] == 2 and data["games_over_budget"] == 1
+    assert [p["code"] for p in data["problems"]] == ["no_deals", "over_budget"]
+
+
+def test_a_bad_budget_setting_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv(budget.ENV_SECONDS, "soon")
+    result = CliRunner().invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2 and budget.ENV_SECONDS in result.stderr
+
+
+def test_analyse_leaves_a_game_past_the_budget_as_it_was(tmp_path, db):
+    folder = tmp_path / "night"
+    folder.mkdir()
+    _write(folder, "ordinary.jsonl", random_game(1, n_players=3))
+    _write(folder, "dealt.jsonl", random_game(2, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12)))
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]).exit_code == 0
+    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "2000000"])
+    assert result.exit_code == 0, result.output
+    assert "1 games analysed" in result.stdout and "1 left without analysis, over the budget" in result.stdout
+    assert "over_budget" in result.stderr and "dealt.jsonl" in result.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        versions = sorted(v is not None for (v,) in con.sql("SELECT analysis_version FROM games").fetchall())
+    assert versions == [False, True]
+
+
+# -- stored games are recognised before their checks and analysis ----------------------------------
+
+
+def test_reingesting_stored_games_checks_and_analyses_none_of_them(samples, db, monkeypatch):
+    runner = CliRunner()
+    first = runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"])
+    before = json.loads(first.stdout)
+    stored = before["games_stored"] + before["games_skipped"]  # a sample is there twice (.clue and .jsonl)
+    assert before["games_stored"] > 0
+    calls = []
+    real = game_analysis._annotate
+    monkeypatch.setattr(game_analysis, "_annotate", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(pipeline, "validate", lambda game: calls.append(2) or rules.validate(game))
+    again = runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"])
+    data = json.loads(again.stdout)
+    assert data["games_stored"] == 0 and data["games_skipped"] == stored
+    assert calls == []
+    # a new game beside them is checked and analysed as usual
+    _write(samples, "new.jsonl", random_game(5, n_players=3))
+    third = json.loads(runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"]).stdout)
+    assert third["games_stored"] == 1 and third["games_skipped"] == stored and sorted(set(calls)) == [1, 2]

@@ -17,6 +17,7 @@ from rich.progress import (
 )
 
 from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.ingest import store
 from clue_stats.pipeline import analyse_store
 
@@ -32,11 +33,15 @@ def analyse_command(
         None, "--workers", min=1, help="Processes that analyse games (default: up to 2)."
     ),
     wait: float = typer.Option(30.0, "--wait", min=0, help="Seconds to wait for a database held by another process."),
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Compute the whole analysis (the review included) of stored games that lack it, were stored
     with --light or --no-analyse, or were analysed by an older version."""
     path = database(db)
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
     if not Path(path).exists():
         raise store.StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
     if sys.stderr.isatty() and not json_output:
@@ -55,16 +60,22 @@ def analyse_command(
                 path,
                 workers=workers,
                 wait_seconds=wait,
-                progress=lambda n: bar.advance(task, n),
+                progress=lambda n, so_far: bar.update(
+                    task, advance=n, description="analysing" + over_budget_note(so_far.games_over_budget)
+                ),
                 started=lambda total: bar.update(task, total=total),
+                limits=game_limits,
             )
     else:
-        summary = analyse_store(path, workers=workers, wait_seconds=wait)
+        summary = analyse_store(path, workers=workers, wait_seconds=wait, limits=game_limits)
     if json_output:
         print_json(summary.as_dict())
         return
+    for p in summary.problems:
+        err.print(str(p), markup=False)
+    over = f"; {summary.games_over_budget} left without analysis, over the budget" if summary.games_over_budget else ""
     out.print(
         f"{summary.games_analysed} games analysed in {summary.seconds:.1f} s (analysis version "
-        f"{summary.analysis_version}); {summary.games_reviewed} of {summary.games_stored} stored games "
+        f"{summary.analysis_version}){over}; {summary.games_reviewed} of {summary.games_stored} stored games "
         f"reviewed  ->  {path}"
     )

@@ -21,6 +21,7 @@ from clue_stats.app import (
     print_json,
     printable,
 )
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest import kinds, store
 
@@ -74,6 +75,9 @@ def ingest_command(
         help="Store a game whose id is already stored with other content as that id's new version "
         "(a corrected log), instead of reporting a conflict.",
     ),
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Read game records, check every game, store the valid ones and set the others apart."""
@@ -84,6 +88,7 @@ def ingest_command(
         except ValueError as exc:
             raise UsageError(f"--kind: {exc}") from None
     path = database(db)
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
     if sys.stderr.isatty() and not json_output:
         with Progress(
             SpinnerColumn(),
@@ -100,10 +105,13 @@ def ingest_command(
                 analyse=not no_analyse,
                 workers=workers,
                 wait_seconds=wait,
-                progress=lambda n: bar.advance(task, n),
+                progress=lambda n, so_far: bar.update(
+                    task, advance=n, description="ingesting" + over_budget_note(so_far.games_over_budget)
+                ),
                 review=not light,
                 kind=kind,
                 replace=replace,
+                limits=game_limits,
             )
     else:
         summary = pipeline.ingest_paths(
@@ -115,6 +123,7 @@ def ingest_command(
             kind=kind,
             replace=replace,
             review=not light,
+            limits=game_limits,
         )
     if json_output:
         print_json({"database": path, **summary.as_dict()})
@@ -124,7 +133,7 @@ def ingest_command(
         out.print(
             f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_stored, 'game')} stored{replaced}, {summary.games_skipped} already present, "
-            f"{summary.games_rejected} rejected in {summary.seconds:.1f} s  ->  {path}"
+            f"{summary.games_rejected} rejected{over_budget_note(summary.games_over_budget)} in {summary.seconds:.1f} s  ->  {path}"
         )
     raise typer.Exit(summary.exit_code)
 
@@ -134,11 +143,16 @@ def ingest_command(
 def validate_command(
     paths: list[str] = PathsArgument,
     workers: int | None = typer.Option(None, "--workers", min=1, help="Processes that check games (default: up to 2)."),
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Check game records without a database: every problem as file:line: code: message."""
     _check_paths(paths)
-    summary = pipeline.validate_paths(paths, workers=workers)
+    summary = pipeline.validate_paths(
+        paths, workers=workers, limits=limits(budget_states, budget_memory, budget_seconds)
+    )
     if json_output:
         data = summary.as_dict()
         data.pop("games_stored"), data.pop("games_skipped")
@@ -148,7 +162,8 @@ def validate_command(
             (err if p.is_error else out).print(str(p), markup=False)
         out.print(
             f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
-            f"{plural(summary.games_valid, 'game')} valid, {summary.games_rejected} rejected"
+            f"{plural(summary.games_valid, 'game')} valid, "
+            f"{summary.games_rejected} rejected{over_budget_note(summary.games_over_budget)}"
         )
     raise typer.Exit(summary.exit_code)
 
