@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-N = TypeVar("N", int, float)
-
 from clue_stats.engine.errors import ClueStatsError, UsageError
+
+N = TypeVar("N", int, float)
 
 # Memory per state generated, at most, in the compiled program: its hash table (at most half full,
 # grown by doubling), the states' keys, counts and folded-state numbers, and the moves and folds
