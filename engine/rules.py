@@ -526,6 +526,7 @@ def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Prob
         )
     spent = budget.current()
     if earlier is None and spent is not None and spent.exceeded is not None:
+        spent.exceeded.seq = seq
         return [found, over_budget(game, spent.exceeded, searching=True)]
     return [found]
 

@@ -112,6 +112,24 @@ def test_time_is_checked_before_every_count(hard):
     assert b.spent == 0
 
 
+def test_an_inconsistency_found_within_the_budget_rejects_the_game_though_its_search_is_cut():
+    from clue_stats.ingest import cluelog, formats
+    from tests.conftest import FIXTURES
+
+    raw = next(iter(formats.iter_file(FIXTURES / "invalid" / "inconsistent.jsonl")))
+    game, _ = cluelog.build_game(raw)
+    counting.clear_caches()
+    with budget.limited(budget.UNLIMITED) as b:
+        assert [(p.code, p.seq) for p in rules.validate(game).problems] == [("inconsistent", 7)]
+    counting.clear_caches()
+    # one state short: the scan finds the contradiction, the search for the records it contradicts stops
+    with budget.limited(budget.Limits(states=b.spent - 1, memory_mb=None, seconds=None)):
+        problems = rules.validate(game).problems
+    assert [(p.code, p.seq) for p in problems] == [("inconsistent", 7), ("over_budget", 7)]
+    assert problems[0].is_error and "the records it contradicts were not searched" in problems[0].message
+    assert problems[1].message.startswith("the records this one contradicts were not searched: counting the deals")
+
+
 def test_limits_from_options_then_environment_then_defaults(monkeypatch):
     monkeypatch.delenv(budget.ENV_WORK, raising=False)
     monkeypatch.delenv(budget.ENV_MEMORY, raising=False)
