@@ -167,7 +167,7 @@ def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_on
     )
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)  # every game in a worker process
     result = CliRunner().invoke(
-        app, ["ingest", str(folder), "--db", str(db), "--workers", "2", "--budget-states", "2000000"]
+        app, ["ingest", str(folder), "--db", str(db), "--workers", "2", "--budget-states", "1000000"]
     )
     assert result.exit_code == 0, result.output
     assert "3 games stored" in result.stdout and "2 over the budget" in result.stdout
@@ -190,7 +190,7 @@ def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_on
     seq, severity, message = by_game[games["b_dealt.jsonl"][0]]
     assert seq == 0 and severity == "warning"
     assert message.startswith(
-        "the game was not analysed: counting the deals generated more than the limit of 2,000,000"
+        "the game was not analysed: counting the deals generated more than the limit of 1,000,000"
     )
     seq, _, message = by_game[games["c_blind.jsonl"][0]]
     assert seq > 0 and message.startswith("the consistency of the log from this suggest on was not checked")
@@ -222,7 +222,7 @@ def test_analyse_leaves_a_game_past_the_budget_as_it_was(tmp_path, db):
     _write(folder, "dealt.jsonl", random_game(2, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12)))
     runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]).exit_code == 0
-    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "2000000"])
+    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "1000000"])
     assert result.exit_code == 0, result.output
     assert "1 games analysed" in result.stdout and "1 left without analysis, over the budget" in result.stdout
     assert "over_budget" in result.stderr and "dealt.jsonl" in result.stderr
