@@ -19,13 +19,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.random_games import random_game, small_deck
 from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.engine import budget, counting
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.raw import RawGame
+from tests.helpers import random_game, small_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 
