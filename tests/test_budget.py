@@ -114,7 +114,7 @@ def test_time_is_checked_before_every_count(hard):
 
 def test_an_inconsistency_found_within_the_budget_rejects_the_game_though_its_search_is_cut():
     from clue_stats.ingest import cluelog, formats
-    from tests.conftest import FIXTURES
+    from tests.helpers import FIXTURES
 
     raw = next(iter(formats.iter_file(FIXTURES / "invalid" / "inconsistent.jsonl")))
     game, _ = cluelog.build_game(raw)

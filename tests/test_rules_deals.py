@@ -14,7 +14,7 @@ from clue_stats.cli import app
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import Accuse, Deal, Response, Suggest
 from clue_stats.engine.rules import validate
-from tests.conftest import FIXTURES
+from tests.helpers import FIXTURES
 
 sys.path.insert(0, str(FIXTURES / "invalid"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
