@@ -81,6 +81,10 @@ def main() -> None:
         for blind in (False, True):
             game = random_game(1, n_players=6, n_suggestions=20, deck=small_deck(*deck), blind=blind)
             measure(f"{'/'.join(map(str, deck))} deck 6p 20 sugg. {'no hands' if blind else 'dealt'}", game)
+    for seed in (1, 2):  # Master Detective size, a long game
+        for blind in (False, True):
+            game = random_game(seed, n_players=6, n_suggestions=40, deck=small_deck(10, 8, 12), blind=blind)
+            measure(f"10/8/12 deck 6p 40 sugg. seed {seed} {'no hands' if blind else 'dealt'}", game)
 
 
 if __name__ == "__main__":
