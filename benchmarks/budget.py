@@ -48,7 +48,7 @@ def measure(label: str, game: Game) -> tuple[int, int]:
     replay = checks[3]
     stopped = any(p.code == "over_budget" for p in replay.problems)
     checks = (*checks[:2], "stopped" if stopped else "", replay)
-    analysis = (0, 0.0, "not run") if stopped else _stage(lambda: analyse_game(game, replay, None, deep=False))
+    analysis = (0, 0.0, "not run") if stopped else _stage(lambda: analyse_game(game, replay, None, review=True))
     print(
         f"{label:38s} checks {checks[0]:>13,} states {checks[1]:7.2f} s {checks[2]:15s}"
         f" analysis {analysis[0]:>13,} states {analysis[1]:7.2f} s {analysis[2]}",

@@ -43,9 +43,9 @@ BYTES_PER_HELD_STATE_PYTHON = 512
 # Defaults, far above any ordinary game (docs/performance.md gives the measurements): the most
 # states one game's checks (and again its analysis) may generate, the memory of one count, and
 # the seconds for each stage.
-DEFAULT_WORK = 100_000_000
+DEFAULT_WORK = 500_000_000
 DEFAULT_MEMORY_MB = 1024
-DEFAULT_SECONDS = 300.0
+DEFAULT_SECONDS = 600.0
 
 ENV_WORK = "CLUE_STATS_BUDGET_STATES"
 ENV_MEMORY = "CLUE_STATS_BUDGET_MEMORY_MB"

@@ -177,7 +177,7 @@ def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_on
             Path(f).name: (gid, version)
             for gid, f, version in con.sql("SELECT game_id, source_file, analysis_version FROM games").fetchall()
         }
-        assert games["a_ordinary.jsonl"][1] == 1 and games["b_dealt.jsonl"][1] is None
+        assert games["a_ordinary.jsonl"][1] == game_analysis.ANALYSIS_VERSION and games["b_dealt.jsonl"][1] is None
         assert games["c_blind.jsonl"][1] is None
         information = dict(con.sql("SELECT game_id, count(*) FROM information GROUP BY game_id").fetchall())
         assert information.get(games["a_ordinary.jsonl"][0], 0) > 0
