@@ -246,8 +246,8 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
         [DUEL_GAME, first],
     )
     shown = metrics(at)
-    assert shown["Expected gain"] == f"{expected_gain:.3f} bits"
-    assert shown["Best available"] == f"{best_gain:.3f} bits"
+    assert shown["Expected gain (bits)"] == f"{expected_gain:.2f}"
+    assert shown["Best available (bits)"] == f"{best_gain:.2f}"
     assert shown["Label"] == label
 
     # stepping: next record, previous suggestion, end, start
@@ -405,7 +405,7 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
         f"{n} players ({games_at[n]} game{'s' if games_at[n] > 1 else ''})" for n in counts
     ]
     assert chooser.value == max(counts, key=lambda n: (games_at[n], n))  # opens on the count with the most games
-    seats = {0: "1st to play", 1: "2nd to play", 2: "3rd to play", 3: "4th to play", 4: "5th to play", 5: "6th to play"}
+    seats = {0: "1st", 1: "2nd", 2: "3rd", 3: "4th", 4: "5th", 5: "6th"}
     shown_as = {  # what a person reads for each stored value
         "turn_order": lambda edition, v: seats[v],
         "character": lambda edition, v: of_edition(edition)(v),

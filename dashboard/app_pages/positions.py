@@ -17,7 +17,7 @@ from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import cells_words, md, seat_test_words
 
 DIMENSIONS = {
-    "turn_order": ("Seat in turn order", "the player", None),
+    "turn_order": ("Seat in turn order", "seat", "the 1st seat plays first"),
     "character": ("Character", "character", None),
     "start_square": ("Start square", "start square", "the character's start square on the edition's board"),
 }
@@ -27,7 +27,7 @@ THIN = 20  # an edition with fewer games than this is folded away: too few to sh
 def ordinal(seat: int) -> str:
     n = seat + 1
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix} to play"
+    return f"{n}{suffix}"
 
 
 WHY_EMPTY = {

@@ -234,7 +234,12 @@ with right:
             .mark_bar()
             .encode(
                 x=alt.X("gain_bits:Q", title="information gained (bits)"),
-                y=alt.Y("observer:N", title=None, sort=[*names, TABLE_LABEL]),
+                y=alt.Y(
+                    "observer:N",
+                    title=None,
+                    sort=[*names, TABLE_LABEL],
+                    axis=alt.Axis(labelLimit=220, labelOverlap=False),
+                ),
                 color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
                 tooltip=[
                     "observer:N",
@@ -260,14 +265,15 @@ with right:
             st.info(f"Expected and best gain: {NO_ANALYSIS}.")
         else:
             cols = st.columns(5)
-            cols[0].metric("Expected gain", f"{rated['expected_gain_bits']:.3f} bits")
+            # two decimals: a metric wider than its fifth of the page is cut ("0.95…")
+            cols[0].metric("Expected gain (bits)", f"{rated['expected_gain_bits']:.2f}")
             if rated.get("best_gain_bits") is None:
-                cols[1].metric("Best available", "n/a", help="stored with --light: run `clue-stats analyse`")
+                cols[1].metric("Best available (bits)", "n/a", help="stored with --light: run `clue-stats analyse`")
             else:
-                cols[1].metric("Best available", f"{rated['best_gain_bits']:.3f} bits")
+                cols[1].metric("Best available (bits)", f"{rated['best_gain_bits']:.2f}")
             cols[2].metric("Accuracy", percent(rated.get("accuracy")))
             lost = rated.get("bits_lost")
-            cols[3].metric("Bits lost", f"{lost:.3f}" if lost is not None else "n/a")
+            cols[3].metric("Bits lost", f"{lost:.2f}" if lost is not None else "n/a")
             cols[4].metric("Label", rated.get("label") or "n/a")
             if rated.get("best_suspect"):
                 st.caption(

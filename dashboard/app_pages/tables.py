@@ -110,7 +110,7 @@ def _text(value: Any, column: str) -> str:
         if column in PERCENT:
             return f"{value:.0%}" if abs(value) >= 0.995 or value == 0 else f"{value:.1%}"
         if column in BITS:
-            return f"{value:.2f}"
+            return f"{round(value, 2) + 0.0:.2f}"
         return f"{value:.3g}"
     return str(value)
 
@@ -123,6 +123,8 @@ def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFra
     number as "None"."""
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
     frame = frame.with_columns(pl.col(pl.Float32, pl.Float64).fill_nan(None))  # 0/0 is "nothing to say" too
+    # bits to two decimals, and a rounding that leaves -0.00 shown as 0.00 (-0.0 + 0.0 is +0.0)
+    frame = frame.with_columns([pl.col(c).round(2) + 0.0 for c in frame.columns if c in BITS])
     # a column with nothing in it says nothing (e.g. accuracy before `analyse --deep`): left out
     frame = frame.select([c for c in order if c in first or frame.height == 0 or frame[c].null_count() < frame.height])
     config: dict[str, Any] = {}
