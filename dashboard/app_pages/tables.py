@@ -123,8 +123,10 @@ def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFra
     number as "None"."""
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
     frame = frame.with_columns(pl.col(pl.Float32, pl.Float64).fill_nan(None))  # 0/0 is "nothing to say" too
-    # bits to two decimals, and a rounding that leaves -0.00 shown as 0.00 (-0.0 + 0.0 is +0.0)
-    frame = frame.with_columns([pl.col(c).round(2) + 0.0 for c in frame.columns if c in BITS])
+    # bits show two decimals: what rounds to zero is 0, never "-0.00"
+    frame = frame.with_columns(
+        [pl.when(pl.col(c).abs() < 0.005).then(0.0).otherwise(pl.col(c)).alias(c) for c in frame.columns if c in BITS]
+    )
     # a column with nothing in it says nothing (e.g. accuracy before `analyse --deep`): left out
     frame = frame.select([c for c in order if c in first or frame.height == 0 or frame[c].null_count() < frame.height])
     config: dict[str, Any] = {}
