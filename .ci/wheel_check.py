@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # every page renders from the installed package, on the ingested samples, without an exception
 APP_TEST = """
+import re
 import sys
 from pathlib import Path
 
@@ -38,13 +39,16 @@ from streamlit.testing.v1 import AppTest
 app = Path(clue_stats.dashboard.__file__).parent / "app.py"
 at = AppTest.from_file(str(app), default_timeout=120)
 at.run()
-pages = sorted(p.stem for p in (app.parent / "app_pages").glob("*.py") if p.stem not in ("__init__", "common", "words"))
+# the pages app.py registers (st.Page(HERE / "app_pages" / "x.py", ...)), in its order
+pages = re.findall(r'"app_pages" / "(\\w+)\\.py"', app.read_text(encoding="utf-8"))
 for page in pages:
     if page != "overview":
         at.switch_page(f"app_pages/{page}.py").run()
     problems = [e.value for e in at.exception] + [e.value for e in at.error]
     if problems:
         sys.exit(f"dashboard page {page}: {problems}")
+if len(pages) < 2:
+    sys.exit(f"dashboard: the pages of app.py not found ({pages})")
 print(f"dashboard: {len(pages)} pages render")
 """
 
