@@ -40,7 +40,8 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     # the count's allowance, and says so in work[1]; work[0]: the states it generated
     spending = budget.current()
     per_state = bytes_per_state(width)
-    limit = spending.allowance(per_state) if spending is not None else counting_kernel.LIMIT
+    left, memory = spending.allowance() if spending is not None else (counting_kernel.LIMIT, counting_kernel.LIMIT)
+    limit = min(left, memory // per_state)
     work = np.zeros(2, np.int64)
     env, tags, vecs = _run(
         pl.steps,
@@ -63,7 +64,9 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
         work,
     )
     if spending is not None:
-        spending.spend(int(work[0]), bool(work[1]), per_state)
+        if work[1]:
+            raise spending.stopped(int(work[0]), left)
+        spending.spend(int(work[0]))
     ids = np.empty((len(env), 3), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (env >> env_offsets[c]) & ((1 << env_widths[c]) - 1)

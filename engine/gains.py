@@ -256,7 +256,8 @@ def run_python(
     # under a budget (engine.budget), stop once more states are generated than the count's allowance
     spending = budget.current()
     per_state = 2 * gain_kernel.bytes_per_state(width)
-    limit = spending.allowance(per_state) if spending is not None else 0
+    left, memory = spending.allowance() if spending is not None else (0, 0)
+    limit = min(left, memory // per_state)
     spent = 0
     states: dict[tuple[Any, ...], list[int]] = {(pl.caps, (0, 0, 0), 0, tag0): [1] + [0] * (width - 1)}
     for s, st in enumerate(pl.steps.tolist()):
@@ -277,12 +278,12 @@ def run_python(
                 new[key] = vec2 if old is None else [a + b for a, b in zip(old, vec2)]
                 spent += 1
                 if spending is not None and spent > limit:
-                    spending.spend(spent, True, per_state)
+                    raise spending.stopped(spent, left)
         states = new
         if not states:
             break
     if spending is not None:
-        spending.spend(spent, False, per_state)
+        spending.spend(spent)
     if not states:
         return {}
     out: dict[tuple[int, int, int, int], list[int]] = {}
