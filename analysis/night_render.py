@@ -116,7 +116,7 @@ def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = T
     out.append(
         '<section id="players"><h2>The players</h2><p>Review accuracy: the information their suggestions could '
         "expect to gain over the most the best suggestions could have (1 = the best every time), averaged over "
-        "their games of the night. Rating: the conservative rating (mu - 3 sigma, docs/league.md) before their "
+        "their games of the night; – where none of their suggestions was rated (their hand is not in the log). Rating: the conservative rating (mu - 3 sigma, docs/league.md) before their "
         "first game of the night and after their last, with its uncertainty.</p>"
     )
     player_rows = [
@@ -205,7 +205,14 @@ def render_night_markdown(night: Night, pms: dict[str, PostMortem]) -> str:
         lines += [f"- **{what}**: {text}"]
     if not highlights:
         lines += ["No rated suggestion and no late accusation."]
-    lines += ["", "## The players", ""]
+    lines += [
+        "",
+        "## The players",
+        "",
+        "Review accuracy: expected over best available gain of their rated suggestions, averaged over their games "
+        "of the night; – where none was rated (their hand is not in the log).",
+        "",
+    ]
     lines += _md_table(
         ["player", "games", "wins", "review accuracy", "missed wins", "rating before", "rating after", "change"],
         [

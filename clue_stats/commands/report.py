@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json
+from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, plural, print_json
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
 
@@ -172,7 +172,7 @@ def _night_report(
             }
         )
     else:
-        out.print(f"wrote the summary of {len(night.games)} games to {target}", markup=False)
+        out.print(f"wrote the summary of {plural(len(night.games), 'game')} to {target}", markup=False)
 
 
 STEM_LIMIT = 80  # characters of a file name made from an id; file systems allow 255 bytes
