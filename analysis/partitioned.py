@@ -6,7 +6,7 @@ analyse independently. The stages:
 
 1. :func:`partition_events` rewrites one or more `events.parquet` exports (`clue-stats export`) into
    files that each hold whole games, by a hash of the game id, with DuckDB (streaming, out of core:
-   cheap next to the analysis, which costs a tenth of a CPU second or more a game);
+   cheap next to the analysis of the games it moves: it only reads and writes them);
 2. :func:`analyse_events` is the pure core: the events rows of some games in, their analysis rows
    out (the same rows `clue-stats ingest` stores), games that cannot be rebuilt reported, not raised;
 3. :func:`analyse_file` runs it on one partition file and writes one Parquet file per output table;
@@ -44,7 +44,7 @@ from clue_stats.ingest.store import StoreError
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
 OUTPUT_TABLES = ("suggestions", "information", "accusations", "players")
 EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
-GAMES_PER_PARTITION = 2000  # about 2 to 3 CPU minutes of analysis: big enough to amortise a task
+GAMES_PER_PARTITION = 2000  # enough games that a task's start-up is small next to their analysis
 
 _ARROW_TYPES = {
     "VARCHAR": pa.string(),

@@ -19,8 +19,8 @@ merges, with the same result:
   the state goes on with a mark in place of its ids, merged with every other state that differs
   only by them. The folded states' moves are written down too, and a backward pass over them
   gives each folded state's completions by the id its last open slot receives; each fold adds
-  its count times those completions to its ids. On the 6-player games of benchmarks/deduction.py
-  this visits 2.9x fewer states on the table's views, 2x fewer on the players'. A tag is a label
+  its count times those completions to its ids. The envelope ids multiply the states, and folding
+  merges them away (docs/performance.md, "The deduction engine", gives the states). A tag is a label
   too: a folded state keeps its tag bits, and its completions are counted by the tag they end with.
 
 :func:`fits` says when the compiled program gives exact counts. Its integers are int64, whose
@@ -150,8 +150,9 @@ def clause_steps(clauses, info, n_hands):
     its possible places, its open hands (mask), 1 if the envelope is possible, its category, its tag
     bit. The order is greedy: a card that closes the most clauses, then the one with the fewest
     possible places, then the one opening the fewest clauses, then the card in most clauses (the
-    lowest card on a tie). Measured on the table's knowledge in 6-player games, the places before
-    the clauses opened save a seventh of the states."""
+    lowest card on a tie). The possible places come before the clauses opened: a card with few
+    places branches the states least (docs/performance.md, "The deduction engine", gives the
+    saving)."""
     n_cl = clauses.shape[0]
     n_cards = info.shape[0]
     local = np.full(n_cards, -1, np.int64)  # deck card -> its number among the clause cards

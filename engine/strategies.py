@@ -345,8 +345,8 @@ class EntropyStrategy(Strategy):
 
     The gain is the deduction engine's (``engine.deduction.expected_gain``): the exact expected drop
     of the envelope's entropy for this player's knowledge, over the suspects and weapons its notebook
-    has not ruled out (the first in deck order among equals). Scoring all
-    nine rooms that way every turn would cost seconds a turn, so rooms are valued by a notebook
+    has not ruled out (the first in deck order among equals). Scoring every room that way every
+    turn would multiply the exact counting by the rooms, so rooms are valued by a notebook
     estimate of the same quantity: each open card of a category is equally likely to be the answer,
     and naming one of n open cards is worth log2 n - ((n - 1) / n) log2 (n - 1) bits.
     """
@@ -374,8 +374,8 @@ class EntropyStrategy(Strategy):
 
         k = deduction.knowledge_at(game, self.seat.me, len(game.records))
         nb = self.notebook
-        # Only cards the notebook has not ruled out: exact counting costs tenths of a second per
-        # triple early in a game, and steering with known cards is the bluffer's way, not this one's.
+        # Only cards the notebook has not ruled out: every triple is an exact count, dearest early in
+        # a game, and steering with known cards is the bluffer's way, not this one's.
         pairs = [(s, w) for s in nb.candidates("suspects") for w in nb.candidates("weapons")]
         gains = [(deduction.expected_gain(k, self.seat.me, (s, w, room)), (s, w)) for s, w in pairs]
         best = max(g for g, _ in gains)
