@@ -1,5 +1,7 @@
 """What the tests share, in one module: where things are, hand-checkable games from the docs, seeded
-random games (the benchmarks use them too), and the dashboard's test corpus.
+random games (the benchmarks use them too), the dashboard's test corpus, the plain references of the
+deduction engine, the deduction tests' brute force, and a season of club games for the league.
+Tests import one another never: what two tests share lives here (tests/test_layers.py checks it).
 
 The random games: random deals, random suggestions, truthful answers (the first player clockwise
 holding a named card shows one of them at random). Every player's hand is dealt in the log, so each
@@ -15,6 +17,7 @@ import re
 import socket
 import time
 from collections.abc import Sequence
+from itertools import combinations, product
 from pathlib import Path
 
 from clue_stats import pipeline
@@ -22,7 +25,20 @@ from clue_stats.analysis.game_analysis import GameAnalysis
 from clue_stats.analysis.suggestions import candidate_rooms
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
-from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    Deal,
+    End,
+    Game,
+    Peek,
+    Player,
+    Response,
+    Reveal,
+    RoomCards,
+    Suggest,
+)
 from clue_stats.engine.knowledge import Knowledge, _bits
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog
@@ -431,3 +447,195 @@ def suggestion_moments(game: Game) -> list[tuple[Knowledge, str, tuple[str, ...]
         for r in game.records
         if isinstance(r, Suggest)
     ]
+
+
+# ---------------------------------------------------------------- the deduction tests' brute force
+
+# Games built from records, and a brute force that reads the records itself (not the engine's
+# Knowledge) and enumerates every deal of a small deck: the spec made executable (event-format.md,
+# "Meaning"): a deal is consistent for an observer after record i when every record up to i that
+# informs the observer holds in it.
+
+
+def make_game(deck: Deck, names, records, duel: bool = False, hand_sizes=None) -> Game:
+    """A Game from record objects; seq is set from the position (the game record is seq 0)."""
+    var = variant("duel" if duel else "standard")
+    numbered = []
+    for i, r in enumerate(records):
+        fields = {k: getattr(r, k) for k in r.__dataclass_fields__ if k not in ("seq", "line", "extra")}
+        numbered.append(type(r)(seq=i + 1, **fields))
+    sizes = hand_sizes or dealt_hand_sizes(len(deck.cards), len(names), var.room_cards)
+    return Game(
+        edition=None,
+        deck=deck,
+        variant=var,
+        flags=resolve_flags(None, var, None),
+        players=tuple(Player(n) for n in names),
+        hand_sizes=tuple(sizes),
+        records=numbered,
+    )
+
+
+def all_deals(game: Game):
+    """Every deal: (envelope triple, {player: frozenset hand}, frozenset room cards)."""
+    deck = game.deck
+    names = game.names
+    sizes = game.hand_sizes
+    aside = game.room_card_count
+    for triple in product(deck.suspects, deck.weapons, deck.rooms):
+        rest = [c for c in deck.cards if c not in triple]
+        for room_cards in combinations(rest, aside):
+            left = [c for c in rest if c not in room_cards]
+            yield from _hands(triple, names, sizes, left, {}, frozenset(room_cards))
+
+
+def _hands(triple, names, sizes, left, hands, room_cards):
+    i = len(hands)
+    if i == len(names):
+        yield triple, dict(hands), room_cards
+        return
+    for hand in combinations(left, sizes[i]):
+        rest = [c for c in left if c not in hand]
+        hands[names[i]] = frozenset(hand)
+        yield from _hands(triple, names, sizes, rest, hands, room_cards)
+        del hands[names[i]]
+
+
+def _record_holds(game: Game, record, deal, observer) -> bool:
+    """Does what the record tells the observer hold in this deal?"""
+    triple, hands, room_cards = deal
+    if isinstance(record, Deal):
+        return record.player != observer or hands[record.player] == frozenset(record.cards)
+    if isinstance(record, Suggest):
+        for response in record.responses:
+            held = hands[response.player]
+            if response.passed:
+                if any(c in held for c in record.cards):
+                    return False
+            elif response.shows != UNSEEN and observer in (record.player, response.player):
+                if response.shows not in held:
+                    return False
+            elif not any(c in held for c in record.cards):
+                return False
+        return True
+    if isinstance(record, Accuse):
+        wrong = record.correct is False or (record.correct is None and game.solution() not in (None, record.cards))
+        return not wrong or triple != record.cards
+    if isinstance(record, Reveal):
+        told = record.to == ALL or (observer is not None and (observer in record.to or observer == record.player))
+        if not told or record.card == UNSEEN:
+            return True
+        if record.player is None:
+            return all(record.card not in h for h in hands.values())
+        return record.card in hands[record.player]
+    if isinstance(record, Peek):
+        if record.player != observer or record.card in (None, UNSEEN):
+            return True
+        return record.card in room_cards
+    return True
+
+
+def violation_seq(game: Game, deal, observer) -> int:
+    """The first seq after which the deal is no longer consistent for the observer (big if never)."""
+    for record in game.records:
+        if not _record_holds(game, record, deal, observer):
+            return record.seq
+    return len(game.records) + 1
+
+
+def brute_counts(game: Game, observer, deals=None):
+    """Per seq: (total, {triple: n}, {card: {place: n}}) over the deals consistent for the observer."""
+    deals = list(all_deals(game)) if deals is None else deals
+    first_bad = [violation_seq(game, d, observer) for d in deals]
+    out = []
+    for seq in range(len(game.records) + 1):
+        solutions: dict = {}
+        places: dict = {c: {} for c in game.deck.cards}
+        total = 0
+        for deal, bad in zip(deals, first_bad):
+            if bad <= seq:
+                continue
+            total += 1
+            triple, hands, room_cards = deal
+            solutions[triple] = solutions.get(triple, 0) + 1
+            for c in triple:
+                places[c]["envelope"] = places[c].get("envelope", 0) + 1
+            for player, hand in hands.items():
+                for c in hand:
+                    places[c][player] = places[c].get(player, 0) + 1
+            for c in room_cards:
+                places[c]["room_cards"] = places[c].get("room_cards", 0) + 1
+        out.append((total, solutions, places))
+    return out
+
+
+# ---------------------------------------------------------------- a season of club games (the league's tests)
+
+# A small hand-made season for the ratings, the Players page and the night report.
+
+SOLUTION = {"suspect": "green", "weapon": "rope", "room": "hall"}
+WRONG = [
+    ("plum", "rope", "hall"),
+    ("white", "dagger", "hall"),
+    ("green", "knife", "study"),
+    ("peacock", "rope", "hall"),
+]
+
+
+def game_lines(
+    game_id: str,
+    played_at: str | None,
+    players: list[str],
+    winner: str | None,
+    eliminated: tuple[str, ...] = (),
+    source: str = "tabletop",
+    strategies: dict[str, str] | None = None,
+) -> list[str]:
+    """One valid clue-log/1 game without hands: the eliminated accuse wrongly in the order given,
+    then the winner (if any) accuses correctly."""
+    header = {"type": "game", "format": "clue-log/1", "id": game_id, "edition": "classic", "source": source}
+    if played_at is not None:
+        header["played_at"] = played_at
+    header["players"] = [
+        {"name": p, **({"strategy": strategies[p]} if strategies and p in strategies else {})} for p in players
+    ]
+    lines = [header]
+    for i, who in enumerate(eliminated):
+        s, w, r = WRONG[i % len(WRONG)]
+        lines.append({"type": "accuse", "player": who, "suspect": s, "weapon": w, "room": r, "correct": False})
+    if winner is not None:
+        lines.append({"type": "accuse", "player": winner, **SOLUTION, "correct": True})
+    lines.append({"type": "end", "winner": winner, "solution": SOLUTION if winner else None})
+    return [json.dumps(x, ensure_ascii=False) for x in lines]
+
+
+# (id, played_at, players, winner, eliminated): Alice wins 6 of 12, Bob 3, Carol 2, Dave 1
+SEASON = [
+    ("s01", "2026-09-04T20:00", ["Alice", "Bob", "Carol", "Dave"], "Alice", ("Dave",)),
+    ("s02", "2026-09-04T21:30", ["Alice", "Bob", "Carol", "Dave"], "Bob", ()),
+    ("s03", "2026-09-11T20:00", ["Alice", "Bob", "Carol"], "Alice", ("Carol", "Bob")),
+    ("s04", "2026-09-11T21:10", ["Alice", "Carol", "Dave"], "Carol", ()),
+    ("s05", "2026-09-18T20:00", ["Alice", "Bob", "Carol", "Dave"], "Alice", ("Bob",)),
+    ("s06", "2026-09-18T21:00", ["Bob", "Carol", "Dave"], "Dave", ("Carol",)),
+    ("s07", "2026-09-25T20:00", ["Alice", "Bob", "Carol", "Dave"], "Alice", ()),
+    ("s08", "2026-09-25T21:00", ["Alice", "Bob", "Dave"], "Bob", ("Alice",)),
+    ("s09", "2026-10-02T20:00", ["Alice", "Bob", "Carol", "Dave"], "Alice", ("Dave", "Carol")),
+    ("s10", "2026-10-02T21:00", ["Alice", "Bob", "Carol", "Dave"], None, ("Bob", "Dave", "Alice", "Carol")),
+    ("s11", "2026-10-09T20:00", ["Alice", "Bob", "Carol", "Dave"], "Carol", ()),
+    ("s12", "2026-10-09T21:00", ["Alice", "Bob", "Carol"], "Bob", ()),
+    ("s13", "2026-10-16T20:00", ["Alice", "Bob", "Carol", "Dave"], "Alice", ("Carol",)),
+]
+
+
+def write_games(path: Path, games, rename: dict[str, str] | None = None) -> Path:
+    """Write games (tuples as in SEASON) to one file; ``rename`` writes some names otherwise."""
+    rename = rename or {}
+    lines: list[str] = []
+    for game_id, played_at, players, winner, eliminated in games:
+        players = [rename.get(p, p) for p in players]
+        winner = rename.get(winner, winner) if winner else None
+        eliminated = tuple(rename.get(p, p) for p in eliminated)
+        lines += game_lines(game_id, played_at, players, winner, eliminated)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -6,16 +6,10 @@ deal, with hands and player counts small enough for enumeration."""
 from __future__ import annotations
 
 import math
-import sys
 from itertools import combinations, product
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_deduction_support import brute_counts, make_game, random_game, small_deck
 
 from clue_stats.engine import counting_kernel
 from clue_stats.engine.counting import plan
@@ -28,7 +22,7 @@ from clue_stats.engine.deduction import (
     solution_counts,
 )
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
-from tests.helpers import plain_vector_counts
+from tests.helpers import brute_counts, make_game, plain_vector_counts, random_game, small_deck
 
 SIZES = st.integers(3, 12)
 

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_deduction_support import make_game, random_game, small_deck
-
 from clue_stats.engine.deduction import first_inconsistent
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest
 from clue_stats.engine.problems import CODES
+from tests.helpers import make_game, random_game, small_deck
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

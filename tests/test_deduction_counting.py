@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import math
 import random
-import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq
 
 from clue_stats.engine import (
     counting,
@@ -32,6 +26,7 @@ from clue_stats.engine.deduction import (
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions
 from clue_stats.engine.game import ALL, UNSEEN, Deal, Response, Reveal, Suggest
 from clue_stats.engine.knowledge import Knowledge
+from tests.helpers import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq
 
 # decks and player counts small enough to enumerate every deal in a moment
 SMALL = [((3, 3, 4), 2), ((3, 3, 4), 3), ((3, 3, 3), 4), ((2, 2, 3), 4), ((2, 3, 3), 3), ((2, 2, 2), 2)]

@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_deduction_support import make_game, random_game
-
 from clue_stats.engine.deduction import (
     TABLE,
     count,
@@ -20,6 +13,7 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, End, Move, Response, Reveal, Suggest, Turn
+from tests.helpers import make_game, random_game
 
 DECK = Deck.custom(["Plum", "Green", "Mustard"], ["Rope", "Knife"], ["Hall", "Study"])  # 7 cards, 4 dealt
 

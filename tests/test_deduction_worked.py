@@ -7,13 +7,7 @@ The deal: envelope (Plum, Rope, Study), Anna {Green, Knife}, Ben {Hall}.
 from __future__ import annotations
 
 import math
-import sys
 from fractions import Fraction
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_deduction_support import all_deals, brute_counts, make_game, random_game, small_deck
 
 from clue_stats.engine.deduction import (
     TABLE,
@@ -26,6 +20,7 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
+from tests.helpers import all_deals, brute_counts, make_game, random_game, small_deck
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 
@@ -132,6 +127,6 @@ def test_answer_chances_match_enumeration_with_the_one_in_j_rule():
 
 
 def _consistent_for(game, observer, deal, seq):
-    from test_deduction_support import violation_seq
+    from tests.helpers import violation_seq
 
     return violation_seq(game, deal, observer) > seq

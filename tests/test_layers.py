@@ -106,12 +106,78 @@ def test_the_checker_sees_imports() -> None:
     assert "clue_stats.app" not in partitioned  # only in its __main__ block
 
 
+TESTS = ROOT / "tests"
+SHARED = "helpers"  # tests/helpers.py, imported as tests.helpers
+
+
+def imports_of_a_test(source: str) -> list[tuple[int, str]]:
+    """(line, module) for every import of a test file, at any depth; a relative import is named from
+    the repository's top (``from .x import y`` -> ``tests.x``, ``tests.x.y``)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = ".".join([*(["tests"] if node.level else []), *([node.module] if node.module else [])])
+            found += [(node.lineno, module)] + [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def imports_another_test_module(name: str, beside: set[str]) -> bool:
+    """Whether an imported name is a test module, conftest, a second helper module or benchmarks/:
+    anything of tests/ but tests.helpers, by its ``tests.`` name or by its bare name (pytest puts
+    tests/ on the path, so ``import test_x`` works and imports the module a second time)."""
+    parts = name.split(".")
+    if parts[0] == "benchmarks":
+        return True
+    if parts[0] == "tests":
+        return len(parts) > 1 and parts[1] != SHARED
+    return parts[0] in beside  # bare: test_x, conftest, and helpers itself (imported twice that way)
+
+
+def _beside() -> set[str]:
+    return {p.stem for p in TESTS.glob("*.py")} | {p.name for p in TESTS.iterdir() if (p / "__init__.py").exists()}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import test_cli",
+        "import tests.test_cli",
+        "import tests.test_cli as cli",
+        "from test_cli import run",
+        "from tests.test_cli import run",
+        "from tests import test_cli",
+        "from . import test_cli",
+        "from .test_cli import run",
+        "from league_season import SEASON",
+        "from tests.league_season import SEASON",
+        "import conftest",
+        "from helpers import ROOT",
+        "from benchmarks.plain_reference import plain_entropy",
+        "def f():\n    from test_cli import run\n",
+    ],
+)
+def test_the_check_sees_every_form_of_importing_a_test_module(source: str) -> None:
+    beside = {"test_cli", "conftest", "helpers", "league_season"}
+    assert any(imports_another_test_module(name, beside) for _, name in imports_of_a_test(source))
+
+
+@pytest.mark.parametrize(
+    "source", ["from tests.helpers import ROOT", "from tests import helpers", "import tests.helpers", "import json"]
+)
+def test_the_check_lets_the_shared_helpers_through(source: str) -> None:
+    beside = {"test_cli", "conftest", "helpers"}
+    assert not any(imports_another_test_module(name, beside) for _, name in imports_of_a_test(source))
+
+
 def test_tests_share_helpers_through_one_module() -> None:
-    """Tests import what they share from tests/helpers.py, not from each other or from benchmarks/."""
+    """Tests import what they share from tests/helpers.py, never from each other, conftest or benchmarks/."""
+    beside = _beside()
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
-        for path in sorted((ROOT / "tests").glob("*.py"))
-        for line, name in imports(path)
-        if name.startswith(("tests.test_", "tests.conftest", "benchmarks"))
+        for path in sorted(TESTS.glob("*.py"))
+        for line, name in imports_of_a_test(path.read_text(encoding="utf-8"))
+        if imports_another_test_module(name, beside)
     ]
     assert not wrong, "\n".join(wrong)

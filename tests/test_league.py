@@ -10,7 +10,7 @@ import pytest
 from clue_stats import pipeline
 from clue_stats.analysis import league
 from clue_stats.analysis.store_read import GameFilter
-from tests.league_season import SEASON, write_games
+from tests.helpers import SEASON, write_games
 
 
 @pytest.fixture(scope="module")

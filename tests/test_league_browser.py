@@ -19,8 +19,7 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
-from tests.helpers import ARGS, CHROMIUM, LATE_GAME, XSS, free_port, settle
-from tests.league_season import SEASON, write_games
+from tests.helpers import ARGS, CHROMIUM, LATE_GAME, SEASON, XSS, free_port, settle, write_games
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),

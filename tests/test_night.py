@@ -12,8 +12,7 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
-from tests.helpers import LATE_GAME, XSS
-from tests.league_season import SEASON, write_games
+from tests.helpers import LATE_GAME, SEASON, XSS, write_games
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
-from tests.league_season import SEASON, game_lines, write_games
+from tests.helpers import SEASON, game_lines, write_games
 
 runner = CliRunner()
 

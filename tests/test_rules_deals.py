@@ -14,13 +14,11 @@ from clue_stats.cli import app
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import Accuse, Deal, Response, Suggest
 from clue_stats.engine.rules import validate
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, make_game
 
 sys.path.insert(0, str(FIXTURES / "invalid"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from make_fixtures import BASE
-from test_deduction_support import make_game
 
 runner = CliRunner()
 
