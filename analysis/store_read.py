@@ -105,21 +105,37 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = N
     return con.sql(sql, params=list(params or [])).pl()
 
 
+# what a list of games shows (the `games` command, the replay's chooser): ids, not names, as stored
+GAME_LIST_COLUMNS = (
+    "game_id",
+    "played_at",
+    "kind",
+    "edition",
+    "variant",
+    "n_players",
+    "source",
+    "winner",
+    "hands_known",
+    "analysis_version",
+)
+
+
 def list_games(
     con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), limit: int | None = None
-) -> pl.DataFrame:
-    """The stored games matching the filters, newest played first."""
+) -> tuple[pl.DataFrame, int]:
+    """The stored games the filters select, newest played first (undated games last; among games
+    played at the same time the last ingested first, then the highest id), at most ``limit`` of
+    them, and how many the filters select in all."""
     where, params = filters.where("g")
+    total = con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchall()[0][0]
     sql = (
-        "SELECT g.game_id, g.edition, g.variant, g.n_players, g.source, g.played_at, g.place, g.winner, "
-        "g.solution_suspect, g.solution_weapon, g.solution_room, g.n_records, g.hands_known, "
-        "g.analysis_version, g.source_file, g.ingested_at "
-        f"FROM games g WHERE {where} ORDER BY g.played_at DESC NULLS LAST, g.game_id"
+        f"SELECT {', '.join('g.' + c for c in GAME_LIST_COLUMNS)} FROM games g WHERE {where} "
+        "ORDER BY g.played_at DESC NULLS LAST, g.ingested_at DESC, g.game_id DESC"
     )
     if limit is not None:
         sql += " LIMIT ?"
         params = [*params, limit]
-    return frame(con, sql, params)
+    return frame(con, sql, params), int(total)
 
 
 def filter_choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:

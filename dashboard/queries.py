@@ -234,18 +234,8 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
 @st.cache_data(**CACHE)
 def game_choices(path: str, version: str, filters: GameFilter) -> tuple[pl.DataFrame, int]:
     """The newest games of the selection (at most GAME_LIST_LIMIT) and how many there are in all."""
-    where, params = filters.where("g")
     with store_read.open_store(path, WAIT_SECONDS) as con:
-        total = _one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"]
-        games = _frame(
-            con,
-            f"""
-            SELECT g.game_id, g.played_at, g.edition, g.variant, g.n_players, g.winner
-            FROM games g WHERE {where}
-            ORDER BY g.played_at DESC NULLS LAST, g.ingested_at DESC, g.game_id LIMIT ?""",
-            [*params, GAME_LIST_LIMIT],
-        )
-    return games, total
+        return store_read.list_games(con, filters, GAME_LIST_LIMIT)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import heapq
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from clue_stats.engine.editions import data_files
@@ -437,17 +437,3 @@ def load_board(name: str) -> Board:
     if name not in maps:
         raise UnknownBoard(f"no board map {name!r} (known: {', '.join(maps)})")
     return Board.from_text(maps[name].read_text(encoding="utf-8"), source=f"data/boards/{name}.txt")
-
-
-def render_shortest_paths(board: Board, rooms: Iterable[str] | None = None) -> str:
-    """The shortest-path table as a Markdown table, in the layout of docs/board.md."""
-    columns = list(rooms) if rooms is not None else list(board.rooms)
-    table = board.shortest_paths()
-    lines = [
-        "| start | " + " | ".join(columns) + " |",
-        "|---|" + "---|" * len(columns),
-    ]
-    for character, row in table.items():
-        cells = [str(row[room]) if room in row else "-" for room in columns]
-        lines.append(f"| {character} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)

@@ -18,7 +18,6 @@ import hashlib
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from clue_stats.engine import editions as ed
@@ -177,11 +176,6 @@ def read_stream(stream: BinaryIO, source_file: str | None = None) -> ReadResult:
         else:
             result.problems.append(item.located(source_file))
     return result
-
-
-def read_path(path: str | Path) -> ReadResult:
-    with open(path, "rb") as stream:
-        return read_stream(stream, str(path))
 
 
 # ---------------------------------------------------------------- stage 2: records into a Game

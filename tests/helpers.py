@@ -41,8 +41,9 @@ from clue_stats.engine.game import (
 )
 from clue_stats.engine.knowledge import Knowledge, _bits
 from clue_stats.engine.simulate import simulate
-from clue_stats.ingest import cluelog
+from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.cluelog import build_game, read_text
+from clue_stats.ingest.raw import RawGame
 from clue_stats.pipeline import analyse_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +61,11 @@ def load(text: str) -> Game:
     game, problems = build_game(read.games[0])
     assert game is not None and not problems
     return game
+
+
+def raw_games(path: Path) -> list[RawGame]:
+    """The games of a file as ingest reads them (``ingest.formats.iter_file``), before their checks."""
+    return [item for item in formats.iter_file(path) or () if isinstance(item, RawGame)]
 
 
 def docs_log(title: str) -> str:

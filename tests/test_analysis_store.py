@@ -145,10 +145,12 @@ def test_store_reads(logs: Path, db: Path) -> None:
         assert game.records == original.records and game.names == original.names
         with pytest.raises(GameNotFound):
             stored_game(con, "nope")
-        games = list_games(con)
-        assert set(games["game_id"]) == {"worked-example", "giveaway"}
-        assert list_games(con, GameFilter(n_players=3))["game_id"].to_list() == ["giveaway"]
-        assert list_games(con, GameFilter(edition="classic")).height == 0
+        games, total = list_games(con)
+        assert set(games["game_id"]) == {"worked-example", "giveaway"} and total == 2
+        assert list_games(con, GameFilter(n_players=3))[0]["game_id"].to_list() == ["giveaway"]
+        assert list_games(con, GameFilter(edition="classic"))[0].height == 0
+        first, total = list_games(con, limit=1)
+        assert first.height == 1 and total == 2
         choices = filter_choices(con)
         assert choices["n_players"] == [2, 3] and choices["edition"] == ["custom"]
         info = game_table(con, "information", "worked-example")

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from clue_stats.engine.rules import replay, validate
+from clue_stats.ingest import formats
 from clue_stats.ingest.cluelog import build_game
-from clue_stats.ingest.importers import FORMATS, detect_format
+from clue_stats.ingest.importers import FORMATS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 CLUEBOT_SHEETS = Path(__file__).parents[1].parent / "shared" / "external" / "cluebot"
@@ -34,8 +35,10 @@ def test_registry_lists_the_four_formats():
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_each_fixture_is_recognised_by_its_own_importer_only(path: Path):
     text = path.read_text(encoding="utf-8")
-    assert detect_format(text, path.name) == fmt_of(path)
+    # by content alone, whatever the file is called: no other importer takes it
+    assert [name for name, importer in FORMATS.items() if importer.detect(text, path.name)] == [fmt_of(path)]
     assert path.suffix in FORMATS[fmt_of(path)].extensions
+    assert formats.detect(path, text) == fmt_of(path)  # what ingest reads it as
 
 
 @pytest.mark.parametrize(
@@ -51,7 +54,9 @@ def test_each_fixture_is_recognised_by_its_own_importer_only(path: Path):
     ],
 )
 def test_other_texts_are_not_taken_for_any_format(text: str):
-    assert detect_format(text, "file.txt") is None
+    assert not [name for name, importer in FORMATS.items() if importer.detect(text, "file.txt")]
+    for suffix in sorted(formats.known_extensions() - {".jsonl", ".clue"}):
+        assert formats.detect(Path(f"file{suffix}"), text) is None  # ingest skips the file
 
 
 @pytest.mark.parametrize("path", GOOD, ids=lambda p: f"{p.parent.name}/{p.name}")

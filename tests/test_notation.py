@@ -13,6 +13,7 @@ from clue_stats.engine.rules import replay
 from clue_stats.ingest import cluelog, notation
 from clue_stats.ingest.notation_lex import NotationError, lex, pointer
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
+from tests.helpers import raw_games
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "notation"
@@ -420,7 +421,7 @@ def test_the_examples_of_the_documentation_read_as_documented() -> None:
 
 
 def test_the_german_sample_twin_holds_the_same_game_as_the_jsonl() -> None:
-    jsonl = cluelog.read_path(ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl").games[0]
+    jsonl = raw_games(ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl")[0]
     twin = notation.read(
         (ROOT / "data" / "samples" / "de-2023-anna-notebook.clue").read_text(encoding="utf-8"), "twin.clue"
     ).games[0]

@@ -11,6 +11,7 @@ import pytest
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, notation
 from clue_stats.pipeline import ingest_paths
+from tests.helpers import raw_games
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notation"
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
@@ -185,7 +186,7 @@ def test_convert_turns_the_notation_into_clue_log_and_back(tmp_path: Path) -> No
 
     runner = CliRunner()
     twin, jsonl = SAMPLES / "de-2023-anna-notebook.clue", SAMPLES / "de-2023-anna-notebook.jsonl"
-    expected = cluelog.write_game(cluelog.build_game(cluelog.read_path(jsonl).games[0])[0])
+    expected = cluelog.write_game(cluelog.build_game(raw_games(jsonl)[0])[0])
     as_log = runner.invoke(app, ["convert", str(twin)])
     assert as_log.exit_code == 0, as_log.output
     assert as_log.stdout == expected

@@ -26,7 +26,7 @@ from clue_stats.analysis.partitioned import (
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
-from tests.helpers import random_game
+from tests.helpers import random_game, raw_games
 
 pytest.importorskip("distributed")
 
@@ -81,7 +81,7 @@ def _sorted(table: str, rows: list[dict]) -> list[tuple]:
 
 def generated_ids(logs: Path) -> set[str]:
     """The ids of the generated games (whose logs hold every hand)."""
-    return {cluelog.build_game(raw)[0].game_id for raw in cluelog.read_path(logs / "generated.jsonl").games}
+    return {cluelog.build_game(raw)[0].game_id for raw in raw_games(logs / "generated.jsonl")}
 
 
 def parquet_rows(out: Path) -> dict[str, list[tuple]]:

@@ -23,7 +23,7 @@ from clue_stats.app import (
 )
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import ExitCode, UsageError
-from clue_stats.ingest import kinds, store
+from clue_stats.ingest import kinds
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
 
@@ -200,37 +200,20 @@ def games_command(
     from rich import box
     from rich.table import Column, Table
 
+    from clue_stats.analysis import store_read
+
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
     except ValueError as exc:
         raise UsageError(f"--kind: {exc}") from None
-    where = "kind IN (SELECT unnest(?::VARCHAR[]))" if chosen else "TRUE"
-    params: list = [chosen] if chosen else []
-    columns = [
-        "game_id",
-        "played_at",
-        "kind",
-        "edition",
-        "variant",
-        "n_players",
-        "source",
-        "winner",
-        "hands_known",
-        "analysis_version",
-    ]
     path = database(db)
-    with store.read_connection(path) as con:
-        rows = con.execute(
-            f"SELECT {', '.join(columns)} FROM games WHERE {where} "
-            "ORDER BY played_at DESC NULLS LAST, ingested_at DESC, game_id DESC LIMIT ?",
-            [*params, limit],
-        ).fetchall()
-        total = con.execute(f"SELECT count(*) FROM games WHERE {where}", params).fetchall()[0][0]
+    with store_read.open_store(path) as con:
+        listed, total = store_read.list_games(con, store_read.GameFilter(kinds=tuple(chosen) or None), limit)
         rejected = con.execute("SELECT count(*) FROM rejected").fetchall()[0][0]
+    games = listed.to_dicts()
     if json_output:
-        print_json({"games": [dict(zip(columns, r)) for r in rows], "total": total, "rejected": rejected})
+        print_json({"games": games, "total": total, "rejected": rejected})
         return
-    games = [dict(zip(columns, r)) for r in rows]
     longest = max((len(printable(g["game_id"])) for g in games), default=4)
     what = f" ({' or '.join(chosen)})" if chosen else ""
     shown = f"the {len(games)} newest of " if len(games) < total else ""

@@ -31,9 +31,3 @@ def _importer(module) -> Importer:  # type: ignore[no-untyped-def]
 
 
 FORMATS: dict[str, Importer] = {m.NAME: _importer(m) for m in (speedclue, effect_clue, cluebot, reasoner)}
-
-
-def detect_format(text: str, filename: str | None = None) -> str | None:
-    """The one importer whose format the text unmistakably is (by content alone), else None."""
-    found = [name for name, importer in FORMATS.items() if importer.detect(text, filename)]
-    return found[0] if len(found) == 1 else None
