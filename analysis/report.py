@@ -14,30 +14,14 @@ as the log wrote them).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any
 
 import duckdb
 import polars as pl
 
-from clue_stats.analysis import names as display_names
+from clue_stats.analysis.record_words import describe, triple_names
 from clue_stats.engine.editions import editions, variants
-from clue_stats.engine.game import (
-    ALL,
-    UNSEEN,
-    Accuse,
-    ClueCard,
-    Deal,
-    End,
-    Event,
-    Extension,
-    Game,
-    Move,
-    Peek,
-    Reveal,
-    RoomCards,
-    Suggest,
-    Turn,
-)
+from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 
 TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
@@ -278,55 +262,6 @@ def fmt_share(value: float | None) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def card_name(game: Game, card: str | None) -> str:
-    if card is None or card == UNSEEN:
-        return "a card"
-    return game.deck.name(card)
-
-
-def triple_names(game: Game, cards: tuple[str, str, str]) -> tuple[str, str, str]:
-    return (card_name(game, cards[0]), card_name(game, cards[1]), card_name(game, cards[2]))
-
-
-def describe(game: Game, record: Event) -> str:
-    """A record in words, with the edition's card names (plain text, not escaped)."""
-    name = lambda card: card_name(game, card)  # noqa: E731
-    if isinstance(record, Suggest):
-        said = f"{record.player} suggested {', '.join(triple_names(game, record.cards))}"
-        shower = record.shower
-        if shower is None:
-            return f"{said}; nobody could show a card"
-        passed = [r.player for r in record.responses if r.passed]
-        passes = f"{', '.join(passed)} passed; " if passed else ""
-        return f"{said}; {passes}{shower.player} showed {name(shower.shows)}"
-    if isinstance(record, Accuse):
-        verdict = " (correctly)" if record.correct is True else " (wrongly)" if record.correct is False else ""
-        return f"{record.player} accused {', '.join(triple_names(game, record.cards))}{verdict}"
-    if isinstance(record, Reveal):
-        whose = f"{record.player}'s card" if record.player is not None else "a card in nobody's hand"
-        shown = name(record.card)
-        to = "everyone" if record.to == ALL else ", ".join(record.to)
-        return f"{whose} {shown} was revealed to {to}" + (f" ({record.cause})" if record.cause else "")
-    if isinstance(record, Peek):
-        seen = f": {name(record.card)}" if record.card not in (None, UNSEEN) else ""
-        return f"{record.player} looked at the card set on {name(record.room)}{seen}"
-    if isinstance(record, Deal):
-        return f"{record.player} was dealt {len(record.cards)} cards"
-    if isinstance(record, RoomCards):
-        return f"cards set aside on {', '.join(name(r) for r in record.rooms)}"
-    if isinstance(record, Turn):
-        return f"{record.player}'s turn"
-    if isinstance(record, Move):
-        return f"{record.player} moved to {display_names.of_game(game).square(record.to)}"
-    if isinstance(record, ClueCard):
-        return f"{record.player} drew a clue card: {record.text}"
-    if isinstance(record, End):
-        return "the game ended" + (f"; {record.winner} won" if record.winner else " without a winner")
-    if isinstance(record, Extension):
-        return f"extension record {record.kind}"
-    assert_never(record)  # mypy checks that every kind of record has its words above
 
 
 def _record(game: Game, seq: int) -> Event | None:

@@ -160,9 +160,9 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             settle(page, "Game replay", 2)  # no suggestion yet: no gain chart
             page.get_by_role("button", name="Next suggestion").click()
             page.wait_for_function("() => !document.body.innerText.includes('Record 0 of')", timeout=30_000)
-            assert "suggests" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[
+            assert "suggested" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[
                 0
-            ] or "suggests" in page.inner_text("body")
+            ] or "suggested" in page.inner_text("body")
 
             # hostile names and notes reach the screen as text
             page.goto(f"{url}/replay?game={XSS_GAME}&seq=4")

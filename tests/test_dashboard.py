@@ -196,7 +196,7 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     assert at.slider(key="replay_seq").value == first
     record = game.records[first - 1]
     assert f"Record {first} of {len(game.records)}" in texts(at)
-    assert f"{record.player} suggests {game.deck.name(record.suspect)}" in texts(at)
+    assert f"{record.player} suggested {game.deck.name(record.suspect)}" in texts(at)
 
     # the observer's notebook: one cell per card and place, each card somewhere for sure
     observer = at.selectbox(key="replay_observer").value
@@ -257,7 +257,7 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     assert at.slider(key="replay_seq").value == first
     at.button(key="replay_end").click().run()
     assert at.slider(key="replay_seq").value == len(game.records)
-    assert "the game ends" in texts(at)
+    assert "the game ended" in texts(at)
     at.button(key="replay_start").click().run()
     assert at.slider(key="replay_seq").value == 0
 

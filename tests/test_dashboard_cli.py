@@ -2,7 +2,7 @@
 
 The command is started for real, with a real server and browser, in test_browser.py; here are the
 parts that need neither: the Streamlit command line, the project's Streamlit settings, a port in use,
-and the words and Markdown escaping every page relies on.
+and the words and Markdown escaping every page relies on (records in words: test_record_words.py).
 """
 
 from __future__ import annotations
@@ -88,38 +88,6 @@ def test_md_escapes_every_markdown_character(text):
     assert not re.search(r"(?i)(https?|ftp|mailto|xmpp):|www\.|@[\w-]", shown)
     expected = text.replace("\r", " ").replace("\n", " ").replace(words.WORD_JOINER, "")
     assert shown.replace(words.WORD_JOINER, "") == expected
-
-
-def test_records_in_words():
-    names = {"white": "Mrs. White", "rope": "Rope", "hall": "Hall"}.get
-    name = lambda card: names(card) or card  # noqa: E731
-    suggestion = {
-        "type": "suggest",
-        "player": "Ann",
-        "suspect": "white",
-        "weapon": "rope",
-        "room": "hall",
-        "responses": [{"player": "Bo", "shows": None}, {"player": "Cy", "shows": "?"}],
-    }
-    assert (
-        words.describe(suggestion, name)
-        == "Ann suggests Mrs. White with Rope in Hall; Bo passes; Cy shows an unseen card"
-    )
-    nobody = {**suggestion, "responses": [{"player": "Bo", "shows": None}]}
-    assert words.describe(nobody, name).endswith("Bo passes; nobody shows a card")
-    assert (
-        words.describe(
-            {"type": "accuse", "player": "Ann", "suspect": "white", "weapon": "rope", "room": "hall", "correct": False},
-            name,
-        )
-        == "Ann accuses Mrs. White with Rope in Hall (wrong)"
-    )
-    assert words.describe({"type": "end", "winner": None, "solution": None}, name) == "the game ends: nobody wins"
-    assert words.describe({"type": "turn", "player": "Bo", "roll": [3, "?"]}, name) == "Bo's turn (rolls 3 and ?)"
-    assert (
-        words.describe({"type": "reveal", "player": None, "card": "rope", "to": "all"}, name)
-        == "a card in nobody's hand Rope is revealed to everyone"
-    )
 
 
 def test_tests_in_words():

@@ -534,50 +534,6 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
     assert line.certain_after == "A suggested Professor Plum, Rope, Hall; B showed a card"
 
 
-def test_records_in_words_use_the_editions_names():
-    from clue_stats.analysis.report import describe
-    from clue_stats.analysis.store_read import game_from_payloads
-
-    records = [
-        {
-            "type": "game",
-            "format": "clue-log/1",
-            "edition": "de-2023",
-            "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": "Cleo"}],
-        },
-        {
-            "type": "suggest",
-            "player": "Anna",
-            "suspect": "green",
-            "weapon": "dagger",
-            "room": "lounge",
-            "responses": [{"player": "Ben", "shows": None}, {"player": "Cleo", "shows": "dagger"}],
-        },
-        {
-            "type": "suggest",
-            "player": "Ben",
-            "suspect": "plum",
-            "weapon": "rope",
-            "room": "study",
-            "responses": [{"player": "Cleo", "shows": None}, {"player": "Anna", "shows": None}],
-        },
-        {
-            "type": "accuse",
-            "player": "Cleo",
-            "suspect": "white",
-            "weapon": "wrench",
-            "room": "library",
-            "correct": False,
-        },
-    ]
-    game = game_from_payloads([json.dumps(r) for r in records])
-    assert [describe(game, r) for r in game.records] == [
-        "Anna suggested Bürgermeister Grün, Dolch, Salon; Ben passed; Cleo showed Dolch",
-        "Ben suggested Professor Bloom, Seil, Arbeitszimmer; nobody could show a card",
-        "Cleo accused Köchin Weiß, Rohrzange, Bibliothek (wrongly)",
-    ]
-
-
 # --- a real browser, network off ------------------------------------------------------------------
 
 

@@ -12,10 +12,11 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.record_words import describe_seq
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
 from clue_stats.dashboard.app_pages.tables import show
-from clue_stats.dashboard.app_pages.words import describe, md, percent
+from clue_stats.dashboard.app_pages.words import md, percent
 
 TABLE_LABEL = "the table (a spectator)"
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy
@@ -123,7 +124,7 @@ else:
 
 payload = payloads[seq]
 where = f" (line {lines[seq]})" if lines[seq] is not None else ""
-st.markdown(f"**Record {seq} of {n_records}**{where}: {md(describe(payload, name))}")
+st.markdown(f"**Record {seq} of {n_records}**{where}: {md(describe_seq(game, seq))}")
 if payload.get("note"):
     st.caption(f"Note in the log: {md(payload['note'])}")
 
@@ -225,7 +226,7 @@ with right:
         st.caption("No suggestion yet at this record.")
     else:
         s = current[-1]
-        st.markdown(f"Record {s}: {md(describe(payloads[s], name))}")
+        st.markdown(f"Record {s}: {md(describe_seq(game, s))}")
         before = entropy.filter(pl.col("seq") == s - 1).select("observer", pl.col("entropy").alias("before"))
         after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
         gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
@@ -296,7 +297,7 @@ for player in names:
         {
             "player": player,
             "certain after record": at,
-            "at that record": describe(payloads[at], name)
+            "at that record": describe_seq(game, at)
             if at is not None
             else ("never certain" if analysed else "not analysed"),
             "accused at": accused[0]["seq"] if accused else None,

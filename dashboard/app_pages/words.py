@@ -1,4 +1,5 @@
-"""Text the pages show: records in words, test results in words, and safe Markdown.
+"""Text the pages show: test results in words, and safe Markdown (records in words are
+:mod:`analysis.record_words`, shared with the report).
 
 Names and notes come from game logs, which anyone can write, so they are never trusted as Markdown
 or HTML: :func:`md` escapes every character Markdown (and Streamlit's own ``:color[...]`` and
@@ -10,10 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from typing import Any
-
-from clue_stats.engine.game import UNSEEN
 
 ALPHA = 0.05  # the level at which a test's result is called a finding
 
@@ -39,71 +37,6 @@ def md(text: Any) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def _list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def describe(payload: dict[str, Any], name: Callable[[str], str]) -> str:
-    """One record in words (plain text), with cards by their display names."""
-    kind = payload.get("type", "?")
-    who = payload.get("player")
-
-    def card(value: Any) -> str:
-        return "an unseen card" if value == UNSEEN else name(str(value))
-
-    if kind == "game":
-        players = [p.get("name", "?") for p in payload.get("players", [])]
-        return f"the game begins: {len(players)} players ({', '.join(players)})"
-    if kind == "deal":
-        return f"{who} is dealt {_list([card(c) for c in payload.get('cards', [])]) or 'no cards'}"
-    if kind == "room_cards":
-        return f"room cards laid out in {_list([name(r) for r in payload.get('rooms', [])])}"
-    if kind == "turn":
-        roll = payload.get("roll")
-        return f"{who}'s turn" + (f" (rolls {' and '.join(str(d) for d in roll)})" if roll else "")
-    if kind == "move":
-        to = payload.get("to")
-        where = name(to) if isinstance(to, str) else f"square {to}"
-        via = payload.get("via")
-        return f"{who} moves to {where}" + (f" ({via})" if via else "")
-    if kind == "peek":
-        seen = payload.get("card")
-        return f"{who} peeks at the room card in {name(str(payload.get('room')))}" + (f": {card(seen)}" if seen else "")
-    if kind == "suggest":
-        text = f"{who} suggests {name(payload['suspect'])} with {name(payload['weapon'])} in {name(payload['room'])}"
-        answers = []
-        for r in payload.get("responses", []):
-            shows = r.get("shows")
-            answers.append(f"{r.get('player')} passes" if shows is None else f"{r.get('player')} shows {card(shows)}")
-        if not answers or all(r.get("shows") is None for r in payload.get("responses", [])):
-            answers.append("nobody shows a card")
-        return text + "; " + "; ".join(answers)
-    if kind == "reveal":
-        owner = payload.get("player")
-        to = payload.get("to")
-        audience = "everyone" if to == "all" else _list([str(t) for t in to or []])
-        whose = f"{owner}'s card" if owner else "a card in nobody's hand"
-        return f"{whose} {card(payload.get('card'))} is revealed to {audience}"
-    if kind == "clue_card":
-        return f"{who} draws a clue card: {payload.get('text', '')}"
-    if kind == "accuse":
-        correct = payload.get("correct")
-        verdict = " (correct)" if correct is True else " (wrong)" if correct is False else ""
-        return f"{who} accuses {name(payload['suspect'])} with {name(payload['weapon'])} in {name(payload['room'])}{verdict}"
-    if kind == "end":
-        winner = payload.get("winner")
-        solution = payload.get("solution")
-        text = "the game ends: " + (f"{winner} wins" if winner else "nobody wins")
-        if isinstance(solution, dict):
-            text += f"; it was {name(solution['suspect'])} with {name(solution['weapon'])} in {name(solution['room'])}"
-        return text
-    if str(kind).startswith("x-"):
-        return f"{kind} record"  # an extension record: its fields are its writer's
-    raise ValueError(f"a {kind!r} record is not clue-log/1")  # stored games are checked: never reached
 
 
 def plural(n: int, word: str) -> str:
