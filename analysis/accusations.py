@@ -23,6 +23,10 @@ NOT_CERTAIN_ABOVE = 1e-9
 
 
 def is_certain(k: Knowledge) -> bool:
+    """One solution left. The entropy (counted once per knowledge, and kept) rules out most
+    knowledge without the count of every solution."""
+    if deduction.envelope_entropy(k) > NOT_CERTAIN_ABOVE:
+        return False
     return len(deduction.solution_counts(k)) == 1
 
 

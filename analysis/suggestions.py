@@ -77,18 +77,26 @@ UNRATED: dict[str, Any] = {
 
 def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -> dict[str, Any]:
     """The analysis columns of one rated suggestion, given the suggester's knowledge before it;
-    without ``review`` only the expected gain (the best available gain is the costly part)."""
+    without ``review`` only the expected gain (the best available gain is the costly part).
+
+    With the review, every candidate's gain is counted in one pass (engine.gains) and the
+    suggestion's own expected gain is read from it; without, it is counted alone, the same way, so
+    both levels store the same number to the last bit."""
+    rooms = candidate_rooms(game, record)
     # a suggester who already knows the solution can learn nothing from any suggestion: every
     # candidate gains exactly 0, so none needs to be counted
-    certain = is_certain(before)
-    gain = 0.0 if certain else deduction.expected_gain(before, record.player, record.cards)
+    if is_certain(before):
+        gain, best_gain, best = 0.0, 0.0, record.cards
+    elif not review:
+        gain = deduction.suggestion_gain(before, record.player, record.cards, rooms)
+    else:
+        gains = deduction.candidate_gains(before, record.player, rooms)
+        s, w, r = (before.card_index[c] for c in record.cards)
+        gain = gains[(s, w, r)]
+        best_gain, best = deduction.best_of(before, gains, rooms)
     out = {**UNRATED, "expected_gain_bits": gain}
     if not review:
         return out
-    if certain:
-        best_gain, best = 0.0, record.cards
-    else:
-        best_gain, best = deduction.best_suggestion(before, record.player, candidate_rooms(game, record))
     if best_gain <= gain + TIE:
         # the suggestion made is itself a candidate: when it is as good as the best (up to rounding
         # between equal candidates), it is the one named best

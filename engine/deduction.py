@@ -7,8 +7,10 @@ docs/deduction.md for what is counted and why it is exact.
 
 - knowledge: :func:`observers`, :func:`knowledge_timeline`, :func:`knowledge_at`, :func:`partial_view`
 - counting: :func:`count`, :func:`solution_counts`, :func:`envelope_entropy`, :func:`entropy_table`
-- suggestions: :func:`answers`, :func:`expected_gain`, :func:`best_suggestion` (all candidates counted
-  together: engine.gains), :func:`candidate_gains`
+- suggestions: :func:`answers`, :func:`expected_gain` (the definition, one count per refuter);
+  :func:`candidate_gains` (every candidate of a moment counted together: engine.gains),
+  :func:`best_suggestion` and :func:`best_of` (the best of them), :func:`suggestion_gain` (one
+  candidate counted as :func:`candidate_gains` counts it, to the last bit)
 - the validator: :func:`first_inconsistent`
 """
 
@@ -25,7 +27,7 @@ from clue_stats.engine.counting import (
     solution_counts,
     total_count,
 )
-from clue_stats.engine.gains import best_suggestion, candidate_gains
+from clue_stats.engine.gains import best_of, best_suggestion, candidate_gains, suggestion_gain
 from clue_stats.engine.game import Game
 from clue_stats.engine.knowledge import (
     ENVELOPE,
@@ -49,6 +51,7 @@ __all__ = [
     "Knowledge",
     "answers",
     "clear_caches",
+    "best_of",
     "best_suggestion",
     "candidate_gains",
     "count",
@@ -62,6 +65,7 @@ __all__ = [
     "observers",
     "partial_view",
     "solution_counts",
+    "suggestion_gain",
     "total_count",
 ]
 

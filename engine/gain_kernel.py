@@ -73,28 +73,34 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     return ids, tags, vecs
 
 
-def gains(result, maps, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_rank: int, t_bit: int, before: float):
-    """Each vector card's expected gain, as engine.gains.gains_python."""
+def gains(result, maps, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ranks, t_bit: int, before: float):
+    """Each vector card's expected gain for each rank of the tag card in ``t_ranks``, as
+    engine.gains.gains_python: a list (per rank) of lists (per vector card)."""
     ids, tags, vecs = result
     cells = [_members(m) for m in maps]
-    return _gains(
-        ids,
-        tags,
-        vecs,
-        *cells[0],
-        *cells[1],
-        *cells[2],
-        excluded.reshape(-1),
-        len(maps[1]),
-        len(maps[2]),
-        n_ranks,
-        v_bit,
-        np.array(row_of, np.int64),
-        np.array(fixed, np.int64),
-        t_rank,
-        t_bit,
-        before,
-    )
+    flat = excluded.reshape(-1)
+    rows, known = np.array(row_of, np.int64), np.array(fixed, np.int64)
+    return [
+        _gains(
+            ids,
+            tags,
+            vecs,
+            *cells[0],
+            *cells[1],
+            *cells[2],
+            flat,
+            len(maps[1]),
+            len(maps[2]),
+            n_ranks,
+            v_bit,
+            rows,
+            known,
+            t_rank,
+            t_bit,
+            before,
+        ).tolist()
+        for t_rank in t_ranks
+    ]
 
 
 def _members(to_id: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

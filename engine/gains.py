@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -109,16 +110,22 @@ def combine(answer: int, rank: int, bit: int) -> int:
     return answer
 
 
-def candidate_gains(
-    k: Knowledge, suggester: str, rooms: Sequence[str], exact: bool = False
-) -> dict[tuple[int, int, int], float]:
-    """The expected gain (engine.answers.expected_gain) of every candidate (suspect, weapon, room),
-    by deck indices, the rooms those given. ``exact`` runs the plain-Python program with exact
-    integers even where the compiled one fits (the reference the tests compare it with)."""
-    before = envelope_entropy(k)
+@dataclass
+class _Layout:
+    """How the candidates of a moment are counted: the classes of interchangeable cards, which
+    category's classes get a run each (the *tag* category) and which are counted as vectors."""
+
+    before: float
+    tag_cat: int  # 0: a run per suspect class, the weapons as vectors; 1: the reverse
+    tag_classes: list[list[int]]
+    vec_classes: list[list[int]]
+    r_classes: list[list[int]]
+    rank_of: list[int]
+    runs: list[tuple[int, list[tuple[list[int], int]]]]  # (the run's tag card or -1, its finals)
+
+
+def _layout(k: Knowledge, suggester: str, rooms: Sequence[str]) -> _Layout:
     suspects, weapons, _ = k.category_indices()
-    if not k.consistent:  # no deal: every candidate's gain is the entropy before, nan (as expected_gain)
-        return {(s, w, k.card_index[r]): before for s in suspects for w in weapons for r in rooms}
     s_classes, w_classes = interchangeable(k, suspects), interchangeable(k, weapons)
     r_classes = interchangeable(k, sorted({k.card_index[r] for r in rooms}))
     rank_of = ranks(k, suggester)
@@ -133,23 +140,58 @@ def candidate_gains(
     tag_classes, vec_classes, tag_cat = (
         (s_classes, w_classes, 0) if runs_needed(s_classes) <= runs_needed(w_classes) else (w_classes, s_classes, 1)
     )
-    t_bit, v_bit = BITS[tag_cat], BITS[1 - tag_cat]
-    vec_cards = [cls[0] for cls in vec_classes]
     runs = [(cls[0], [(cls, 0)]) for cls in tag_classes if not _known(k, cls[0])]
     known = [(cls, rank_of[_place(k, cls[0])]) for cls in tag_classes if _known(k, cls[0])]
     if known:
         runs.append((-1, known))
+    return _Layout(envelope_entropy(k), tag_cat, tag_classes, vec_classes, r_classes, rank_of, runs)
+
+
+def candidate_gains(
+    k: Knowledge, suggester: str, rooms: Sequence[str], exact: bool = False
+) -> dict[tuple[int, int, int], float]:
+    """The expected gain (engine.answers.expected_gain) of every candidate (suspect, weapon, room),
+    by deck indices, the rooms those given. ``exact`` runs the plain-Python program with exact
+    integers even where the compiled one fits (the reference the tests compare it with)."""
+    suspects, weapons, _ = k.category_indices()
+    if not k.consistent:  # no deal: every candidate's gain is the entropy before, nan (as expected_gain)
+        before = envelope_entropy(k)
+        return {(s, w, k.card_index[r]): before for s in suspects for w in weapons for r in rooms}
+    lay = _layout(k, suggester, rooms)
+    t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
+    vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
-    for r_cls in r_classes:
-        for t, finals in runs:
-            gains = _run_gains(k, before, rank_of, t, t_bit, r_cls[0], vec_cards, v_bit, finals, exact)
+    for r_cls in lay.r_classes:
+        for t, finals in lay.runs:
+            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r_cls[0], vec_cards, v_bit, finals, exact)
             for (t_cls, _), row in zip(finals, gains):
-                for v_cls, gain in zip(vec_classes, row):
+                for v_cls, gain in zip(lay.vec_classes, row):
                     for a in t_cls:
                         for b in v_cls:
                             for r in r_cls:
-                                out[(a, b, r) if tag_cat == 0 else (b, a, r)] = gain
+                                out[(a, b, r) if lay.tag_cat == 0 else (b, a, r)] = gain
     return out
+
+
+def suggestion_gain(
+    k: Knowledge, suggester: str, triple: Triple, rooms: Sequence[str] | None = None, exact: bool = False
+) -> float:
+    """The expected gain of one suggestion (engine.answers.expected_gain), counted as
+    :func:`candidate_gains` counts it among the candidates of ``rooms`` (by default the
+    suggestion's room), to the last bit: the same run for its cards' classes, with only its own
+    card of the other category placed. One run, where engine.answers needs one per refuter."""
+    s, w, r = (k.card_index[c] for c in triple)
+    if not k.consistent:
+        return envelope_entropy(k)
+    lay = _layout(k, suggester, rooms if rooms is not None else (triple[2],))
+    t_card, v_card = (s, w) if lay.tag_cat == 0 else (w, s)
+    t_cls = next(cls for cls in lay.tag_classes if t_card in cls)
+    v_rep = next(cls for cls in lay.vec_classes if v_card in cls)[0]
+    r_rep = next(cls for cls in lay.r_classes if r in cls)[0]
+    t, finals = next((t, finals) for t, finals in lay.runs if any(cls is t_cls for cls, _ in finals))
+    final = next(f for f in finals if f[0] is t_cls)
+    t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
+    return _run_gains(k, lay.before, lay.rank_of, t, t_bit, r_rep, [v_rep], v_bit, [final], exact)[0][0]
 
 
 def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str], exact: bool = False) -> tuple[float, Triple]:
@@ -158,7 +200,12 @@ def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str], exact: b
     together (see the module's docstring)."""
     if not rooms:
         raise ValueError("no room to suggest in")
-    gains = candidate_gains(k, suggester, rooms, exact)
+    return best_of(k, candidate_gains(k, suggester, rooms, exact), rooms)
+
+
+def best_of(k: Knowledge, gains: dict[tuple[int, int, int], float], rooms: Sequence[str]) -> tuple[float, Triple]:
+    """The largest of the candidates' gains (from :func:`candidate_gains` over ``rooms``) and its
+    suggestion, the first in deck order among equals."""
     cards = k.deck.cards
     suspects, weapons, _ = k.category_indices()
     best: tuple[float, Triple] | None = None
@@ -169,7 +216,8 @@ def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str], exact: b
                 gain = gains[(s, w, r)]
                 if best is None or gain > best[0] + TIE:
                     best = (gain, (cards[s], cards[w], room))
-    assert best is not None
+    if best is None:
+        raise ValueError("no room to suggest in")
     return best
 
 
@@ -222,10 +270,8 @@ def _run_gains(
     width = 1 + rows * n_ranks
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
-        return [
-            gain_kernel.gains(result, maps, excluded, row_of, fixed, n_ranks, v_bit, rank, t_bit, before).tolist()
-            for _, rank in finals
-        ]
+        t_ranks = [rank for _, rank in finals]
+        return gain_kernel.gains(result, maps, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before)
     by_env = run_python(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
     return [
         gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, rank, t_bit, before) for _, rank in finals

@@ -1,7 +1,8 @@
 """The best available gain counted together (engine.gains) equals the reference, which counts every
 candidate on its own (tests/helpers.py reference_best_suggestion, over engine.answers.expected_gain):
 every candidate's gain and the best suggestion, compiled and in plain Python with exact integers,
-on random games (hypothesis) and on every suggestion of the test corpora."""
+on random games (hypothesis) and on every suggestion of the test corpora. One candidate counted
+alone (engine.gains.suggestion_gain) is the same number as among the others, to the last bit."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clue_stats.analysis.game_analysis import analyse_game
 from clue_stats.engine import deduction, gains
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest
@@ -42,7 +44,11 @@ def assert_matches_reference(k, player: str, rooms) -> None:
         got = gains.candidate_gains(k, player, rooms, exact=exact)
         assert len(got) == len(k.deck.suspects) * len(k.deck.weapons) * len(rooms)
         for (s, w, r), gain in got.items():
-            assert gain == pytest.approx(expected_gain(k, player, (names[s], names[w], names[r])), abs=TOLERANCE)
+            triple = (names[s], names[w], names[r])
+            assert gain == pytest.approx(expected_gain(k, player, triple), abs=TOLERANCE)
+            # one candidate counted alone is the same number, to the last bit (the lighter analysis
+            # and the review store the same expected gain)
+            assert gains.suggestion_gain(k, player, triple, rooms, exact=exact) == gain
         best, ref = gains.best_suggestion(k, player, rooms, exact=exact), reference_best_suggestion(k, player, rooms)
         assert best[0] == pytest.approx(ref[0], abs=TOLERANCE)
         assert best[1] == ref[1]
@@ -110,6 +116,22 @@ def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
             best, ref = deduction.best_suggestion(k, player, rooms), reference_best_suggestion(k, player, rooms)
             assert best[0] == pytest.approx(ref[0], abs=TOLERANCE)
             assert best[1] == ref[1]
+
+
+@pytest.mark.parametrize("path", [p for p in CORPORA if p.parent.name == "samples"], ids=lambda p: p.name)
+def test_review_and_light_analysis_store_the_same_expected_gain(path: Path) -> None:
+    """The review reads a suggestion's expected gain from the pass over every candidate; the
+    lighter analysis counts it alone: the stored numbers are equal, not just close."""
+    games, _ = read_game_file(path)
+    for game in games:
+        full = {r["seq"]: r for r in analyse_game(game).tables.get("suggestions", [])}
+        light = {r["seq"]: r for r in analyse_game(game, review=False).tables.get("suggestions", [])}
+        assert full.keys() == light.keys()
+        for seq, row in full.items():
+            assert light[seq]["expected_gain_bits"] == row["expected_gain_bits"]
+            assert light[seq]["best_gain_bits"] is None
+            if row["expected_gain_bits"] is not None:
+                assert row["bits_lost"] == max(0.0, row["best_gain_bits"] - row["expected_gain_bits"])
 
 
 def test_knowledge_without_deals_gives_the_reference_answer() -> None:
