@@ -271,7 +271,10 @@ def _run_gains(
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
-        return gain_kernel.gains(result, maps, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before)
+        out: list[list[float]] = gain_kernel.gains(
+            result, maps, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before
+        )
+        return out
     by_env = run_python(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
     return [
         gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, rank, t_bit, before) for _, rank in finals
