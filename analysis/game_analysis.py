@@ -49,7 +49,7 @@ class GameAnalysis:
     @property
     def entropies(self) -> dict[str | None, list[float]]:
         if self._entropies is None:
-            self._entropies = deduction.entropy_table(self.game)
+            self._entropies = deduction.entropy_table(self.game, self.timeline)
         return self._entropies
 
     def partial(self) -> dict[str | None, bool]:

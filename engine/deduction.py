@@ -16,6 +16,9 @@ docs/deduction.md for what is counted and why it is exact.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
+
 from clue_stats.engine.answers import Answer, answers, expected_gain
 from clue_stats.engine.consistency import first_inconsistent
 from clue_stats.engine.counting import (
@@ -70,25 +73,23 @@ __all__ = [
 ]
 
 
-def entropy_table(game: Game) -> dict[str | None, list[float]]:
+def entropy_table(
+    game: Game, timeline: Callable[[str | None], Sequence[Knowledge]] | None = None
+) -> dict[str | None, list[float]]:
     """Observer -> envelope entropy after each record (index = seq, 0 the game record).
 
-    Work is shared: an observer whose knowledge a record does not change keeps its entropy, and
-    equal knowledge (the closed, canonical form) is counted once, across observers and records.
+    ``timeline``: observer -> :func:`knowledge_timeline`, when the caller has built them (they are
+    built here otherwise). Work is shared: equal knowledge (the closed, canonical form) is counted
+    once, across observers and records.
     """
-    base = initial_knowledge(game)
     table: dict[str | None, list[float]] = {}
     for observer in observers(game):
-        k = base
-        h = envelope_entropy(k)
-        row = [h]
-        for record in game.records:
-            update = record_update(game, k, record, observer)
-            if update:
-                k2 = k.updated(**update)
-                if k2 != k:
-                    k = k2
-                    h = envelope_entropy(k)
+        row: list[float] = []
+        last: Knowledge | None = None
+        h = math.nan
+        for k in timeline(observer) if timeline is not None else knowledge_timeline(game, observer):
+            if k is not last:
+                h, last = envelope_entropy(k), k
             row.append(h)
         table[observer] = row
     return table
