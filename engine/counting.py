@@ -126,6 +126,10 @@ class Plan:
     tags: int = 0  # bits of the tag (one per tagged card placed by a step)
     step_cards: tuple[int, ...] = ()  # per step: the card a CARD step places (deck index), else -1
     open_places: tuple[int, ...] = ()  # the place (index in knowledge.places) of each open hand
+    # the compiled programs' packing of a state (engine.counting_kernel._layout), worked out once
+    packing: tuple[list[int], list[int], list[int], list[int], int, int, int] | None = field(
+        default=None, repr=False, compare=False
+    )
 
 
 _CATEGORY_OF: dict[tuple[int, int, int], list[int]] = {}

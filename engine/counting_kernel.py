@@ -50,7 +50,9 @@ _BINOM = np.array([[math.comb(n, k) for k in range(64)] for n in range(64)], dty
 
 def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, int]:
     """Bit offsets and widths of the hands' room and the envelope ids; the offsets of the slots and
-    of the tag; the bits used (with the flag of a folded state, the last)."""
+    of the tag; the bits used (with the flag of a folded state, the last). Kept on the plan."""
+    if pl.packing is not None:
+        return pl.packing
     offsets, widths = [], []
     at = 0
     for cap in pl.caps:
@@ -64,7 +66,8 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, i
         env_offsets.append(at)
         env_widths.append(w)
         at += w
-    return offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags + 1
+    pl.packing = (offsets, widths, env_offsets, env_widths, at, at + pl.slots, at + pl.slots + pl.tags + 1)
+    return pl.packing
 
 
 def fill_bound(pl) -> int:

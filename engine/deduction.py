@@ -37,12 +37,10 @@ from clue_stats.engine.knowledge import (
     ROOM_CARDS,
     TABLE,
     Knowledge,
-    initial_knowledge,
     knowledge_at,
     knowledge_timeline,
     observers,
     partial_view,
-    record_update,
 )
 
 __all__ = [

@@ -73,24 +73,29 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     return ids, tags, vecs
 
 
-def gains(result, maps, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ranks, t_bit: int, before: float):
+def gains(result, cells, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ranks, t_bit: int, before: float):
     """Each vector card's expected gain for each rank of the tag card in ``t_ranks``, as
-    engine.gains.gains_python: a list (per rank) of lists (per vector card)."""
+    engine.gains.gains_python: a list (per rank) of lists (per vector card). ``cells``: the plan's
+    :func:`cells`."""
     ids, tags, vecs = result
-    cells = [_members(m) for m in maps]
     flat = excluded.reshape(-1)
     rows, known = np.array(row_of, np.int64), np.array(fixed, np.int64)
+    nw, nr = excluded.shape[1], excluded.shape[2]
+    s_start, s_pos, w_start, w_pos, r_start, r_pos = cells
     return [
         _gains(
             ids,
             tags,
             vecs,
-            *cells[0],
-            *cells[1],
-            *cells[2],
+            s_start,
+            s_pos,
+            w_start,
+            w_pos,
+            r_start,
+            r_pos,
             flat,
-            len(maps[1]),
-            len(maps[2]),
+            nw,
+            nr,
             n_ranks,
             v_bit,
             rows,
@@ -103,16 +108,26 @@ def gains(result, maps, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ran
     ]
 
 
-def _members(to_id: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A category's cards by envelope id, as (start per id, positions): the cards of id i are
-    positions[start[i]:start[i + 1]]."""
-    ok = to_id >= 0
-    order = np.argsort(to_id[ok], kind="stable")
-    positions = np.flatnonzero(ok)[order].astype(np.int64)
-    n_ids = int(to_id.max(initial=-1)) + 1
-    start = np.zeros(n_ids + 2, np.int64)
-    np.add.at(start, to_id[ok] + 1, 1)
-    return np.cumsum(start).astype(np.int64), positions
+def cells(pl, shape: tuple[int, int, int]) -> tuple[np.ndarray, ...]:
+    """Per category, its cards by envelope id in the plan's result, as (start per id, positions):
+    the cards (positions within the category) of id i are positions[start[i]:start[i + 1]]; id 0
+    is the known envelope card, when there is one."""
+    out: list[np.ndarray] = []
+    first = 0
+    for cat, size in enumerate(shape):
+        if pl.open_categories[cat]:
+            groups = [[], *pl.members[cat]]
+        else:
+            groups = [[pl.env_known[cat]]]
+        start = [0]
+        positions: list[int] = []
+        for cards in groups:
+            positions.extend(c - first for c in cards)
+            start.append(len(positions))
+        start.append(len(positions))
+        out += [np.array(start, np.int64), np.array(positions, np.int64)]
+        first += size
+    return tuple(out)
 
 
 @njit(cache=True, inline="always")

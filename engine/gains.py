@@ -262,19 +262,21 @@ def _run_gains(
             row_of[vec_cards.index(c)] = rows
             rows += 1
     fixed = [rank_of[_place(k, c)] if _known(k, c) else -1 for c in vec_cards]
-    maps = counting._card_maps(k, pl)
-    ns, nw, nr = counting._shape(k)
-    excluded = np.zeros((ns, nw, nr), dtype=np.bool_)
+    shape = counting._shape(k)
+    ns, nw, _ = shape
+    excluded = np.zeros(shape, dtype=np.bool_)
     for s, w, rr in k.excluded:
         excluded[s, w - ns, rr - ns - nw] = True
     width = 1 + rows * n_ranks
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
+        cells = gain_kernel.cells(pl, shape)
         out: list[list[float]] = gain_kernel.gains(
-            result, maps, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before
+            result, cells, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before
         )
         return out
+    maps = counting._card_maps(k, pl)
     by_env = run_python(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
     return [
         gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, rank, t_bit, before) for _, rank in finals
