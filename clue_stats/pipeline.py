@@ -226,10 +226,17 @@ def _declared_id(raw: RawGame) -> str | None:
 
 
 def _check_many(
-    raws: list[RawGame], analyse: bool, pool: ProcessPoolExecutor | None, limits: budget.Limits, review: bool = True
+    raws: list[RawGame],
+    analyse: bool,
+    pool: ProcessPoolExecutor | None,
+    limits: budget.Limits,
+    review: bool = True,
+    warm: bool = False,
 ) -> Iterator[Outcome]:
-    """The outcomes in the order of the games, each as soon as it and those before it are done."""
-    if pool is None or len(raws) < PARALLEL_FROM:
+    """The outcomes in the order of the games, each as soon as it and those before it are done. A
+    few games are checked in this process, unless the workers are running already (``warm``: the
+    last games of a large input)."""
+    if pool is None or (len(raws) < PARALLEL_FROM and not warm):
         return (check(r, analyse, review, limits) for r in raws)
     # small chunks: a game that takes its whole budget holds back only the few games beside it
     n = len(raws)
@@ -287,17 +294,19 @@ def validate_paths(paths: list[str], workers: int | None = None, limits: budget.
     summary = Summary()
     limits = limits or budget.Limits.from_env()
     pool = _pool(workers)
+    warm = False  # the workers have started
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             summary.problems.extend(file_problems)
             summary.games_rejected += sum(1 for p in file_problems if p.is_error)
-            for outcome in _check_many(raws, False, pool, limits):
+            for outcome in _check_many(raws, False, pool, limits, warm=warm):
                 summary.problems.extend(outcome.problems)
                 summary.games_over_budget += outcome.over_budget
                 if outcome.rejection is not None:
                     summary.games_rejected += 1
                 else:
                     summary.games_valid += 1
+            warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
     finally:
         if pool is not None:
             pool.shutdown()
@@ -354,6 +363,7 @@ def ingest_paths(
 
     _remember_stored(stored)
     pool = _pool(workers, stored)
+    warm = False  # the workers have started
     completed = False
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
@@ -365,7 +375,7 @@ def ingest_paths(
                 if p.is_error:
                     summary.games_rejected += 1
                     pending_rejections.append(_file_rejection(p))
-            for outcome in _check_many(raws, analyse, pool, limits, review):
+            for outcome in _check_many(raws, analyse, pool, limits, review, warm):
                 summary.problems.extend(outcome.problems)
                 summary.games_over_budget += outcome.over_budget
                 if progress is not None:
@@ -379,6 +389,7 @@ def ingest_paths(
                     pending_rows.append(outcome.rows)
                 if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
                     flush()
+            warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
         flush()
         completed = True
     finally:

@@ -4,6 +4,7 @@ dashboard, the per-player summary, and the documentation's SQL run on a real dat
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -24,7 +25,8 @@ from clue_stats.analysis.store_read import (
 )
 from clue_stats.cli import app
 from clue_stats.ingest import store
-from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load
+from clue_stats.ingest.cluelog import write_game
+from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load, random_game
 
 runner = CliRunner()
 
@@ -129,6 +131,38 @@ def test_analyse_in_worker_processes(logs: Path, db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "2 games analysed" in result.stdout and "2 of 2 stored games reviewed" in result.stdout
     assert _query(db, "SELECT count(*) FROM games WHERE analysis_version = ?", [ANALYSIS_VERSION]) == [(2,)]
+
+
+def _check_here(raw, *args, **kwargs):
+    """pipeline.check, also noting which process checked the game (beside its source file)."""
+    with open(f"{raw.source_file}.pids", "a", encoding="utf-8") as out:
+        out.write(f"{os.getpid()}\n")
+    return _CHECK(raw, *args, **kwargs)
+
+
+_CHECK = pipeline.check
+
+
+def test_the_last_games_of_a_large_input_go_to_the_running_workers(tmp_path: Path, db: Path, monkeypatch) -> None:
+    """Games are handed to the workers a window at a time; a short last window goes to them too
+    once they run (only a small input is checked in the ingesting process, sparing the start of
+    the workers)."""
+    folder = tmp_path / "night"
+    folder.mkdir()
+    log = folder / "games.jsonl"
+    log.write_text("".join(write_game(random_game(seed, n_players=3)) for seed in range(5)), encoding="utf-8")
+    monkeypatch.setattr(pipeline, "check", _check_here)
+    monkeypatch.setattr(pipeline, "WINDOW", 4)  # windows of 4 games, then 1
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 3)
+    summary = pipeline.ingest_paths([str(folder)], db, analyse=True, workers=2)
+    assert summary.games_stored == 5
+    pids = Path(f"{log}.pids").read_text(encoding="utf-8").split()
+    assert len(pids) == 5 and str(os.getpid()) not in pids
+    # a small input alone is checked here
+    Path(f"{log}.pids").unlink()
+    log.write_text(write_game(random_game(9, n_players=3)), encoding="utf-8")
+    pipeline.ingest_paths([str(folder)], tmp_path / "small.duckdb", analyse=True, workers=2)
+    assert Path(f"{log}.pids").read_text(encoding="utf-8").split() == [str(os.getpid())]
 
 
 def test_analyse_without_database(tmp_path: Path) -> None:
