@@ -124,6 +124,10 @@ def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
         "with_expected": n_expected,
         "with_accuracy": n_accuracy,
         "hand_not_in_the_log": int(total("n_hand_unknown")),
+        # rated, in games stored without analysis (`ingest --no-analyse`): `clue-stats analyse` computes it
+        "not_analysed": int(total("n")) - n_expected - int(total("n_hand_unknown")),
+        # with an expected gain, not yet reviewed (`ingest --light`): `clue-stats analyse` completes it
+        "awaiting_review": n_expected - n_accuracy,
         "mean_expected_gain": total("sum_expected") / n_expected if n_expected else None,
         "mean_accuracy": total("sum_accuracy") / n_accuracy if n_accuracy else None,
         "review_accuracy": (total("sum_reviewed") / best if best > 1e-9 else 1.0) if n_accuracy else None,

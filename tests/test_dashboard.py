@@ -332,6 +332,13 @@ def test_suggestions_page_shows_gains_accuracy_and_links_to_replays(corpus, monk
     assert number(shown["Rated"]) == with_expected
     assert number(shown["Not rated"]) == unrated > 0  # the spieleabend sample holds one hand
     assert with_accuracy > 0
+    # the others are in the games stored without analysis, and the page says so
+    not_analysed = total - with_expected - unrated
+    assert not_analysed > 0 and with_expected == with_accuracy
+    assert any(
+        c.value == f"{not_analysed:,} more are in games stored without analysis: `clue-stats analyse` completes them."
+        for c in at.caption
+    )
     spec, gains = chart_with(at, "bin_end")
     assert spec["encoding"]["x"]["field"] == "bin_start" and sum(gains["suggestions"].to_pylist()) == with_expected
     spec, accuracy = chart_with(at, "strategy", "bin_start")
@@ -518,6 +525,20 @@ def test_a_database_of_one_game_shows_every_page(tmp_path, monkeypatch):
     assert at.title[0].value == "Data quality"
     at.switch_page("app_pages/suggestions.py").run()
     assert "--deep" not in texts(at) and number(metrics(at)["Rated"]) > 0
+
+
+def test_games_stored_with_the_lighter_analysis_say_how_to_complete_it(tmp_path, monkeypatch):
+    db = tmp_path / "light.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=True, workers=1, review=False)
+    at = open_app(db, monkeypatch, "suggestions")
+    assert_clean(at)
+    rated = number(metrics(at)["Rated"])
+    assert rated > 0 and metrics(at)["Review accuracy"] == "not reviewed"  # not 0 %, not n/a
+    assert any(
+        c.value
+        == f"{rated:,} of the rated await the review (stored with `--light`): `clue-stats analyse` completes them."
+        for c in at.caption
+    )
 
 
 def test_games_stored_without_analysis_say_how_to_get_it(tmp_path, monkeypatch):

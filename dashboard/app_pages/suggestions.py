@@ -56,9 +56,17 @@ row[2].metric(
 )
 row[3].metric(
     "Review accuracy",
-    percent(totals["review_accuracy"], 1),
+    percent(totals["review_accuracy"], 1) if totals["review_accuracy"] is not None else "not reviewed",
     help="the expected gain of the rated suggestions over their best available gain",
 )
+pending = [
+    f"{totals['not_analysed']:,} more are in games stored without analysis" if totals["not_analysed"] else "",
+    f"{totals['awaiting_review']:,} of the rated await the review (stored with `--light`)"
+    if totals["awaiting_review"]
+    else "",
+]
+if any(pending):
+    st.caption("; ".join(p for p in pending if p) + ": `clue-stats analyse` completes them.")
 
 st.subheader("Expected gain of the suggestions")
 gains = data["gains"].with_columns((pl.col("bin_start") + 0.25).alias("bin_end"))
