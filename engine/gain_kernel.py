@@ -5,7 +5,9 @@ packing of engine.counting_kernel (room left per open hand, envelope ids, clause
 the answer so far (the lowest rank among the named cards placed and which of them have it) in
 :data:`engine.gains.TAG_WIDTH` bits above them. A state's value is a row of counts: per vector card
 and rank, the deals. States are merged in an open-addressing hash table per step; the universal
-cards' fill is counted before the envelope choices, as in the counting kernel. Then
+cards' fill is counted before the envelope choices, as in the counting kernel, by the step before
+it: that step's states go straight to the filled states (the room left gone), without a table of
+their own. Then
 :func:`_gains` forms each vector card's expected gain from the result, as engine.gains.gains_python.
 
 :func:`fits` says when no count can overflow (the counting kernel's bound, and room for the tag).
@@ -236,8 +238,15 @@ def _run(
     sk = np.empty(most, np.int64)
     sw = np.empty(most, np.int64)
     sd = np.empty(most, np.int64)  # the hand a card step's card went to; -1: the envelope
+    merged = False  # the fill was done with the step before it
     for o in range(n_ops):
         s = ops[o]
+        if merged:
+            merged = False
+            continue
+        # a step right before the fill does the fill too: its states go straight to the fill's
+        # (fewer) states, without a table of their own
+        fill_too = s >= 0 and o + 1 < n_ops and ops[o + 1] == -1
         kind = table[s, 0] if s >= 0 else -1
         c = table[s, 2] if s >= 0 else 0
         eid = table[s, 3] if s >= 0 else 0
@@ -356,6 +365,9 @@ def _run(
                 rank = hand_rank[sd[q]] if sd[q] >= 0 else 0
                 if bit:
                     key2 = (key2 & ~tmask) | (_combine((key2 >> toff) & 63, rank, bit) << toff)
+                if fill_too:
+                    w *= _fill(key2, off, cmask, binom)
+                    key2 &= keep
                 jh = _slot(key2, shift)
                 while hk[jh] != key2 and hk[jh] != -1:
                     jh = (jh + 1) & hmask
@@ -391,6 +403,7 @@ def _run(
         n = used
         if vj >= 0:
             act = 1 + (vj + 1) * n_ranks
+        merged = fill_too
         if n == 0:
             break
     # the end: complete envelopes, times the ways the universal cards fill the room left
