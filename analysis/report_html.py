@@ -277,7 +277,7 @@ def _giveaways(lines: list[GiveawayLine]) -> str:
         return "".join(out)
     rows = []
     for g in lines:
-        choice = "–" if g.with_choice is None else str(g.with_choice)
+        choice = '<span class="muted">hand not in the log</span>' if g.with_choice is None else str(g.with_choice)
         largest = (
             "–"
             if g.largest is None

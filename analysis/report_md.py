@@ -243,7 +243,7 @@ def _giveaways(lines: list[GiveawayLine]) -> list[str]:
             (
                 md_escape(g.refuter),
                 str(g.refutations),
-                "–" if g.with_choice is None else str(g.with_choice),
+                "hand not in the log" if g.with_choice is None else str(g.with_choice),
                 bits(g.total_bits) if g.known else "–",
                 largest,
             )

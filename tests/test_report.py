@@ -446,6 +446,21 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
     ) == render_markdown(post_mortem(stored))
 
 
+def test_refuters_whose_hand_is_not_in_the_log_say_so(tmp_path):
+    """Anna's notebook holds her hand only: whether the others had a choice of card is not known,
+    and the refuters' table says why instead of a bare dash, in HTML and in Markdown."""
+    db = tmp_path / "notebook.duckdb"
+    ingest_paths([str(SAMPLES / "de-2023-anna-notebook.jsonl")], db, analyse=True, workers=1)
+    with read_connection(db) as con:
+        [(game_id,)] = con.execute("SELECT game_id FROM games").fetchall()
+        pm = post_mortem(gather(con, game_id))
+    refuters = {g.refuter: g for g in pm.giveaways}
+    assert refuters["Anna"].with_choice is not None and refuters["Ben"].with_choice is None
+    section = Page(render_html(pm, charts=False)).sections["giveaways"]
+    assert re.search(r"Ben \d+ hand not in the log", section) and not re.search(r"Anna \d+ hand not", section)
+    assert re.search(r"\| Ben \| \d+ \| hand not in the log \|", render_markdown(pm))
+
+
 def _comparable(rows: list[dict]) -> list[dict]:
     """Rows with floats rounded (the store keeps doubles; the analysis may hand over exact fractions)."""
 
