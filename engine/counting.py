@@ -301,11 +301,8 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     for (caps, env, _, tag), n in states.items():
         if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):
             continue
-        fill = math.factorial(sum(caps))
-        for c in caps:
-            fill //= math.factorial(c)
         ids = (env[0], env[1], env[2], tag)
-        out[ids] = out.get(ids, 0) + n * fill
+        out[ids] = out.get(ids, 0) + n * counting_kernel.fill_ways(caps)
     return out
 
 

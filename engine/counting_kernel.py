@@ -72,11 +72,12 @@ def _layout(pl) -> tuple[list[int], list[int], list[int], list[int], int, int, i
 
 def fill_bound(pl) -> int:
     """The ways to deal the hands' room left: a bound on every count the program returns."""
-    return _multinomial(pl.caps)
+    return fill_ways(pl.caps)
 
 
 @functools.lru_cache(maxsize=4096)
-def _multinomial(caps: tuple[int, ...]) -> int:
+def fill_ways(caps: tuple[int, ...]) -> int:
+    """The ways to deal the universal cards into the room left in each hand (a multinomial)."""
     ways = math.factorial(sum(caps))
     for cap in caps:
         ways //= math.factorial(cap)

@@ -32,7 +32,6 @@ with exact integers otherwise, like the counting program.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from clue_stats.engine import budget, counting, gain_kernel
+from clue_stats.engine import budget, counting, counting_kernel, gain_kernel
 from clue_stats.engine.counting import Plan, array_entropy, envelope_entropy
 from clue_stats.engine.knowledge import ENVELOPE, ROOM_CARDS, Knowledge
 
@@ -341,9 +340,7 @@ def run_python(
     for (caps, env, _, tag), vec in states.items():
         if any(is_open and not e for is_open, e in zip(pl.open_categories, env)):
             continue
-        fill = math.factorial(sum(caps))
-        for c in caps:
-            fill //= math.factorial(c)
+        fill = counting_kernel.fill_ways(caps)
         ids = (env[0], env[1], env[2], tag)
         sums = out.get(ids, [0] * len(vec))
         out[ids] = [a + fill * b for a, b in zip(sums, vec)]

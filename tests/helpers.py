@@ -11,12 +11,18 @@ deck, which spreads knowledge evenly.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import re
+import signal
 import socket
+import subprocess
+import sys
 import time
-from collections.abc import Sequence
+import urllib.request
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from pathlib import Path
 
@@ -288,6 +294,51 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def dashboard_server(db: Path, cwd: Path | None = None) -> Iterator[tuple[str, int, str]]:
+    """`clue-stats dashboard` on ``db`` at a free port, once it answers: (its url, the port, the
+    first line it printed). Stopped, with the Streamlit server it started, when the block ends."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        cwd=cwd,
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        banner = proc.stdout.readline()
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
+                time.sleep(0.2)
+        yield url, port, banner
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    """Where a browser test writes its screenshots: $CLUE_STATS_SCREENSHOTS (to read them), else
+    the test's own folder."""
+    shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
 
 
 def settle(page, title: str, charts: int) -> None:

@@ -9,13 +9,7 @@ reach the screen as text (no script runs, no dialog opens), and that the server 
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,8 +26,9 @@ from tests.helpers import (
     XSS_NAME,
     XSS_NOTE,
     build_corpus,
-    free_port,
+    dashboard_server,
     settle,
+    shots_folder,
 )
 
 PAGES = {  # url path -> (title, charts it draws on the test corpus)
@@ -72,37 +67,10 @@ def listening_addresses(port: int) -> set[str]:
 def server(tmp_path_factory: pytest.TempPathFactory):
     # club games and simulated ones: the pages must show the club's by default, in names
     db = build_corpus(tmp_path_factory.mktemp("browser"), simulated=4)
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        cwd=tmp_path_factory.mktemp("elsewhere"),  # the command works from any directory
-    )
-    try:
-        banner = proc.stdout.readline()
-        url = f"http://127.0.0.1:{port}"
+    # the command works from any directory
+    with dashboard_server(db, cwd=tmp_path_factory.mktemp("elsewhere")) as (url, port, banner):
         assert url in banner and str(db) in banner, banner
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
-                time.sleep(0.2)
         yield url, port, db
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def games_shown(page) -> int:
@@ -127,8 +95,7 @@ def test_every_page_renders_in_chromium(server, tmp_path):
 
     url, port, db = server
     assert listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
-    shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_folder(tmp_path)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:

@@ -6,12 +6,6 @@ $CLUE_STATS_SCREENSHOTS (or the test's temporary folder)."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,7 +13,17 @@ from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
-from tests.helpers import ARGS, CHROMIUM, LATE_GAME, SEASON, XSS, free_port, settle, write_games
+from tests.helpers import (
+    ARGS,
+    CHROMIUM,
+    LATE_GAME,
+    SEASON,
+    XSS,
+    dashboard_server,
+    settle,
+    shots_folder,
+    write_games,
+)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -41,36 +45,11 @@ def league_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def shots_folder(tmp_path: Path) -> Path:
-    shots = Path(os.environ.get("CLUE_STATS_SCREENSHOTS") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
-
-
 def test_the_players_page_in_chromium(league_db: Path, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(league_db), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
     shots = shots_folder(tmp_path)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
-                time.sleep(0.2)
+    with dashboard_server(league_db) as (url, _, _):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             try:
@@ -96,13 +75,6 @@ def test_the_players_page_in_chromium(league_db: Path, tmp_path: Path) -> None:
                     page.screenshot(path=str(shots / f"league-players-{i}.png"))
             finally:
                 browser.close()
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def test_the_night_report_in_chromium(league_db: Path, tmp_path: Path) -> None:

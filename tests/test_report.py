@@ -29,10 +29,9 @@ from clue_stats.analysis.report_md import md_escape, render_markdown, sparkline
 from clue_stats.cli import app
 from clue_stats.ingest.store import read_connection
 from clue_stats.pipeline import ingest_paths
-from tests.helpers import SAMPLES
+from tests.helpers import ARGS, CHROMIUM, SAMPLES
 
 runner = CliRunner()
-CHROMIUM = Path("/usr/bin/chromium")
 MAIN = "us-family-2026-10-31"  # three players, every hand logged: quick to analyse in full
 HOSTILE = "hostile-duel-1"
 EVIL_NAME = "<script>alert(1)</script>"
@@ -561,17 +560,7 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
         reports["main"].write_text(render_html(post_mortem(gather(con, MAIN))), encoding="utf-8")
     reports["hostile"].write_text(hostile[0], encoding="utf-8")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
             context = browser.new_context(offline=True)
             requested: list[str] = []

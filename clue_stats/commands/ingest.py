@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import typer
@@ -89,6 +90,18 @@ def ingest_command(
             raise UsageError(f"--kind: {exc}") from None
     path = database(db)
     game_limits = limits(budget_states, budget_memory, budget_seconds)
+    ingest = functools.partial(
+        pipeline.ingest_paths,
+        paths,
+        path,
+        analyse=not no_analyse,
+        workers=workers,
+        wait_seconds=wait,
+        review=not light,
+        kind=kind,
+        replace=replace,
+        limits=game_limits,
+    )
     if sys.stderr.isatty() and not json_output:
         with Progress(
             SpinnerColumn(),
@@ -99,32 +112,13 @@ def ingest_command(
             transient=True,
         ) as bar:
             task = bar.add_task("ingesting", total=None)
-            summary = pipeline.ingest_paths(
-                paths,
-                path,
-                analyse=not no_analyse,
-                workers=workers,
-                wait_seconds=wait,
+            summary = ingest(
                 progress=lambda n, so_far: bar.update(
                     task, advance=n, description="ingesting" + over_budget_note(so_far.games_over_budget)
-                ),
-                review=not light,
-                kind=kind,
-                replace=replace,
-                limits=game_limits,
+                )
             )
     else:
-        summary = pipeline.ingest_paths(
-            paths,
-            path,
-            analyse=not no_analyse,
-            workers=workers,
-            wait_seconds=wait,
-            kind=kind,
-            replace=replace,
-            review=not light,
-            limits=game_limits,
-        )
+        summary = ingest()
     if json_output:
         print_json({"database": path, **summary.as_dict()})
     else:
