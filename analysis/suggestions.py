@@ -31,19 +31,25 @@ TIE = 1e-12
 # Labels by bits lost (docs/analysis.md, where the thresholds are chosen from the distribution of
 # bits lost over simulated games): the most bits a suggestion may lose and still earn each word.
 LABELS: tuple[tuple[str, float], ...] = (
-    ("best", NOTHING_TO_LEARN),
+    ("best", 0.0),
     ("good", 0.2),
     ("inaccuracy", 0.5),
     ("mistake", 1.0),
 )
 WORST_LABEL = "blunder"
 LABEL_ORDER = (*(word for word, _ in LABELS), WORST_LABEL)
+# Bits lost is a difference of two sums of floats, so a loss exactly on a threshold (0.2 bits: the
+# difference of log2(5) - 4/5 and log2(5) - 1) can come out a few ulps above it; a loss within this of
+# a threshold gets the lower label (for best: within it of 0). Far below any difference a reader could
+# see, far above the rounding of the sums.
+THRESHOLD_TOLERANCE = NOTHING_TO_LEARN
 
 
 def label(bits_lost: float) -> str:
-    """The word for a suggestion that lost ``bits_lost`` bits against the best available."""
+    """The word for a suggestion that lost ``bits_lost`` bits against the best available: the
+    best word whose threshold it does not pass (by more than the rounding of its sums)."""
     for word, most in LABELS:
-        if bits_lost <= most:
+        if bits_lost <= most + THRESHOLD_TOLERANCE:
             return word
     return WORST_LABEL
 

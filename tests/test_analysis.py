@@ -245,6 +245,14 @@ def test_labels_follow_bits_lost() -> None:
     assert suggestions.label(8.0) == "blunder"
 
 
+def test_a_loss_exactly_on_a_threshold_gets_the_lower_label() -> None:
+    """0.2 bits exactly, as the review's sums gave it for (log2 5 - 4/5) - (log2 5 - 1): stored as
+    0.20000000000000018, it is still `good`; the same a few ulps above every threshold."""
+    assert suggestions.label(0.20000000000000018) == "good"
+    for word, most in suggestions.LABELS:
+        assert suggestions.label(most + 4e-16 * max(1.0, most)) == word
+
+
 def test_review_accuracy_sums_then_divides() -> None:
     # 1.0 of 1.0 and 0.0 of 0.5: 1.0 / 1.5, not the mean of 1 and 0
     assert suggestions.review_accuracy([(1.0, 1.0), (0.0, 0.5)]) == pytest.approx(2 / 3)
