@@ -23,6 +23,7 @@ from pathlib import Path
 
 import duckdb
 
+from clue_stats import children
 from clue_stats.analysis import store_read
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
@@ -173,6 +174,13 @@ def _remember_stored(hashes: frozenset[str]) -> None:
     _STORED = hashes
 
 
+def _start_worker(parent: int, hashes: frozenset[str]) -> None:
+    """A worker's first step: end with the process that started it (whatever signal ends that), and
+    know the games stored before the run."""
+    children.end_with_parent(parent)
+    _remember_stored(hashes)
+
+
 def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budget.Limits | None = None) -> Outcome:
     """Build, validate and (optionally) analyse one game, with the whole review unless ``review`` is
     False (the lighter level), each under ``limits`` (default: the environment's or the defaults).
@@ -286,7 +294,7 @@ def _pool(workers: int | None, stored: frozenset[str] = frozenset()) -> ProcessP
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     if workers <= 1:
         return None
-    return ProcessPoolExecutor(max_workers=workers, initializer=_remember_stored, initargs=(stored,))
+    return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), stored))
 
 
 def validate_paths(paths: list[str], workers: int | None = None, limits: budget.Limits | None = None) -> Summary:

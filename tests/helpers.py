@@ -297,9 +297,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def dashboard_server(db: Path, cwd: Path | None = None) -> Iterator[tuple[str, int, str]]:
+def dashboard_server(db: Path, cwd: Path | None = None) -> Iterator[tuple[str, int, str, subprocess.Popen[str]]]:
     """`clue-stats dashboard` on ``db`` at a free port, once it answers: (its url, the port, the
-    first line it printed). Stopped, with the Streamlit server it started, when the block ends."""
+    first line it printed, the command's process). Stopped, with the Streamlit server it started,
+    when the block ends (if it has not stopped already)."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "clue_stats", "dashboard", "--db", str(db), "--port", str(port)],
@@ -323,14 +324,15 @@ def dashboard_server(db: Path, cwd: Path | None = None) -> Iterator[tuple[str, i
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise AssertionError(f"the dashboard did not start: {proc.stderr.read()}") from None
                 time.sleep(0.2)
-        yield url, port, banner
+        yield url, port, banner, proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        with contextlib.suppress(ProcessLookupError):  # a test may have stopped it already
+            os.killpg(proc.pid, signal.SIGTERM)  # the command and the Streamlit server it started
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 def shots_folder(tmp_path: Path) -> Path:

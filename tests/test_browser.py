@@ -68,7 +68,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
     # club games and simulated ones: the pages must show the club's by default, in names
     db = build_corpus(tmp_path_factory.mktemp("browser"), simulated=4)
     # the command works from any directory
-    with dashboard_server(db, cwd=tmp_path_factory.mktemp("elsewhere")) as (url, port, banner):
+    with dashboard_server(db, cwd=tmp_path_factory.mktemp("elsewhere")) as (url, port, banner, _):
         assert url in banner and str(db) in banner, banner
         yield url, port, db
 

@@ -49,7 +49,7 @@ def test_the_players_page_in_chromium(league_db: Path, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     shots = shots_folder(tmp_path)
-    with dashboard_server(league_db) as (url, _, _):
+    with dashboard_server(league_db) as (url, _, _, _):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             try:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
 
 import typer
 
 import clue_stats.dashboard
+from clue_stats import children
 from clue_stats.app import DbOption, app, database, err, fail, handled, out
 from clue_stats.engine.errors import ExitCode
 from clue_stats.ingest import store
@@ -85,7 +89,7 @@ def dashboard_command(
     ),
     open_browser: bool = typer.Option(False, "--open", help="Open the dashboard in a web browser once it is up."),
 ) -> None:
-    """Start the Streamlit dashboard on the database (Ctrl+C stops it)."""
+    """Start the Streamlit dashboard on the database (Ctrl+C, SIGTERM or SIGHUP stops it)."""
     path = Path(database(db)).expanduser().resolve()
     store.check_is_database(path)
     if not path.exists():
@@ -104,17 +108,48 @@ def dashboard_command(
     url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
     out.print(f"clue-stats dashboard on {path}: {url}  (Ctrl+C stops it)", markup=False)
     sys.stdout.flush()
+    # the server ends with this command: told to stop (Ctrl+C, SIGTERM, SIGHUP) it stops the server
+    # first; killed outright, the kernel ends the server (children.kill_with_parent)
+    child = subprocess.Popen(
+        streamlit_command(path, port, address), stdout=subprocess.DEVNULL, preexec_fn=children.kill_with_parent
+    )
     if open_browser:
         threading.Thread(target=_open_when_up, args=(url, address, port), daemon=True).start()
-    child = subprocess.Popen(streamlit_command(path, port, address), stdout=subprocess.DEVNULL)
     try:
-        code = child.wait()
-    except KeyboardInterrupt:
-        child.terminate()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
+        # SIGINT too: a command started in the background by a shell ignores it otherwise
+        with _stopped_by(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            code = child.wait()
+    except (KeyboardInterrupt, _Stop):
+        _stop(child)
         raise typer.Exit(ExitCode.OK) from None
     if code != 0:
         raise fail(f"the dashboard stopped with exit code {code}", ExitCode.FAILURE)
+
+
+class _Stop(Exception):
+    """The command was told to stop by a signal."""
+
+
+@contextlib.contextmanager
+def _stopped_by(*signals: signal.Signals) -> Iterator[None]:
+    """Within the block, each of ``signals`` raises _Stop."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop(signum)
+
+    before = {s: signal.signal(s, stop) for s in signals}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    """Stop the Streamlit server (it closes its port on SIGTERM), killed if it has not within 10 s."""
+    child.terminate()
+    try:
+        child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
