@@ -97,6 +97,10 @@ CODES: dict[str, tuple[str, str]] = {
         WARNING,
         "counting the deals passed the game's budget (states, memory or time): what was not checked or analysed, and why",
     ),
+    "game_cut_off": (
+        WARNING,
+        "the record stops before the game ends (a player timed out, a program was killed): kept up to there",
+    ),
     "import_dropped": (
         WARNING,
         "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)",
