@@ -1,11 +1,18 @@
-"""Export the stable tables as Parquet or CSV files, optionally with players' names replaced.
+"""Export the stable tables as Parquet or CSV files, optionally pseudonymised.
 
 Pseudonyms are stable: the same name with the same secret gives the same pseudonym in every export
 (`p-` and the first 10 hex digits of HMAC-SHA-256 of the name, keyed with the secret), so a club can
-share its statistics without its members' names and still follow a player across games. The secret
-is the ``--salt`` given, else a random one the database keeps (its ``settings`` table, never
-exported): nobody without it can turn a pseudonym back into a name by hashing guesses. With pseudonyms, free text that
-may hold names (notes, problem messages, rejected games' raw text) is left out of the export.
+share its statistics without its members' names and still follow a player across games. Game ids
+(which hold places and dates: `club-2026-11-20-3`) get pseudonyms of their own (`g-`), the same in
+every table, so the tables still join. The secret is the ``--salt`` given, else a random one the
+database keeps (its ``settings`` table, never exported): nobody without it can turn a pseudonym back
+into a name by hashing guesses.
+
+What a pseudonymised export keeps is a list, not a guess (README "Sharing statistics without
+names"): the columns of :data:`LEFT_OUT` are left out (file paths, `source`, `place`, notes, problem
+messages, rejected games' text), and each record of the `events` payload keeps only the fields
+clue-log/1 defines for its type (:data:`PAYLOAD_LEFT_OUT` and every `x-` field or record's content
+dropped), its names replaced.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from typing import Any
 
 import duckdb
 
+from clue_stats.ingest.cluelog import FIELDS, PLAYER_FIELDS
 from clue_stats.ingest.store import pseudonym_secret, read_connection
 
 TABLES = (
@@ -42,12 +50,20 @@ NAME_COLUMNS = {
     "information": ("observer",),
     "accusations": ("player",),
 }
-# table -> free-text columns left out of a pseudonymised export
-TEXT_COLUMNS = {
-    "problems": ("message",),
-    "rejected": ("raw", "message"),
-    "history": ("raw", "message"),
-    "games": ("source_file", "place"),
+# table -> columns left out of a pseudonymised export: free text and file paths, which may hold names
+# and places (a folder named after a player, the club's name in `source`), and the hashes of the
+# original text (a game id made from one would name the game again, and they tie the export to the files)
+LEFT_OUT = {
+    "games": ("source_file", "source", "place", "content_sha256"),
+    "problems": ("source_file", "message", "raw_sha256"),
+    "rejected": ("source_file", "raw", "message", "raw_sha256"),
+    "history": ("source_file", "raw", "message", "sha256"),
+    "ingest_runs": ("paths",),
+}
+# fields of a record's payload left out (free text); besides, every field clue-log/1 does not define
+PAYLOAD_LEFT_OUT = {"note", "source", "place", "cause"}
+_KEPT_FIELDS = {
+    kind: {"type", "t", *((required | optional) - PAYLOAD_LEFT_OUT)} for kind, (required, optional) in FIELDS.items()
 }
 
 
@@ -57,9 +73,20 @@ def pseudonym(name: str | None, salt: str) -> str | None:
     return "p-" + hmac.new(salt.encode("utf-8"), name.encode("utf-8"), hashlib.sha256).hexdigest()[:10]
 
 
+def game_pseudonym(game_id: str | None, salt: str) -> str | None:
+    """A game id's stable pseudonym: `g-` and 10 hex digits (keyed apart from the players' names)."""
+    if game_id is None:
+        return None
+    return "g-" + hmac.new(salt.encode("utf-8"), b"game\0" + game_id.encode("utf-8"), hashlib.sha256).hexdigest()[:10]
+
+
 def pseudonymise_payload(payload: str, salt: str) -> str:
-    """Replace every player name in a clue-log/1 record (fields that hold names), drop notes."""
+    """A clue-log/1 record with every name replaced by its pseudonym and the game id by the game's;
+    only the fields clue-log/1 defines for the record's type are kept (an `x-` record keeps its type)."""
     record = json.loads(payload)
+    kind = record.get("type")
+    kept = _KEPT_FIELDS.get(kind, {"type"}) if isinstance(kind, str) else set()
+    record = {k: v for k, v in record.items() if k in kept}
 
     def alias(name: Any) -> Any:
         return pseudonym(name, salt) if isinstance(name, str) else name
@@ -67,14 +94,22 @@ def pseudonymise_payload(payload: str, salt: str) -> str:
     for key in ("player", "winner", "perspective"):
         if key in record:
             record[key] = alias(record[key])
+    if isinstance(record.get("id"), str):
+        record["id"] = game_pseudonym(record["id"], salt)
     if isinstance(record.get("players"), list):
-        record["players"] = [{**p, "name": alias(p.get("name"))} for p in record["players"]]
+        record["players"] = [
+            {**{k: v for k, v in p.items() if k in PLAYER_FIELDS}, "name": alias(p.get("name"))}
+            if isinstance(p, dict)
+            else p
+            for p in record["players"]
+        ]
     if isinstance(record.get("responses"), list):
-        record["responses"] = [{**r, "player": alias(r.get("player"))} for r in record["responses"]]
-    if isinstance(record.get("to"), list) and record.get("type") == "reveal":
+        record["responses"] = [
+            {"player": alias(r.get("player")), "shows": r.get("shows")} if isinstance(r, dict) else r
+            for r in record["responses"]
+        ]
+    if isinstance(record.get("to"), list) and kind == "reveal":
         record["to"] = [alias(n) for n in record["to"]]
-    for key in ("note", "place", "source"):
-        record.pop(key, None)
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -108,6 +143,13 @@ def export(
             "VARCHAR",
             null_handling="special",
         )  # type: ignore[call-overload]
+        con.create_function(
+            "game_pseudonym",
+            lambda game_id: game_pseudonym(game_id, salt),
+            ["VARCHAR"],
+            "VARCHAR",
+            null_handling="special",
+        )  # type: ignore[call-overload]
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
             columns = _columns(con, table)
@@ -116,10 +158,12 @@ def export(
             select = []
             for column in columns:
                 quoted = f'"{column}"'
-                if pseudonymise and column in TEXT_COLUMNS.get(table, ()):
+                if pseudonymise and column in LEFT_OUT.get(table, ()):
                     continue
                 if pseudonymise and column in NAME_COLUMNS.get(table, ()):
                     select.append(f"pseudonym({quoted}) AS {quoted}")
+                elif pseudonymise and column == "game_id":
+                    select.append(f"game_pseudonym({quoted}) AS {quoted}")
                 elif pseudonymise and table == "events" and column == "payload":
                     select.append("pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
                 else:
