@@ -90,6 +90,7 @@ def build_wheel(python: str, dist: Path) -> Path:
         "clue_stats/data/samples/classic-club-night.jsonl",
         "clue_stats/dashboard/app.py",
         "clue_stats/dashboard/.streamlit/config.toml",
+        *(f"clue_stats/docs/{doc.name}" for doc in (ROOT / "docs").glob("*.md")),
     ):
         if needed not in names:
             sys.exit(f"wheel check: the wheel lacks {needed}")
@@ -142,6 +143,9 @@ def check(tmp: Path) -> None:
     board = run([tool, "board"], cwd=work, env=env)
     if "Fewest moves" not in board:
         sys.exit("wheel check: `clue-stats board` printed no table")
+    league = run([tool, "docs", "league", "--raw"], cwd=work, env=env, quiet=True)
+    if not league.startswith((ROOT / "docs" / "league.md").read_text(encoding="utf-8").splitlines()[0]):
+        sys.exit("wheel check: `clue-stats docs league` does not print docs/league.md")
 
     step("the dashboard, from the installed package")
     port = free_port()

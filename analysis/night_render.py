@@ -116,7 +116,7 @@ def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = T
     out.append(
         '<section id="players"><h2>The players</h2><p>Review accuracy: the information their suggestions could '
         "expect to gain over the most the best suggestions could have (1 = the best every time), averaged over "
-        "their games of the night; – where none of their suggestions was rated (their hand is not in the log). Rating: the conservative rating (mu - 3 sigma, docs/league.md) before their "
+        "their games of the night; – where none of their suggestions was rated (their hand is not in the log). Rating: the conservative rating (mu - 3 sigma; `clue-stats docs league` explains it) before their "
         "first game of the night and after their last, with its uncertainty.</p>"
     )
     player_rows = [

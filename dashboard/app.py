@@ -45,6 +45,7 @@ PAGES = [
     ),
     st.Page(HERE / "app_pages" / "players.py", title="Players", icon=":material/groups:", url_path="players"),
     st.Page(HERE / "app_pages" / "quality.py", title="Data quality", icon=":material/rule:", url_path="quality"),
+    st.Page(HERE / "app_pages" / "help.py", title="Help", icon=":material/help:", url_path="help"),
 ]
 
 ANY = "any"

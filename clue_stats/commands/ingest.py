@@ -68,7 +68,7 @@ def ingest_command(
         None,
         "--kind",
         help="Who played these games: tabletop, digital, contest or simulated "
-        "(default: what each file's source implies; see docs/analysis.md).",
+        "(default: what each file's source implies; see clue-stats docs analysis).",
     ),
     replace: bool = typer.Option(
         False,

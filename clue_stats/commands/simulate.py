@@ -21,7 +21,7 @@ def simulate_command(
     strategies: str = typer.Option(
         "notebook",
         "--strategies",
-        help="Comma-separated strategies, e.g. notebook,entropy,random (see docs/strategies.md).",
+        help="Comma-separated strategies, e.g. notebook,entropy,random (clue-stats docs strategies describes them).",
     ),
     seed: int = typer.Option(0, "--seed", help="The same seed gives the same games."),
     deck: str | None = typer.Option(

@@ -30,6 +30,11 @@ class PageContext:
     filters: queries.GameFilter
 
 
+def help_link(topic: str, text: str, anchor: str = "") -> str:
+    """A Markdown link to the Help page at ``topic`` (a file of docs/ without .md), e.g. in a caption."""
+    return f"[{text}](help?topic={topic}{'#' + anchor if anchor else ''})"
+
+
 def page_context() -> PageContext:
     """The context app.py set for this run; a page shown without a database stops with a message."""
     ctx = st.session_state.get(CONTEXT_KEY)

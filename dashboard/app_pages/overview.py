@@ -10,6 +10,7 @@ from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import (
     NO_ANALYSIS,
     count_axis,
+    help_link,
     kinds_caption,
     page_context,
     read,
@@ -92,6 +93,7 @@ st.subheader("Kinds of game in the database")
 kinds = data["by_kind"].with_columns(pl.col("kind").replace_strict(queries.KINDS, default=pl.col("kind")))
 show(kinds)
 st.caption(
-    "Every stored game, whatever the filters: who played it, as its source says (docs/analysis.md, "
-    '"Kinds of game"). Statistics of people and of programs are kept apart unless you ask for both.'
+    "Every stored game, whatever the filters: who played it, as its source says ("
+    + help_link("analysis", "Help: the analysis, kinds of game")
+    + "). Statistics of people and of programs are kept apart unless you ask for both."
 )

@@ -11,7 +11,7 @@ import streamlit as st
 
 from clue_stats.analysis.league import MIN_POOL_GAMES
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import LINK, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.common import LINK, help_link, page_context, read, replay_links, require_games
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md
 
@@ -47,7 +47,9 @@ if shown.height == 0:
         "No league yet: a pool is ranked from "
         f"{MIN_POOL_GAMES} rated games on"
         + (f", and the selection holds {', '.join(too_few)}." if too_few else ", and the selection holds none.")
-        + " Ratings need games with two players or more (see docs/league.md)."
+        + " Ratings need games with two players or more ("
+        + help_link("league", "Help: the league")
+        + ")."
     )
     st.stop()
 options = shown["pool"].to_list()

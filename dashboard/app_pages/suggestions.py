@@ -12,6 +12,7 @@ from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import (
     NO_ANALYSIS,
     count_axis,
+    help_link,
     kinds_caption,
     page_context,
     read,
@@ -184,5 +185,5 @@ show(ranked(data["worst"]), first)
 st.caption(
     "Best: the most accurate, and among equally accurate ones the most informative; worst: the most bits "
     "lost against the best available suggestion. Labels by bits lost: best, good, inaccuracy, mistake, "
-    "blunder (docs/analysis.md). Each link opens the game at that suggestion."
+    "blunder (" + help_link("analysis", "Help: the analysis") + "). Each link opens the game at that suggestion."
 )

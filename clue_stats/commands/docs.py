@@ -1,0 +1,42 @@
+"""`docs`: the user's documentation, from the files installed with clue-stats."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from clue_stats.analysis import docs
+from clue_stats.app import JsonOption, app, handled, out, print_json
+
+
+@app.command("docs")
+@handled
+def docs_command(
+    topic: str = typer.Argument(None, help="The topic to show, e.g. league or notation (none: list the topics)."),
+    raw: bool = typer.Option(False, "--raw", help="Print the topic's Markdown as it is written, to save or pipe."),
+    json_output: bool = JsonOption,
+) -> None:
+    """Read the documentation that comes with clue-stats: the record format, the notation, the analysis, the league."""
+    if topic is None:
+        every = docs.topics()
+        if json_output:
+            print_json({"topics": [{"name": t.name, "title": t.title} for t in every]})
+            return
+        table = Table("topic", "what it covers", box=None, header_style="bold")
+        for t in every:
+            table.add_row(t.name, t.title)
+        out.print(table)
+        out.print("Read one with: clue-stats docs TOPIC (the dashboard's Help page shows the same)")
+        return
+    chosen = docs.topic(topic)
+    if json_output:
+        print_json({"name": chosen.name, "title": chosen.title, "markdown": chosen.text})
+        return
+    text = docs.relink(chosen.text, lambda name, anchor: f"clue-stats docs {name}")
+    if raw:
+        out.file.write(text if text.endswith("\n") else text + "\n")
+    else:
+        # our own files, so rich may lay them out: wrapped to the terminal (the text console keeps lines whole)
+        Console(highlight=False, emoji=False).print(Markdown(text, hyperlinks=False))

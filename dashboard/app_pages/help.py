@@ -1,0 +1,26 @@
+"""Help: the user's documentation, as it was installed with clue-stats (the same files as
+`clue-stats docs`), one topic at a time; the topic is in the address (``?topic=league``) so a page
+can link to it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from clue_stats.analysis import docs
+from clue_stats.dashboard.app_pages.words import md
+
+every = docs.topics()
+names = [t.name for t in every]
+titles = {t.name: t.title for t in every}
+asked = st.query_params.get("topic")
+if asked is not None and asked not in titles:
+    st.warning(f"There is no help topic {md(asked)!s}; here are all of them.")
+    asked = None
+
+st.title("Help")
+st.caption("The documentation that comes with clue-stats; in a terminal, `clue-stats docs TOPIC` prints the same.")
+chosen = st.selectbox(
+    "Topic", names, index=names.index(asked) if asked else names.index("analysis"), format_func=titles.get
+)
+st.query_params["topic"] = chosen
+st.markdown(docs.relink(docs.topic(chosen).text, lambda name, anchor: f"?topic={name}{anchor}"))

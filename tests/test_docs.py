@@ -1,0 +1,131 @@
+"""The documentation travels with the tool: `clue-stats docs`, the dashboard's Help page, and no
+pointer in what a user reads to a file an installed tool does not have."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from clue_stats.analysis import docs
+from clue_stats.cli import app
+from tests.helpers import ROOT, SAMPLES
+
+runner = CliRunner()
+DOCS = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
+SHIPPED = ["clue_stats", "engine", "ingest", "analysis", "dashboard"]
+
+
+def test_every_file_of_docs_is_a_topic_listed_by_the_command():
+    assert sorted(t.name for t in docs.topics()) == DOCS
+    result = runner.invoke(app, ["docs", "--json"])
+    assert result.exit_code == 0
+    listed = json.loads(result.stdout)["topics"]
+    assert sorted(t["name"] for t in listed) == DOCS
+    league = next(t for t in listed if t["name"] == "league")
+    assert league["title"] == (ROOT / "docs" / "league.md").read_text(encoding="utf-8").splitlines()[0][2:]
+    table = runner.invoke(app, ["docs"], env={"COLUMNS": "160"}).stdout
+    assert all(name in table for name in DOCS) and "clue-stats docs TOPIC" in table
+
+
+def test_a_topic_is_printed_with_its_links_naming_the_command():
+    raw = runner.invoke(app, ["docs", "analysis", "--raw"])
+    assert raw.exit_code == 0
+    written = (ROOT / "docs" / "analysis.md").read_text(encoding="utf-8")
+    assert re.search(r"\]\([a-z-]+\.md", written), "the test needs a link between topics"
+    assert raw.stdout.startswith(written.splitlines()[0])
+    assert not re.search(r"\]\([a-z-]+\.md", raw.stdout)
+    assert "](clue-stats docs " in raw.stdout
+    shown = runner.invoke(app, ["docs", "league.md"], env={"COLUMNS": "100"})
+    assert shown.exit_code == 0 and "The league" in shown.stdout and "# The league" not in shown.stdout
+
+
+def test_an_unknown_topic_is_a_usage_error_naming_the_topics():
+    result = runner.invoke(app, ["docs", "leage"])
+    assert result.exit_code == 2
+    assert "no help topic 'leage'" in result.stderr and "league" in result.stderr and "Traceback" not in result.output
+
+
+def _strings_people_read(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module other than docstrings (captions, help texts, messages)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def test_what_people_read_points_only_at_topics_the_tool_has():
+    """A caption, help text or report line that says "docs/league.md" sends an installed tool's user to a
+    file they do not have; they are told `clue-stats docs league` or the Help page instead, of a topic
+    that exists."""
+    wrong, unknown = [], []
+    for folder in SHIPPED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for line, text in _strings_people_read(path):
+                if re.search(r"\bdocs/|\b[a-z-]+\.md\b", text):
+                    wrong.append(f"{path.relative_to(ROOT)}:{line}: {text[:80]!r}")
+                for name in re.findall(r"clue-stats docs ([a-z-]+)|help\?topic=([a-z-]+)", text):
+                    if (name[0] or name[1]) not in DOCS:
+                        unknown.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert not wrong, wrong
+    assert not unknown, unknown
+
+
+def test_no_command_help_points_at_a_file():
+    commands = get_command(app).commands  # type: ignore[attr-defined]  # a group (typer's own click)
+    assert "docs" in commands and "ingest" in commands
+    for name in commands:
+        result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, name
+        assert not re.search(r"\bdocs/|\b[a-z-]+\.md\b", result.stdout), (name, result.stdout)
+
+
+# ---------------------------------------------------------------- the dashboard's Help page
+
+
+def _help_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **query: str) -> AppTest:
+    from clue_stats import pipeline
+
+    db = tmp_path / "help.duckdb"
+    pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=False, workers=1)
+    monkeypatch.setenv("CLUE_STATS_DB", str(db))
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("app_pages/help.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_help_page_shows_the_topic_of_its_address_with_links_to_other_topics(tmp_path, monkeypatch):
+    at = _help_page(tmp_path, monkeypatch, topic="league")
+    assert at.title[0].value == "Help"
+    assert at.selectbox[0].value == "league"
+    text = "\n".join(m.value for m in at.markdown)
+    assert "The league: ratings, players" in text
+    assert not re.search(r"\]\([a-z-]+\.md", text)
+    assert "](?topic=report)" in text  # league.md links to report.md
+
+
+def test_the_help_page_says_so_for_a_topic_it_does_not_have(tmp_path, monkeypatch):
+    at = _help_page(tmp_path, monkeypatch, topic="<script>")
+    assert any("no help topic" in w.value for w in at.warning)
+    assert at.selectbox[0].value == "analysis"
+    assert not at.error
