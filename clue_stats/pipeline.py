@@ -5,9 +5,10 @@ this process in batches: each batch is one transaction of whole games, and the d
 held only while a batch is written, so a dashboard can read between batches. `clue-stats analyse`
 (:func:`analyse_store`) runs stored games through the same analysis and writes it back the same way.
 
-Each game's checks, and then its analysis, run under a budget (engine.budget, the limits given or
-the defaults): a game past it is judged by the checks that finished and stored or rejected with an
-``over_budget`` problem, and the run goes on. Games stored before the run (the same content hash)
+Each game's checks, and then each stage of its analysis, run under a budget (engine.budget, the
+limits given or the defaults): a game whose checks pass it is judged by the checks that finished and
+stored or rejected with an ``over_budget`` problem; a stage of the analysis past it is left out
+(``games.analysis_cut`` names it), the other stages kept; and the run goes on. Games stored before the run (the same content hash)
 are recognised as soon as they are read, before their checks and analysis.
 """
 
@@ -211,9 +212,9 @@ def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budg
         problems = [_not_analysed(p) for p in problems]
         rows = game_rows(game, replay, raw.source_file)
     else:
-        rows, stopped = analyse_within(game, replay, raw.source_file, review, limits)
-        if stopped is not None:
-            problems = in_line_order([*problems, stopped.located(raw.source_file)])
+        rows, cuts = analyse_within(game, replay, raw.source_file, review, limits)
+        if cuts:
+            problems = in_line_order([*problems, *(p.located(raw.source_file) for p in cuts)])
     if raw.kind is not None:  # the reader knows who played (or the user said so): not judged from the record
         rows.tables["games"][0]["kind"] = raw.kind
     rows.raw = raw.text  # kept in case the store finds its id taken (duplicate_id)
@@ -514,8 +515,9 @@ class AnalyseSummary:
     games_stored: int = 0  # afterwards: every stored game ...
     games_reviewed: int = 0  # ... and those with this version's whole review
     seconds: float = 0.0
-    games_over_budget: int = 0  # left as they were: their analysis passed the budget
-    problems: list[Problem] = field(default_factory=list)  # the over_budget problem of each
+    games_over_budget: int = 0  # a stage of their analysis passed the budget (left out, the others stored) ...
+    games_left: int = 0  # ... of those, none of whose stages fitted: left as they were
+    problems: list[Problem] = field(default_factory=list)  # the over_budget problems of those
 
     def as_dict(self) -> dict:
         data = {k: v for k, v in self.__dict__.items() if k != "problems"}
@@ -528,23 +530,23 @@ class AnalyseSummary:
 
 def _analyse_stored(
     item: tuple[str, list[str], list[int | None], str | None, budget.Limits],
-) -> tuple[GameRows, Problem | None]:
+) -> tuple[GameRows, list[Problem]]:
     """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make),
-    under the budget; the over_budget problem of a game past it."""
+    under the budget; the over_budget problem of each stage past it."""
     game_id, payloads, lines, source_file, limits = item
     game = store_read.game_from_payloads(payloads, lines, game_id)
-    rows, stopped = analyse_within(game, None, source_file, True, limits)
-    return rows, (stopped.located(source_file) if stopped is not None else None)
+    rows, cuts = analyse_within(game, None, source_file, True, limits)
+    return rows, [p.located(source_file) for p in cuts]
 
 
-# Per stored game: whether its analysis is this version's and holds the whole review (a rated
-# suggestion, one with an expected gain, has a best available gain too).
+# Per stored game: whether its analysis is this version's, whole (no stage cut by the budget) and
+# holds the whole review (a rated suggestion, one with an expected gain, has a best available gain too).
 _REVIEW_STATE = """
     SELECT g.game_id, g.source_file,
-           g.analysis_version IS NULL OR g.analysis_version < ? AS outdated,
+           g.analysis_version IS NULL OR g.analysis_version < ? OR g.analysis_cut IS NOT NULL AS outdated,
            coalesce(bool_or(s.expected_gain_bits IS NOT NULL AND s.best_gain_bits IS NULL), FALSE) AS unreviewed
     FROM games g LEFT JOIN suggestions s ON s.game_id = g.game_id
-    GROUP BY g.game_id, g.source_file, g.analysis_version
+    GROUP BY g.game_id, g.source_file, g.analysis_version, g.analysis_cut
 """
 
 
@@ -575,8 +577,10 @@ def analyse_store(
     than this version or without the review (stored with ``--light``), in worker processes, written
     back a batch of whole games per transaction (so a dashboard can read between batches).
     ``started`` is told how many games will be analysed; ``progress`` how many more are done (and
-    the summary so far). A game whose analysis passes the budget (``limits``, default: the
-    environment's or the defaults) is left as it was, its over_budget problem in the summary."""
+    the summary so far). A stage of a game's analysis that passes the budget (``limits``, default:
+    the environment's or the defaults) is left out, the others stored (``games.analysis_cut`` says
+    what is missing, and the next `analyse` tries it again); a game none of whose stages fits is
+    left as it was. Their over_budget problems are in the summary."""
     clock = time.monotonic()
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION)
     limits = limits or budget.Limits.from_env()
@@ -597,14 +601,16 @@ def analyse_store(
                 payloads = store_read.stored_games(con, [gid for gid, _ in chunk])
             items = [(gid, *payloads[gid], source, limits) for gid, source in chunk if gid in payloads]
             results = []
-            for rows, stopped in (
+            for rows, cuts in (
                 pool.map(_analyse_stored, items, chunksize=2) if pool is not None else map(_analyse_stored, items)
             ):
-                if stopped is None:
+                if rows.tables["games"][0]["analysis_version"] is not None:
                     results.append(rows)
                 else:
+                    summary.games_left += 1
+                if cuts:
                     summary.games_over_budget += 1
-                    summary.problems.append(stopped)
+                    summary.problems.extend(cuts)
                 if progress is not None:
                     progress(1, summary)
             with store.write_connection(db, wait_seconds) as con:

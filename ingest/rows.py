@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from clue_stats.engine.game import UNSEEN, Accuse, Game, Suggest
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.cluelog import record_dicts
 from clue_stats.ingest.kinds import kind_of_game
@@ -40,6 +42,7 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
             "hands_known": len(hands),
             "content_sha256": game.content_sha256,
             "analysis_version": None,
+            "analysis_cut": None,
         },
     )
     for seat, p in enumerate(game.players):
@@ -116,17 +119,19 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                 },
             )
     for problem in replay.problems:
-        rows.add(
-            "problems",
-            {
-                "source_file": source_file,
-                "game_id": game.game_id,
-                "seq": problem.seq,
-                "line": problem.line,
-                "code": problem.code,
-                "severity": problem.severity,
-                "message": problem.message,
-                "raw_sha256": None,
-            },
-        )
+        rows.add("problems", problem_row(game.game_id, source_file, problem))
     return rows
+
+
+def problem_row(game_id: str, source_file: str | None, problem: Problem) -> dict[str, Any]:
+    """A stored game's ``problems`` row."""
+    return {
+        "source_file": source_file,
+        "game_id": game_id,
+        "seq": problem.seq,
+        "line": problem.line,
+        "code": problem.code,
+        "severity": problem.severity,
+        "message": problem.message,
+        "raw_sha256": None,
+    }

@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     n_players INTEGER NOT NULL, kind VARCHAR, source VARCHAR, played_at VARCHAR, place VARCHAR, perspective VARCHAR,
     winner VARCHAR, solution_suspect VARCHAR, solution_weapon VARCHAR, solution_room VARCHAR,
     source_file VARCHAR, line INTEGER, n_records INTEGER NOT NULL, hands_known INTEGER NOT NULL,
-    content_sha256 VARCHAR NOT NULL, ingested_at TIMESTAMP NOT NULL, analysis_version INTEGER
+    content_sha256 VARCHAR NOT NULL, ingested_at TIMESTAMP NOT NULL, analysis_version INTEGER,
+    analysis_cut VARCHAR
 );
 CREATE TABLE IF NOT EXISTS players (
     game_id VARCHAR NOT NULL, seat INTEGER NOT NULL, name VARCHAR NOT NULL, character VARCHAR,
@@ -230,6 +231,8 @@ MIGRATIONS = (
     ("players", "rated_suggestions", "INTEGER", None),
     ("players", "review_accuracy", "DOUBLE", None),
     ("suggestions", "bits_lost", "DOUBLE", None),
+    # what the budget cut from a game's analysis, in words (NULL: nothing)
+    ("games", "analysis_cut", "VARCHAR", None),
 )
 
 
@@ -511,6 +514,11 @@ def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[st
     return found
 
 
+# The start of the message of an over_budget problem of the analysis (a stage the budget cut), and
+# of the one an older clue-stats wrote for a game it left unanalysed: replaced with the analysis.
+ANALYSIS_CUT = "the analysis left out "
+_ANALYSIS_PROBLEMS = (ANALYSIS_CUT, "the game was not analysed: ")
+
 # Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
 ANALYSIS_TABLES = ("suggestions", "information", "accusations")
 # ... and the players columns it fills in.
@@ -524,8 +532,9 @@ PLAYER_ANALYSIS_COLUMNS = {
 
 def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> list[str]:
     """Replace the analysis of stored games (their suggestions, information and accusations rows,
-    the players columns of PLAYER_ANALYSIS_COLUMNS and games.analysis_version) in one transaction; returns the ids
-    replaced (games no longer stored are left out)."""
+    the players columns of PLAYER_ANALYSIS_COLUMNS, games.analysis_version and analysis_cut, and the
+    over_budget problems of the analysis) in one transaction; returns the ids replaced (games no
+    longer stored are left out)."""
     ids = [g.game_id for g in games]
     if not ids:
         return []
@@ -539,6 +548,18 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
         for table in ANALYSIS_TABLES:
             con.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT unnest(?))", [found])
             _insert(con, table, [row for g in games for row in g.tables.get(table, [])])
+        cut = "code = 'over_budget' AND (" + " OR ".join("starts_with(message, ?)" for _ in _ANALYSIS_PROBLEMS) + ")"
+        con.execute(f"DELETE FROM problems WHERE game_id IN (SELECT unnest(?)) AND {cut}", [found, *_ANALYSIS_PROBLEMS])
+        _insert(
+            con,
+            "problems",
+            [
+                row
+                for g in games
+                for row in g.tables.get("problems", [])
+                if row["code"] == "over_budget" and row["message"].startswith(ANALYSIS_CUT)
+            ],
+        )
         players = [r for g in games for r in g.tables.get("players", [])]
         if players:
             frame = pa.table(
@@ -560,18 +581,20 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
                 )
             finally:
                 con.unregister("incoming_players")
-        versions = [(g.game_id, g.tables["games"][0].get("analysis_version")) for g in games if g.tables.get("games")]
+        versions = [g.tables["games"][0] for g in games if g.tables.get("games")]
         if versions:
             frame = pa.table(
                 {
-                    "game_id": [v[0] for v in versions],
-                    "analysis_version": pa.array([v[1] for v in versions], pa.int32()),
+                    "game_id": [v["game_id"] for v in versions],
+                    "analysis_version": pa.array([v.get("analysis_version") for v in versions], pa.int32()),
+                    "analysis_cut": pa.array([v.get("analysis_cut") for v in versions], pa.string()),
                 }
             )
             con.register("incoming_games", frame)
             try:
                 con.execute(
-                    "UPDATE games SET analysis_version = i.analysis_version FROM incoming_games i WHERE games.game_id = i.game_id"
+                    "UPDATE games SET analysis_version = i.analysis_version, analysis_cut = i.analysis_cut "
+                    "FROM incoming_games i WHERE games.game_id = i.game_id"
                 )
             finally:
                 con.unregister("incoming_games")

@@ -154,7 +154,7 @@ def _write(folder: Path, name: str, game) -> Path:
     return path
 
 
-def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_one(tmp_path, db, monkeypatch):
+def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(tmp_path, db, monkeypatch):
     folder = tmp_path / "night"
     folder.mkdir()
     # an ordinary game: every hand dealt, 3 players (its analysis generates some 100,000 states)
@@ -171,30 +171,113 @@ def test_games_past_the_budget_are_stored_without_analysis_beside_an_ordinary_on
     )
     assert result.exit_code == 0, result.output
     assert "3 games stored" in result.stdout and "2 over the budget" in result.stdout
-    assert result.stderr.count("over_budget") == 2
+    assert "over_budget: the analysis left out the review of the suggestions at records" in result.stderr
     with duckdb.connect(str(db), read_only=True) as con:
         games = {
-            Path(f).name: (gid, version)
-            for gid, f, version in con.sql("SELECT game_id, source_file, analysis_version FROM games").fetchall()
+            Path(f).name: (gid, version, cut)
+            for gid, f, version, cut in con.sql(
+                "SELECT game_id, source_file, analysis_version, analysis_cut FROM games"
+            ).fetchall()
         }
-        assert games["a_ordinary.jsonl"][1] == game_analysis.ANALYSIS_VERSION and games["b_dealt.jsonl"][1] is None
-        assert games["c_blind.jsonl"][1] is None
-        information = dict(con.sql("SELECT game_id, count(*) FROM information GROUP BY game_id").fetchall())
-        assert information.get(games["a_ordinary.jsonl"][0], 0) > 0
-        assert games["b_dealt.jsonl"][0] not in information and games["c_blind.jsonl"][0] not in information
-        problems = con.sql(
-            "SELECT game_id, seq, severity, message FROM problems WHERE code = 'over_budget' ORDER BY game_id"
+        assert games["a_ordinary.jsonl"][1:] == (game_analysis.ANALYSIS_VERSION, None)
+        # the dealt game: analysed, but for the stages past the budget, which its analysis_cut names
+        assert games["b_dealt.jsonl"][1] == game_analysis.ANALYSIS_VERSION
+        assert "the review of the suggestions at records" in games["b_dealt.jsonl"][2]
+        assert games["c_blind.jsonl"][1:] == (None, None)  # its checks ran out: stored without analysis
+        reviewed = con.sql(
+            "SELECT count(best_gain_bits) FROM suggestions WHERE game_id = ?", params=[games["b_dealt.jsonl"][0]]
         ).fetchall()
-    by_game = {gid: (seq, severity, message) for gid, seq, severity, message in problems}
+        assert reviewed[0][0] > 0  # the suggestions before the cut keep their review
+        problems = con.sql(
+            "SELECT game_id, seq, severity, message FROM problems WHERE code = 'over_budget' ORDER BY game_id, seq"
+        ).fetchall()
+    by_game: dict[str, list] = {}
+    for gid, seq, severity, message in problems:
+        by_game.setdefault(gid, []).append((seq, severity, message))
     assert set(by_game) == {games["b_dealt.jsonl"][0], games["c_blind.jsonl"][0]}
-    seq, severity, message = by_game[games["b_dealt.jsonl"][0]]
-    assert seq == 0 and severity == "warning"
-    assert message.startswith(
-        "the game was not analysed: counting the deals generated more than the limit of 1,000,000"
-    )
-    seq, _, message = by_game[games["c_blind.jsonl"][0]]
+    dealt = by_game[games["b_dealt.jsonl"][0]]
+    assert all(severity == "warning" and message.startswith("the analysis left out ") for _, severity, message in dealt)
+    assert [m.split(": ")[0] for _, _, m in dealt] == [
+        f"the analysis left out {w}" for w in games["b_dealt.jsonl"][2].split("; ")
+    ]
+    review = next((seq, m) for seq, _, m in dealt if "the review of" in m)
+    assert f"the review of the suggestions at records {review[0]} to " in review[1]
+    assert "counting the deals generated more than the limit of 1,000,000 states" in review[1]
+    ((seq, _, message),) = by_game[games["c_blind.jsonl"][0]]
     assert seq > 0 and message.startswith("the consistency of the log from this suggest on was not checked")
     assert message.endswith("the game is stored without its analysis")
+
+
+def _review_cut_game():
+    """A classic 6-player game whose information fits in 400,000 states and whose review does not
+    (358,294 states for the entropy table; 2.6 million for the whole analysis)."""
+    return random_game(2, n_players=6, n_suggestions=12)
+
+
+REVIEW_CUT = budget.Limits(states=400_000, memory_mb=None, seconds=None)
+
+
+def test_a_game_over_the_budget_only_in_its_review_keeps_every_other_stage():
+    game = _review_cut_game()
+    counting.clear_caches()
+    whole = game_analysis.analyse_game(game)
+    counting.clear_caches()  # the cut analysis counts afresh, as a worker meeting the game would
+    rows, cuts = game_analysis.analyse_within(game, None, "night.jsonl", True, REVIEW_CUT)
+    ((cut,),) = [cuts]
+    first = cut.seq
+    last = max(r.seq for r in game.records if r.type == "suggest")
+    assert cut.code == "over_budget"
+    assert cut.message.startswith(f"the analysis left out the review of the suggestions at records {first} to {last}: ")
+    assert rows.tables["games"][0]["analysis_version"] == game_analysis.ANALYSIS_VERSION
+    assert rows.tables["games"][0]["analysis_cut"] == f"the review of the suggestions at records {first} to {last}"
+    # every other stage as the whole analysis has it
+    assert rows.tables["information"] == whole.tables["information"]
+    assert rows.tables.get("accusations") == whole.tables.get("accusations")
+    keep = ("first_certain_seq", "missed_win", "rated_suggestions")
+    assert [{c: p[c] for c in keep} for p in rows.tables["players"]] == [
+        {c: p[c] for c in keep} for p in whole.tables["players"]
+    ]
+    for got, want in zip(rows.tables["suggestions"], whole.tables["suggestions"], strict=True):
+        assert got["expected_gain_bits"] == want["expected_gain_bits"] and got["giveaway_bits"] == want["giveaway_bits"]
+        if got["seq"] < first:
+            assert got == want  # reviewed before the cut
+        else:
+            assert got["best_gain_bits"] is None and got["label"] is None
+    assert all(p["review_accuracy"] is None for p in rows.tables["players"] if p["rated_suggestions"])
+    assert [r["code"] for r in rows.tables["problems"]] == ["over_budget"]
+
+
+def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp_path, db):
+    folder = tmp_path / "night"
+    folder.mkdir()
+    _write(folder, "six.jsonl", _review_cut_game())
+    runner = CliRunner()
+    counting.clear_caches()
+    cut = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--workers", "1", "--budget-states", "400000"])
+    assert cut.exit_code == 0, cut.output
+    assert "1 over the budget" in cut.stdout and "the review of the suggestions at records" in cut.stderr
+
+    def state():
+        with duckdb.connect(str(db), read_only=True) as con:
+            return (
+                con.sql("SELECT analysis_version, analysis_cut FROM games").fetchall()[0],
+                con.sql("SELECT count(*) FROM information").fetchall()[0][0],
+                con.sql("SELECT count(*) FROM problems WHERE code = 'over_budget'").fetchall()[0][0],
+                con.sql("SELECT count(*) FROM suggestions WHERE best_gain_bits IS NULL").fetchall()[0][0],
+            )
+
+    (version, what), information, over, unreviewed = state()
+    assert version == game_analysis.ANALYSIS_VERSION and what.startswith("the review of the suggestions at records")
+    assert information > 0 and over == 1 and unreviewed > 0
+    # the same budget again: the game is tried, cut at the same record, and stays as it was
+    again = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "400000"])
+    assert again.exit_code == 0, again.output
+    assert "1 over the budget (1 partly analysed, 0 left as they were)" in again.stdout
+    assert state() == ((version, what), information, 1, unreviewed)
+    done = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "0"])
+    assert done.exit_code == 0, done.output
+    assert "1 games analysed" in done.stdout and "1 of 1 stored games reviewed" in done.stdout
+    assert state() == ((version, None), information, 0, 0)
 
 
 def test_validate_reports_the_budget_and_goes_on(tmp_path):
@@ -215,20 +298,20 @@ def test_a_bad_budget_setting_is_a_usage_error(tmp_path, monkeypatch):
     assert result.exit_code == 2 and budget.ENV_SECONDS in result.stderr
 
 
-def test_analyse_leaves_a_game_past_the_budget_as_it_was(tmp_path, db):
+def test_analyse_leaves_a_game_none_of_whose_stages_fit_as_it_was(tmp_path, db):
     folder = tmp_path / "night"
     folder.mkdir()
-    _write(folder, "ordinary.jsonl", random_game(1, n_players=3))
-    _write(folder, "dealt.jsonl", random_game(2, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12)))
+    # no hand and no shown card logged: nothing to rate or to give away, every other stage counts
+    _write(folder, "blind.jsonl", random_game(3, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12), blind=True))
     runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]).exit_code == 0
-    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "1000000"])
+    result = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "10"])
     assert result.exit_code == 0, result.output
-    assert "1 games analysed" in result.stdout and "1 left without analysis, over the budget" in result.stdout
-    assert "over_budget" in result.stderr and "dealt.jsonl" in result.stderr
+    assert "0 games analysed" in result.stdout
+    assert "1 over the budget (0 partly analysed, 1 left as they were)" in result.stdout
+    assert result.stderr.count("over_budget: the analysis left out") == 2 and "blind.jsonl" in result.stderr
     with duckdb.connect(str(db), read_only=True) as con:
-        versions = sorted(v is not None for (v,) in con.sql("SELECT analysis_version FROM games").fetchall())
-    assert versions == [False, True]
+        assert con.sql("SELECT analysis_version, analysis_cut FROM games").fetchall() == [(None, None)]
 
 
 # -- stored games are recognised before their checks and analysis ----------------------------------

@@ -73,7 +73,10 @@ def analyse_command(
         return
     for p in summary.problems:
         err.print(str(p), markup=False)
-    over = f"; {summary.games_over_budget} left without analysis, over the budget" if summary.games_over_budget else ""
+    over = ""
+    if summary.games_over_budget:
+        partly = summary.games_over_budget - summary.games_left
+        over = f"; {summary.games_over_budget} over the budget ({partly} partly analysed, {summary.games_left} left as they were)"
     out.print(
         f"{summary.games_analysed} games analysed in {summary.seconds:.1f} s (analysis version "
         f"{summary.analysis_version}){over}; {summary.games_reviewed} of {summary.games_stored} stored games "
