@@ -229,4 +229,4 @@ def test_docs_sql_runs_and_columns_are_documented(logs: Path, db: Path) -> None:
     for column in store.PLAYER_ANALYSIS_COLUMNS:  # the players columns the analysis fills in
         assert f"| `{column}` |" in text, column
     assert f"this version is **{ANALYSIS_VERSION}**" in text
-    assert f"analysis_version < {ANALYSIS_VERSION};" in text
+    assert f"analysis_version < {ANALYSIS_VERSION}\n" in text and "`games.analysis_cut`" in text
