@@ -36,9 +36,11 @@ from clue_stats.ingest import cluelog, formats, store
 from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows, Rejection
+from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 
 BATCH_GAMES = 500  # games per write transaction
 ANALYSE_BATCH = 200  # stored games read, analysed and written back at a time (analyse_store)
+BATCH_FILE_REJECTIONS = 5_000  # rejected files (empty, unreadable) per write transaction
 BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
 PARALLEL_FROM = 64  # games in a window before worker processes pay off
 WINDOW = 256  # games handed to the workers at a time (bounds memory on huge files)
@@ -49,6 +51,8 @@ class Summary:
     files_read: int = 0
     files_skipped: int = 0
     files_unreadable: int = 0  # files and folders that could not be opened or listed (code `unreadable`)
+    files_special: int = 0  # pipes, devices, sockets and links to themselves, not read (code `not_a_file`)
+    folders_repeated: int = 0  # folders reached again through a link, not read again (code `folder_again`)
     games_stored: int = 0
     games_replaced: int = 0  # of the stored: new versions of ids stored before (ingest --replace)
     games_skipped: int = 0
@@ -69,6 +73,8 @@ class Summary:
             "files_read": self.files_read,
             "files_skipped": self.files_skipped,
             "files_unreadable": self.files_unreadable,
+            "files_special": self.files_special,
+            "folders_repeated": self.folders_repeated,
             "games_stored": self.games_stored,
             "games_replaced": self.games_replaced,
             "games_skipped": self.games_skipped,
@@ -102,36 +108,6 @@ class Outcome:
     @property
     def over_budget(self) -> bool:
         return any(p.code == "over_budget" for p in self.problems)
-
-
-def collect_files(paths: Iterable[str | Path]) -> Iterator[Path | Problem]:
-    """Files named, and files under folders (recursively, in a stable order); a folder that cannot
-    be listed, or a link to nothing, is an `unreadable` problem, never skipped in silence. Links to
-    folders are not followed (a loop would never end); other entries that are not files (pipes,
-    sockets, devices) are not read."""
-    for p in map(Path, paths):
-        if p.is_dir():
-            yield from _walk(p)
-        else:
-            yield p
-
-
-def _walk(top: Path) -> list[Path | Problem]:
-    """The files under a folder, sorted, after the problems of what could not be listed or read."""
-    found: list[Path] = []
-    problems: list[Problem] = []
-
-    def refused(exc: OSError) -> None:
-        problems.append(_unreadable(exc.filename or top, exc, "cannot list the folder"))
-
-    for folder, _dirs, names in os.walk(top, onerror=refused):
-        for name in names:
-            entry = Path(folder) / name
-            if entry.is_file():
-                found.append(entry)
-            elif entry.is_symlink() and not entry.exists():
-                problems.append(Problem("unreadable", "a link to nothing", source_file=str(entry)))
-    return [*sorted(problems, key=lambda q: q.source_file or ""), *sorted(found)]
 
 
 def _unreadable(path: str | Path, exc: OSError, what: str = "cannot read the file") -> Problem:
@@ -252,8 +228,15 @@ def _check_many(
     return pool.map(check, raws, [analyse] * n, [review] * n, [limits] * n, chunksize=2)
 
 
-def read_items(files: Iterable[Path | Problem], summary: Summary) -> Iterator[RawGame | Problem]:
+def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> Iterator[RawGame | Problem]:
     for path in files:
+        if isinstance(path, Skipped):  # a pipe, a device, a folder reached again: a warning, counted
+            if path.kind == REPEATED:
+                summary.folders_repeated += 1
+            else:
+                summary.files_special += 1
+            yield path.problem
+            continue
         if isinstance(path, Problem):  # a folder that cannot be listed, a link to nothing
             summary.files_unreadable += 1
             yield path
@@ -288,6 +271,9 @@ def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[li
                 raws, problems = [], []
         else:
             problems.append(item)
+            if len(problems) >= size:  # a folder of files without games: on with the run all the same
+                yield raws, problems
+                raws, problems = [], []
     yield raws, problems
 
 
@@ -363,7 +349,9 @@ def ingest_paths(
         summary.games_stored += len(result.stored)
         summary.games_replaced += len(result.replaced)
         summary.games_skipped += len(result.skipped)
-        duplicates = [r for r in result.rejected if r not in pending_rejections]
+        # by identity: comparing rejections by value made a batch of n rejections cost n * n
+        sent = {id(r) for r in pending_rejections}
+        duplicates = [r for r in result.rejected if id(r) not in sent]
         summary.games_rejected += len(duplicates)
         for r in duplicates:
             summary.problems.extend(r.problems)
@@ -384,6 +372,11 @@ def ingest_paths(
                 if p.is_error:
                     summary.games_rejected += 1
                     pending_rejections.append(_file_rejection(p))
+            # a folder of empty or unreadable files: their rejections are small, written in larger batches
+            if len(pending_rejections) >= BATCH_FILE_REJECTIONS or time.monotonic() - last_write > BATCH_SECONDS:
+                flush()
+            if progress is not None and file_problems:
+                progress(0, summary)
             for outcome in _check_many(raws, analyse, pool, limits, review, warm):
                 summary.problems.extend(outcome.problems)
                 summary.games_over_budget += outcome.over_budget

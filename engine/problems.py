@@ -101,6 +101,11 @@ CODES: dict[str, tuple[str, str]] = {
         WARNING,
         "the record stops before the game ends (a player timed out, a program was killed): kept up to there",
     ),
+    "not_a_file": (
+        WARNING,
+        "a named pipe, device, socket or link to itself among the paths: not read (ingest would wait on a pipe forever)",
+    ),
+    "folder_again": (WARNING, "a folder reached again through a link (a loop, or a second way there): not read twice"),
     "import_dropped": (
         WARNING,
         "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)",

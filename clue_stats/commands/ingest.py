@@ -38,12 +38,20 @@ def _check_paths(paths: list[str]) -> None:
 
 
 def _report_problems(summary: pipeline.Summary) -> None:
-    for p in summary.problems:
-        err.print(str(p), markup=False)
+    err.print_lines(summary.problems)
 
 
 def _unreadable(summary: pipeline.Summary) -> str:
-    return f", {summary.files_unreadable} unreadable" if summary.files_unreadable else ""
+    """The files and folders not read, beyond the skipped ones: unreadable, special, reached again."""
+    return "".join(
+        f", {n} {what}"
+        for n, what in (
+            (summary.files_unreadable, "unreadable"),
+            (summary.files_special, "not files (pipes, devices)"),
+            (summary.folders_repeated, "folders reached again"),
+        )
+        if n
+    )
 
 
 @app.command("ingest")
@@ -114,7 +122,10 @@ def ingest_command(
             task = bar.add_task("ingesting", total=None)
             summary = ingest(
                 progress=lambda n, so_far: bar.update(
-                    task, advance=n, description="ingesting" + over_budget_note(so_far.games_over_budget)
+                    task,
+                    advance=n,
+                    description=f"ingesting: {plural(so_far.files_read, 'file')} read"
+                    + over_budget_note(so_far.games_over_budget),
                 )
             )
     else:
@@ -152,8 +163,8 @@ def validate_command(
         data.pop("games_stored"), data.pop("games_skipped")
         print_json({"games_valid": summary.games_valid, **data})
     else:
-        for p in summary.problems:
-            (err if p.is_error else out).print(str(p), markup=False)
+        for p in summary.problems:  # errors to stderr, warnings to stdout, in their order
+            (err if p.is_error else out).print_lines([p])
         out.print(
             f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_valid, 'game')} valid, "
