@@ -19,8 +19,11 @@ if asked is not None and asked not in titles:
 
 st.title("Help")
 st.caption("The documentation that comes with clue-stats; in a terminal, `clue-stats docs TOPIC` prints the same.")
-chosen = st.selectbox(
-    "Topic", names, index=names.index(asked) if asked else names.index("analysis"), format_func=titles.get
+chosen: str = st.selectbox(
+    "Topic",
+    names,
+    index=names.index(asked) if asked else names.index("analysis"),
+    format_func=lambda name: titles[name],
 )
 st.query_params["topic"] = chosen
 st.markdown(docs.relink(docs.topic(chosen).text, lambda name, anchor: f"?topic={name}{anchor}"))
