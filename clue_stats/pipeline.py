@@ -132,6 +132,8 @@ def _validated(
 ) -> tuple[Game, Replay | None, list[Problem]]:
     with budget.limited(limits):
         replay = validate(game)
+    if raw.transcript:  # the program that ran the game wrote it: a broken rule is the player's act
+        replay.problems = [p.as_finding() for p in replay.problems]
     problems = in_line_order(problems + [p.located(raw.source_file) for p in replay.problems])
     return game, (None if any(p.is_error for p in problems) else replay), problems
 

@@ -97,6 +97,12 @@ CODES: dict[str, tuple[str, str]] = {
         WARNING,
         "counting the deals passed the game's budget (states, memory or time): what was not checked or analysed, and why",
     ),
+    "rule_break": (
+        WARNING,
+        "a player broke a rule of play in a record written by the program that ran the game (a server's or "
+        "an agents' transcript): a finding about that player, stored with the game; the message starts with "
+        "the rule's own code",
+    ),
     "game_cut_off": (
         WARNING,
         "the record stops before the game ends (a player timed out, a program was killed): kept up to there",
@@ -111,6 +117,24 @@ CODES: dict[str, tuple[str, str]] = {
         "part of another client's record that clue-log/1 cannot say was left out (kept in an x- field or record)",
     ),
 }
+
+
+# The rules of play a player can break (as opposed to a log that contradicts itself): in a record
+# written by the program that ran the game, each is a finding about the player (``rule_break``).
+PLAY_RULES = frozenset(
+    {
+        "eliminated_acts",
+        "accused_twice",
+        "not_your_turn",
+        "suggest_room",
+        "suggest_again",
+        "suggest_twice",
+        "accuse_in_room",
+        "accuse_without_suggestion",
+        "repeat_suggestion",
+        "no_suggestion",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -128,6 +152,12 @@ class Problem:
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
+
+    def as_finding(self) -> Problem:
+        """A broken rule of play, in a record the game's own program wrote: what the player did."""
+        if self.code not in PLAY_RULES:
+            return self
+        return replace(self, code="rule_break", message=f"{self.code}: {self.message}")
 
     def located(self, source_file: str | None) -> Problem:
         return replace(self, source_file=source_file)

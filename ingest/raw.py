@@ -24,6 +24,9 @@ class RawGame:
     problems: list[Problem] = field(default_factory=list)  # found while reading this game
     kind: str | None = None  # who played it (ingest.kinds), when the reader knows; else from the `game` record
     unreadable: set[int] = field(default_factory=set)  # seqs of lines that could not be read
+    # Written by the program that ran the game (a server's or an agents' transcript): a rule of play
+    # broken in it is what a player did, reported as a ``rule_break`` finding stored with the game.
+    transcript: bool = False
 
     def keep_place(self, line: int | None) -> None:
         """A line that could not be read keeps its seq (so later seqs stay those of the file); its

@@ -367,7 +367,7 @@ def _read_everything(fmt: str, text: str) -> None:
 
 @settings(max_examples=60 * FUZZ, deadline=None)
 @given(
-    st.sampled_from(["speedclue", "speedclue-py", "effect-clue", "cluebot", "reasoner", "notation"]),
+    st.sampled_from(["speedclue", "speedclue-py", "llm-transcript", "effect-clue", "cluebot", "reasoner", "notation"]),
     st.text(max_size=400),
 )
 def test_every_reader_survives_random_text(fmt, text):

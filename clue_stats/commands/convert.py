@@ -20,7 +20,7 @@ def convert_command(
     source_format: str | None = typer.Option(
         None,
         "--from",
-        help="The format of FILE (default: from its name and content): clue-log, notation, speedclue, speedclue-py, effect-clue, cluebot, reasoner.",
+        help="The format of FILE (default: from its name and content): clue-log, notation, speedclue, speedclue-py, llm-transcript, effect-clue, cluebot, reasoner.",
     ),
     target: str = typer.Option("clue-log", "--to", help="clue-log or notation."),
     out_file: Path | None = typer.Option(None, "--out", help="Write here instead of standard output."),

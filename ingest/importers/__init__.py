@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clue_stats.ingest.importers import cluebot, effect_clue, reasoner, speedclue, speedclue_py
+from clue_stats.ingest.importers import cluebot, effect_clue, llm_transcript, reasoner, speedclue, speedclue_py
 from clue_stats.ingest.raw import ReadResult
 
 
@@ -30,4 +30,6 @@ def _importer(module) -> Importer:  # type: ignore[no-untyped-def]
     return Importer(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.detect, module.read, module.KIND)
 
 
-FORMATS: dict[str, Importer] = {m.NAME: _importer(m) for m in (speedclue, speedclue_py, effect_clue, cluebot, reasoner)}
+FORMATS: dict[str, Importer] = {
+    m.NAME: _importer(m) for m in (speedclue, speedclue_py, llm_transcript, effect_clue, cluebot, reasoner)
+}

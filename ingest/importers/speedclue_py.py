@@ -175,6 +175,7 @@ class _Game:
             text="\n".join(lines[first - 1 : last]) + "\n",
             source_file=self.source_file,
             problems=self.problems,
+            transcript=True,  # the server wrote it: a rule broken is what a program did
         )
 
     def deals(self) -> list[dict[str, Any]]:

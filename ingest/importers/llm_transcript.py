@@ -1,0 +1,360 @@
+"""The console transcript of LLM agents playing Clue (nmadhire-agents/clue-board-game-with-llm, CrewAI).
+
+The game's program prints the hidden solution and every hand at the start, then per turn the roll,
+the move, each suggestion (``📣 SUGGESTION: X suggests S with the W in the R``) and its answer
+(``❌ Disproven by P (showed: C)`` or ``✓ NO ONE could disprove!``), the magnifying glass's free
+clues (``💡 CLUE: C is NOT the murder room (shown by P)``: a card revealed to the roller), the
+agent's own summary of its turn, and the accusations; ``📊 FINAL RESULTS`` names the winner. Its
+source (``src/clue_game/tools/game_tools.py`` and ``main.py``) defines these lines.
+
+Player names (White, Scarlet, ...) are not the characters they play (White plays Miss Scarlet):
+the names are the clue-log/1 players, the characters their ``character``. The program wrote the
+record, so what breaks the rules is what an agent did: the rules engine reports it (a
+``rule_break`` finding, stored with the game) instead of the game being refused.
+
+Stages: physical lines -> logical lines (a console wraps long lines in the middle of words, at a
+fixed width: a line of that width is continued by the next) -> one event per line -> clue-log/1.
+The board of the agents' program is not this project's, so rolls and moves are kept as ``x-``
+fields and records, not checked.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from clue_stats.engine.editions import Deck, edition
+from clue_stats.engine.problems import Problem
+from clue_stats.ingest import kinds
+from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
+from clue_stats.ingest.raw import RawGame, ReadResult
+
+NAME = "llm-transcript"
+DESCRIPTION = "LLM agents' game transcript (CrewAI clue-board-game-with-llm): all hands, every answer, agents' STATUS"
+KIND = kinds.CONTEST  # programs (LLM agents) play each other
+EXTENSIONS = (".txt", ".log")
+EDITION = "us-classic"
+SOURCE = "LLM agents (clue-board-game-with-llm)"
+
+TITLE = "CLUE: THE MYSTERY GAME WITH AI AGENTS"
+_TRIPLE = r"(?P<s>.+?) with the (?P<w>.+?) in the (?P<r>.+?)"
+TEMPLATES: list[tuple[str, re.Pattern[str]]] = [
+    ("solution_hidden", re.compile(r"^Solution \(hidden\): (?P<cards>.+)$")),
+    ("seat", re.compile(r"^(?P<p>[^\s()][^()]*?) \((?P<character>[^()]+)\):$")),
+    ("cards", re.compile(r"^Cards: (?P<cards>\[.*\])$")),
+    ("turn", re.compile(r"^🎲 TURN (?P<n>\d+): (?P<p>.+?) \((?P<character>[^()]+)\)$")),
+    ("roll", re.compile(r"^🎲 (?P<p>.+?) rolled: (?P<roll>.+?) = (?P<total>\d+) movement spaces$")),
+    ("magnifier", re.compile(r"^🔍 MAGNIFYING GLASS! (?P<p>.+?) gets a free clue!$")),
+    (
+        "clue",
+        re.compile(r"^💡 CLUE: (?P<card>.+?) is NOT the murder (?:suspect|weapon|room)(?: \(shown by (?P<p>.+)\))?$"),
+    ),
+    ("move", re.compile(r"^🚶 (?P<p>.+?) moved: (?P<text>.*?→ (?P<room>.+?) \(\d+ steps\))$")),
+    ("passage", re.compile(r"^🔑 (?P<p>.+?) used SECRET PASSAGE: .+? → (?P<room>.+)$")),
+    ("suggestion", re.compile(r"^📣 SUGGESTION: (?P<p>.+?) suggests " + _TRIPLE + r"$")),
+    ("disproven", re.compile(r"^❌ Disproven by (?P<p>.+?) \(showed: (?P<card>.+)\)$")),
+    ("nobody", re.compile(r"^✓ NO ONE could disprove!$")),
+    ("correct", re.compile(r"^🎉 ACCUSATION CORRECT! (?P<p>.+?) WINS!$")),
+    ("wrong", re.compile(r"^❌ WRONG ACCUSATION! (?P<p>.+?) is eliminated!$")),
+    ("accused", re.compile(r"^(?:🔍 Solution|❌ Accused): " + _TRIPLE + r"$")),
+    ("summary", re.compile(r"^📝 (?P<p>.+?)'s Turn Summary:$")),
+    ("waiting", re.compile(r"^⏳ Waiting \d+ seconds before next turn\.\.\.$")),
+    ("game_over", re.compile(r"^🏁 GAME OVER!$")),
+    ("results", re.compile(r"^📊 FINAL RESULTS:$")),
+    ("winner", re.compile(r"^Winner: (?P<p>.+)$")),
+    ("final_solution", re.compile(r"^Solution: " + _TRIPLE + r"$")),
+]
+NO_WINNER = "No winner (max turns reached)"
+# Lines of the program that say nothing of the game: banners, retries of the LLM calls, waiting.
+MARKERS = ("📣", "❌", "✓", "🎉", "💡", "🎲", "🚶", "🔑", "📊", "🏁")  # a line starting so must fit a template
+
+
+def detect(text: str, filename: str | None = None) -> bool:
+    """The program's title banner and its setup block, both verbatim."""
+    return TITLE in text and re.search(r"^Solution \(hidden\): ", text, re.M) is not None
+
+
+def _columns(text: str) -> int:
+    """The width of a line on a console: wide characters (most emoji) take two columns, a variation
+    selector or a combining mark none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or 0xFE00 <= ord(char) <= 0xFE0F:
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    return width
+
+
+def rejoin(text: str) -> list[tuple[int, str]]:
+    """Logical lines with the number of their first physical line. The console wrapped every line
+    longer than its width (the widest line of the file) in the middle of a word; a line of exactly
+    that width is joined with the next unless the next is blank or starts an event of its own."""
+    physical = text.splitlines()
+    width = max((_columns(line) for line in physical), default=0)
+    out: list[tuple[int, str]] = []
+    joining = False
+    for number, line in enumerate(physical, start=1):
+        starts_anew = not line.strip() or line.strip().startswith(MARKERS) or not out
+        if joining and not starts_anew:
+            out[-1] = (out[-1][0], out[-1][1] + line)
+        else:
+            out.append((number, line))
+        joining = width > 60 and _columns(line) == width
+    return [(number, line.strip()) for number, line in out]
+
+
+def read(text: str, source_file: str | None = None) -> ReadResult:
+    result = ReadResult()
+    lines = rejoin(text)
+    if not any(TEMPLATES[0][1].match(line) for _, line in lines):
+        result.problems.append(
+            Problem(
+                "bad_import",
+                "no game: an LLM agents' transcript has a line 'Solution (hidden): ...'",
+                line=1,
+                source_file=source_file,
+            )
+        )
+        return result
+    game = _Game(edition(EDITION).deck, source_file)
+    result.games.append(game.convert(lines, text))
+    return result
+
+
+@dataclass
+class _Game:
+    deck: Deck
+    source_file: str | None
+    players: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[tuple[str, list[str], int]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    header_line: int = 1
+    solution: dict[str, str] | None = None
+    active: str | None = None
+    roller: str | None = None  # who rolled the magnifying glass, for the clue that follows
+    pending: dict[str, Any] | None = None  # a suggestion waiting for its answer
+    accuser: tuple[str, bool, int] | None = None  # (player, correct, line) until the accused triple
+    in_summary: bool = False  # inside an agent's own summary of its turn (its words, not the game's)
+    winner: str | None | bool = False  # False: no FINAL RESULTS
+    final_solution: dict[str, str] | None = None
+    dropped: int = 0  # rolls and moves kept as x- fields
+
+    def convert(self, lines: list[tuple[int, str]], text: str) -> RawGame:
+        last = lines[-1][0] if lines else 1
+        for number, line in lines:
+            try:
+                self.line(line, number)
+            except Unconvertible as exc:
+                self.problems.append(problem(exc, number, self.source_file))
+        self.finish(last)
+        # the program's turns go round its list of players from the first listed, whoever plays Miss Scarlet
+        header = game_record(
+            edition=EDITION, players=self.players, source=SOURCE, extra={"rules": {"first_player": "listed"}}
+        )
+        deals = [located({"type": "deal", "player": p, "cards": cards}, n) for p, cards, n in self.hands]
+        records = [located(header, self.header_line), *deals, *self.records]
+        return RawGame(
+            records=records,
+            lines=[r.get("x-source-line") for r in records],
+            text=text,
+            source_file=self.source_file,
+            problems=self.problems,
+            transcript=True,
+        )
+
+    def line(self, line: str, number: int) -> None:
+        for kind, pattern in TEMPLATES:
+            match = pattern.match(line)
+            if match:
+                if self.in_summary and kind not in ("waiting", "turn", "game_over", "summary"):
+                    return  # the agent's own words: a line of the summary may look like anything
+                getattr(self, "on_" + kind)(match, number)
+                return
+        if not self.in_summary and line.startswith(MARKERS) and not _noise(line):
+            raise Unconvertible(f"a line of the game that fits none of the program's templates: {line[:80]!r}")
+
+    # -- helpers
+
+    def name(self, value: str) -> str:
+        names = [p["name"] for p in self.players]
+        if value not in names:
+            raise Unconvertible(f"{value!r} is not one of the players ({', '.join(names)})", "unknown_player")
+        return value
+
+    def card(self, value: str, category: str | None = None) -> str:
+        return resolve(self.deck, value.strip(), category)
+
+    def triple(self, match: re.Match[str]) -> dict[str, str]:
+        return {
+            "suspect": self.card(match.group("s"), "suspects"),
+            "weapon": self.card(match.group("w"), "weapons"),
+            "room": self.card(match.group("r"), "rooms"),
+        }
+
+    def settle(self) -> None:
+        if self.pending is not None:
+            record, self.pending = self.pending, None
+            self.problems.append(
+                Problem(
+                    "bad_import",
+                    f"{record['player']}'s suggestion has no answer",
+                    line=record["x-source-line"],
+                    source_file=self.source_file,
+                )
+            )
+
+    def finish(self, last: int) -> None:
+        self.settle()
+        if self.winner is False:
+            self.problems.append(
+                Problem(
+                    "game_cut_off",
+                    "the game is cut off: the transcript ends before its FINAL RESULTS; the game is kept up to there",
+                    line=last,
+                    source_file=self.source_file,
+                )
+            )
+        if self.dropped:
+            self.problems.append(
+                Problem(
+                    "import_dropped",
+                    f"{self.dropped} rolls and moves on the program's own board are kept as x-roll and x-move, "
+                    "not checked against this project's board",
+                    line=self.header_line,
+                    source_file=self.source_file,
+                )
+            )
+
+    # -- the templates
+
+    def on_solution_hidden(self, match: re.Match[str], number: int) -> None:
+        self.header_line = number
+        names = [n.strip() for n in match.group("cards").split(",")]
+        if len(names) != 3:
+            raise Unconvertible(f"the solution names {len(names)} cards, not three")
+        self.solution = {
+            f: self.card(n, c)
+            for (f, c), n in zip((("suspect", "suspects"), ("weapon", "weapons"), ("room", "rooms")), names)
+        }
+
+    def on_seat(self, match: re.Match[str], number: int) -> None:
+        if self.records:
+            return  # after the first turn such a line is the agents' prose
+        name = match.group("p").strip()
+        if name in [p["name"] for p in self.players]:
+            raise Unconvertible(f"player {name!r} is listed twice", "bad_players")
+        character = self.card(match.group("character"), "suspects")
+        self.players.append({"name": name, "character": character, "strategy": "LLM agent"})
+
+    def on_cards(self, match: re.Match[str], number: int) -> None:
+        if not self.players or self.records:
+            raise Unconvertible("a hand of cards outside the setup")
+        try:
+            names = ast.literal_eval(match.group("cards"))
+        except (ValueError, SyntaxError):
+            raise Unconvertible(f"a hand that is not a list of cards: {match.group('cards')[:80]!r}") from None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise Unconvertible(f"a hand that is not a list of cards: {match.group('cards')[:80]!r}")
+        self.hands.append((self.players[-1]["name"], [self.card(n) for n in names], number))
+
+    def on_turn(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        self.in_summary = False
+        self.active = self.name(match.group("p"))
+        self.records.append(located({"type": "turn", "player": self.active}, number))
+
+    def on_roll(self, match: re.Match[str], number: int) -> None:
+        turn = next((r for r in reversed(self.records) if r["type"] == "turn"), None)
+        if turn is not None and turn["player"] == self.name(match.group("p")):
+            turn["x-roll"] = match.group("roll")
+            self.dropped += 1
+
+    def on_magnifier(self, match: re.Match[str], number: int) -> None:
+        self.roller = self.name(match.group("p"))
+
+    def on_clue(self, match: re.Match[str], number: int) -> None:
+        card = self.card(match.group("card"))
+        if match.group("p") is None:
+            raise Unconvertible(f"a clue about {self.deck.name(card)} that names nobody who showed it")
+        if self.roller is None:
+            raise Unconvertible("a clue without a roll of the magnifying glass before it")
+        record = {"type": "reveal", "player": self.name(match.group("p")), "card": card, "to": [self.roller]}
+        self.records.append(located({**record, "cause": "magnifying glass"}, number))
+
+    def on_move(self, match: re.Match[str], number: int) -> None:
+        room = self.card(match.group("room"), "rooms")
+        self.records.append(located({"type": "x-move", "player": self.name(match.group("p")), "to": room}, number))
+        self.dropped += 1
+
+    on_passage = on_move
+
+    def on_suggestion(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        player = self.name(match.group("p"))
+        self.pending = located({"type": "suggest", "player": player, **self.triple(match)}, number)
+
+    def answer(self, shower: str | None, card: str | None) -> None:
+        if self.pending is None:
+            raise Unconvertible("an answer without a suggestion")
+        record, self.pending = self.pending, None
+        names = [p["name"] for p in self.players]
+        record["responses"] = responses(names, record["player"], shower, card)
+        self.records.append(record)
+
+    def on_disproven(self, match: re.Match[str], number: int) -> None:
+        self.answer(self.name(match.group("p")), self.card(match.group("card")))
+
+    def on_nobody(self, match: re.Match[str], number: int) -> None:
+        self.answer(None, None)
+
+    def on_correct(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        self.accuser = (self.name(match.group("p")), True, number)
+
+    def on_wrong(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        self.accuser = (self.name(match.group("p")), False, number)
+
+    def on_accused(self, match: re.Match[str], number: int) -> None:
+        if self.accuser is None:
+            raise Unconvertible("an accused solution without an accusation")
+        player, correct, line = self.accuser
+        self.accuser = None
+        record = {"type": "accuse", "player": player, **self.triple(match), "correct": correct}
+        self.records.append(located(record, line))
+
+    def on_summary(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        self.in_summary = True
+
+    def on_waiting(self, match: re.Match[str], number: int) -> None:
+        self.in_summary = False
+
+    def on_game_over(self, match: re.Match[str], number: int) -> None:
+        self.settle()
+        self.in_summary = False
+
+    def on_results(self, match: re.Match[str], number: int) -> None:
+        self.winner = None
+
+    def on_winner(self, match: re.Match[str], number: int) -> None:
+        value = match.group("p").strip()
+        self.winner = None if value == NO_WINNER else self.name(value)
+
+    def on_final_solution(self, match: re.Match[str], number: int) -> None:
+        if self.winner is False:
+            return
+        solution = self.triple(match)
+        if self.solution is not None and solution != self.solution:
+            raise Unconvertible("the final solution is not the one of the setup")
+        winner = self.winner if isinstance(self.winner, str) else None
+        self.records.append(located({"type": "end", "winner": winner, "solution": solution}, number))
+
+
+def _noise(line: str) -> bool:
+    """The program's lines about itself (an LLM call failing and retried), not the game."""
+    return line.startswith(("❌ Error during ", "❌ All ", "📣 MODERATOR ANNOUNCEMENT"))
