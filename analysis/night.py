@@ -80,7 +80,7 @@ class Night:
     last: str
     games: list[NightGame]
     best: Pick | None = None  # the night's best suggestion
-    blunder: Pick | None = None  # the most bits lost
+    blunder: Pick | None = None  # the most bits lost: a blunder by its label, else only the largest loss
     longest_wait: Pick | None = None  # the accusation made the most own turns after certainty
     players: list[NightPlayer] = field(default_factory=list)
 
@@ -172,8 +172,8 @@ def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
         # best: among the most accurate, the most informative; blunder: the most bits lost
         g, s, _, _ = max(rated, key=lambda r: (r[2], r[3]))
         night.best = _suggestion_pick(g, s)
-        g, s, _, _ = max(rated, key=lambda r: (_bits_lost(r[1]), -r[2]))
-        night.blunder = _suggestion_pick(g, s) if _bits_lost(s) > 0 else None
+        g, s, _, _ = max(rated, key=lambda r: (r[1].bits_lost or 0.0, -r[2]))
+        night.blunder = _suggestion_pick(g, s) if (s.bits_lost or 0.0) > 0 else None
     waits = [
         (g, t, t.turns_waited, t.accused_seq, t.accused_cards)
         for g in night.games
@@ -193,11 +193,6 @@ def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
         )
 
 
-def _bits_lost(s: SuggestionLine) -> float:
-    """Bits lost (analysis.md): the best available gain minus the expected gain."""
-    return (s.best_gain or 0.0) - (s.expected_gain or 0.0)
-
-
 def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
     return Pick(
         g.game_id,
@@ -208,7 +203,8 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
         {
             "expected_gain_bits": s.expected_gain,
             "best_gain_bits": s.best_gain,
-            "bits_lost": _bits_lost(s),
+            "bits_lost": s.bits_lost,
+            "label": s.label,
             "accuracy": s.accuracy,
             "best_cards": s.best_cards,
         },

@@ -46,7 +46,7 @@ def _highlights(night: Night, link) -> list[tuple[str, str]]:
         instead = w.values["best_cards"]
         out.append(
             (
-                "Biggest blunder",
+                "Biggest blunder" if w.values["label"] == "blunder" else "Largest loss",
                 f"{w.player}: {', '.join(w.cards)} (record {w.seq} of {link(w)}): "
                 f"{fmt_bits(w.values['bits_lost'])} bits lost"
                 + (f"; {', '.join(instead)} was best" if instead and instead != w.cards else ""),

@@ -72,6 +72,32 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
     assert "<script" not in page.lower()
 
 
+def test_the_biggest_blunder_is_a_blunder_else_the_largest_loss(season_db: Path) -> None:
+    """The night's most bits lost is read from the stored column, and called a blunder only when its
+    label says so: a night whose worst suggestion is a mistake has a "largest loss"."""
+    with duckdb.connect(str(season_db), read_only=True) as con:
+        worst = {
+            night: con.execute(
+                "SELECT bits_lost, label FROM suggestions WHERE game_id IN (SELECT unnest(?)) AND bits_lost > 0 "
+                "ORDER BY bits_lost DESC, accuracy LIMIT 1",
+                [games],
+            ).fetchone()
+            for night, games in {"2026-09-04": ["s01", "s02", "late-waiter"], "2026-09-11": ["s03"]}.items()
+        }
+    seen = set()
+    for night, row in worst.items():
+        if row is None:
+            continue
+        code, page = report(season_db, "--night", night)
+        assert code == 0, page
+        title = "Biggest blunder" if row[1] == "blunder" else "Largest loss"
+        other = "Largest loss" if title == "Biggest blunder" else "Biggest blunder"
+        said = re.search(rf"{title}</b></td><td>(.*?)</td>", page)
+        assert said and f"{row[0]:.2f} bits lost" in said.group(1) and other not in page
+        seen.add(title)
+    assert seen, "the season needs a night with a suggestion that lost bits"
+
+
 def test_a_range_of_nights_and_the_mistakes_a_user_can_make(season_db: Path) -> None:
     code, text = report(season_db, "--from", "2026-09-01", "--until", "2026-09-12", "--format", "md")
     assert code == 0
