@@ -29,27 +29,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # every page renders from the installed package, on the ingested samples, without an exception
 APP_TEST = """
-import re
 import sys
 from pathlib import Path
 
 import clue_stats.dashboard
+from clue_stats.dashboard import pages
 from streamlit.testing.v1 import AppTest
 
 app = Path(clue_stats.dashboard.__file__).parent / "app.py"
 at = AppTest.from_file(str(app), default_timeout=120)
 at.run()
-# the pages app.py registers (st.Page(HERE / "app_pages" / "x.py", ...)), in its order
-pages = re.findall(r'"app_pages" / "(\\w+)\\.py"', app.read_text(encoding="utf-8"))
-for page in pages:
-    if page != "overview":
-        at.switch_page(f"app_pages/{page}.py").run()
+for page in pages.PAGES:  # every page the app registers, in its order
+    if page != pages.DEFAULT:
+        at.switch_page(page.file).run()
     problems = [e.value for e in at.exception] + [e.value for e in at.error]
     if problems:
-        sys.exit(f"dashboard page {page}: {problems}")
-if len(pages) < 2:
-    sys.exit(f"dashboard: the pages of app.py not found ({pages})")
-print(f"dashboard: {len(pages)} pages render")
+        sys.exit(f"dashboard page {page.slug}: {problems}")
+    if not at.title or at.title[0].value != page.title:
+        sys.exit(f"dashboard page {page.slug}: titled {[t.value for t in at.title]}, not {page.title!r}")
+print(f"dashboard: {len(pages.PAGES)} pages render")
 """
 
 

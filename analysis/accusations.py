@@ -1,5 +1,5 @@
 """Accusation timing: how sure the accuser was, since when, and how many of their turns they let go
-by (analysis.md, "Accusation timing"); and, for every player, the first record after which they
+by (docs/analysis.md, "Accusations"); and, for every player, the first record after which they
 were certain, accused or not.
 
 Certainty is exact: one solution left among the observer's consistent deals. It is monotone (knowledge

@@ -32,13 +32,14 @@ import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from clue_stats import pipeline  # noqa: E402
+from clue_stats.dashboard import pages  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.ingest import cluelog, store  # noqa: E402
 from clue_stats.ingest.store import GAME_TABLES  # noqa: E402
 from clue_stats.pipeline import analyse_store  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
-PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
+PAGES = [p.slug for p in pages.PAGES]  # every page the app registers
 STRATEGIES = ("notebook", "random", "bluffer")
 TARGET_SECONDS = 1.0
 
@@ -121,8 +122,8 @@ def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:
     cpus: dict[str, float] = {}
     for page in PAGES:
         at = AppTest.from_file(str(APP), default_timeout=600)
-        if page != "overview":
-            at.switch_page(f"app_pages/{page}.py")  # a visitor landing on this page
+        if page != pages.DEFAULT.slug:
+            at.switch_page(pages.page(page).file)  # a visitor landing on this page
         st.cache_data.clear()
         start, cpu = time.perf_counter(), cpu_seconds()
         at.run()
@@ -175,8 +176,8 @@ def main() -> None:
     os.environ["CLUE_STATS_DB"] = str(base_db)
     for page in PAGES:
         warm = AppTest.from_file(str(APP), default_timeout=600)
-        if page != "overview":
-            warm.switch_page(f"app_pages/{page}.py")
+        if page != pages.DEFAULT.slug:
+            warm.switch_page(pages.page(page).file)
         warm.run()
     with duckdb.connect(str(base_db), read_only=True) as con:
         base_games = con.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -2,8 +2,8 @@
 
 It is the frame around every page: it finds the database, draws the filters every page honours in
 the sidebar, hands the pages their context, watches the file so that games stored by a running
-`clue-stats ingest` appear without a reload, and routes with st.navigation. The pages in app_pages/
-hold UI only; every read is in dashboard/queries.py.
+`clue-stats ingest` appear without a reload, and routes with st.navigation to the pages that
+dashboard/pages.py registers. The pages in app_pages/ hold UI only; every read is in dashboard/queries.py.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from clue_stats.dashboard import queries
+from clue_stats.dashboard import pages, queries
 from clue_stats.dashboard.app_pages import common
 from clue_stats.dashboard.app_pages.words import md
 
@@ -26,26 +26,7 @@ log = logging.getLogger("clue_stats.dashboard")
 WATCH_SECONDS = 5  # how often an open page looks for a database changed by ingest
 
 PAGES = [
-    st.Page(
-        HERE / "app_pages" / "overview.py",
-        title="Overview",
-        icon=":material/dashboard:",
-        url_path="overview",
-        default=True,
-    ),
-    st.Page(HERE / "app_pages" / "replay.py", title="Game replay", icon=":material/replay:", url_path="replay"),
-    st.Page(
-        HERE / "app_pages" / "suggestions.py", title="Suggestions", icon=":material/psychology:", url_path="suggestions"
-    ),
-    st.Page(
-        HERE / "app_pages" / "accusations.py", title="Accusations", icon=":material/gavel:", url_path="accusations"
-    ),
-    st.Page(
-        HERE / "app_pages" / "positions.py", title="Starting positions", icon=":material/casino:", url_path="positions"
-    ),
-    st.Page(HERE / "app_pages" / "players.py", title="Players", icon=":material/groups:", url_path="players"),
-    st.Page(HERE / "app_pages" / "quality.py", title="Data quality", icon=":material/rule:", url_path="quality"),
-    st.Page(HERE / "app_pages" / "help.py", title="Help", icon=":material/help:", url_path="help"),
+    st.Page(HERE / p.file, title=p.title, icon=p.icon, url_path=p.slug, default=p == pages.DEFAULT) for p in pages.PAGES
 ]
 
 ANY = "any"

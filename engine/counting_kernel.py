@@ -30,8 +30,8 @@ count it returns, the deals of one envelope (and tag), is at most the ways to de
 left, (room left)! / prod(room left in hand h)!; when that is below 2**62 each returned count is the
 true one, even where the partial counts on the way passed 2**64 (on a 30-card deck the spectator's
 partial counts do). The caller runs the Python program otherwise. :func:`wide` says when the counts
-of all envelopes together may pass 2**62: the caller then adds them up as Python integers. Without
-numba the same functions run as plain Python (slowly), so the module always imports.
+of all envelopes together may pass 2**62: the caller then adds them up as Python integers. It needs
+numba (a dependency of the package), which it imports unconditionally.
 """
 
 from __future__ import annotations

@@ -233,7 +233,7 @@ def variant(name: str) -> Variant:
 
 
 def resolve_flags(ed: Edition | None, var: Variant, overrides: dict[str, Any] | None) -> dict[str, Any]:
-    """Edition, then variant, then the log's own ``rules`` (editions.md, "the rule flags")."""
+    """Edition, then variant, then the log's own ``rules`` (docs/event-format.md, "Editions, variants and rule flags")."""
     base = dict(ed.flags) if ed is not None else dict(FLAG_DEFAULTS)
     base.update(var.flags)
     base.update(overrides or {})

@@ -4,11 +4,12 @@
     ├── InputError            input that cannot be used (a file, a record, a name in it)
     │   ├── UsageError        ... given on the command line: an option, a name, a path
     │   │   ├── engine.simulate.SimulationError, engine.strategies.UnknownStrategy,
-    │   │   └── engine.board.UnknownBoard, analysis.store_read.GameNotFound,
-    │   │       ingest.store.NotADatabase (also a StoreError: --db naming another kind of file)
+    │   │   ├── engine.board.UnknownBoard, analysis.store_read.GameNotFound,
+    │   │   │   analysis.ratings.MergeRefused
+    │   │   └── ingest.store.NotADatabase (also a StoreError: --db naming another kind of file)
     │   └── engine.board.BoardFormatError, engine.editions.UnknownName,
     │       ingest.notation_lex.NotationError, ingest.notation_write.NotationWriteError,
-    │       ingest.importers.common.Unconvertible
+    │       ingest.importers.common.Unconvertible, clue_stats.pipeline.UnknownFormat
     ├── engine.budget.BudgetExceeded   counting passed a game's budget (the pipeline reports it
     │                                  as the problem over_budget)
     └── StoreError            the database cannot be used (ingest.store)

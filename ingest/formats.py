@@ -1,14 +1,16 @@
 """Which reader reads a file: clue-log/1 (.jsonl), the notation (.clue), or another client's export.
 
 Ingest reads a file only where its name and content make the format unambiguous; anything else is
-skipped and counted, never an error (analysis.md, "Command line").
+skipped and counted, never an error (docs/importers.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
@@ -19,21 +21,46 @@ CLUE_LOG = "clue-log"
 NOTATION = "notation"
 
 
-def _importers() -> dict[str, Any]:
-    from clue_stats.ingest.importers import FORMATS
+@dataclass(frozen=True)
+class Format:
+    """A format ingest and `convert --from` read: clue-log/1, the notation, or an importer's."""
 
-    return FORMATS
+    name: str  # what `convert --from` takes
+    description: str
+    extensions: tuple[str, ...]  # lower-case, with the dot: the files ingest offers to this reader
+    read: Callable[[str, str | None], ReadResult]  # (text, source file) -> games and problems
+    # (text, file name) -> is it this format, unmistakably; None: the extension alone says so
+    detect: Callable[[str, str | None], bool] | None
+    kind: str | None  # who plays the games of this format (ingest.kinds); None: each game says
 
 
-def known_extensions() -> set[str]:
-    found = {".jsonl", ".clue"}
-    for importer in _importers().values():
-        found.update(importer.extensions)
+def _read_notation(text: str, source_file: str | None) -> ReadResult:
+    from clue_stats.ingest import notation  # the notation's reader loads on first use
+
+    return notation.read(text, source_file)
+
+
+@functools.cache
+def registry() -> dict[str, Format]:
+    """Every format, by name: clue-log/1 and the notation, then each importer ingest.importers
+    registers (imported on first use: the importers' libraries load only when a file needs them)."""
+    from clue_stats.ingest.importers import FORMATS as IMPORTERS
+
+    found = {
+        CLUE_LOG: Format(CLUE_LOG, "clue-log/1, the event log", (".jsonl",), cluelog.read_text, None, None),
+        # the notation is typed in at the table
+        NOTATION: Format(NOTATION, "the tabletop notation", (".clue",), _read_notation, None, TABLETOP),
+    }
+    found.update(IMPORTERS)
     return found
 
 
+def known_extensions() -> set[str]:
+    return {extension for fmt in registry().values() for extension in fmt.extensions}
+
+
 def format_names() -> list[str]:
-    return [CLUE_LOG, NOTATION, *_importers()]
+    return list(registry())
 
 
 def decode(data: bytes, source_file: str) -> tuple[str | None, Problem | None]:
@@ -50,30 +77,28 @@ def decode(data: bytes, source_file: str) -> tuple[str | None, Problem | None]:
 
 
 def detect(path: Path, text: str | None) -> str | None:
-    """The format of a file, or None when ingest should skip it."""
+    """The format of a file, or None when ingest should skip it: the one format its extension
+    names alone (.jsonl, .clue), else the one importer of its extension that recognises the text."""
     suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        return CLUE_LOG
-    if suffix == ".clue":
-        return NOTATION
+    by_name = [f.name for f in registry().values() if f.detect is None and suffix in f.extensions]
+    if by_name:
+        return by_name[0]
     if text is None:
         return None
-    matches = [name for name, imp in _importers().items() if suffix in imp.extensions and imp.detect(text, path.name)]
+    matches = [
+        f.name
+        for f in registry().values()
+        if f.detect is not None and suffix in f.extensions and f.detect(text, path.name)
+    ]
     return matches[0] if len(matches) == 1 else None
 
 
 def read_as(fmt: str, text: str, source_file: str) -> ReadResult:
-    """Read a whole text in a named format (used by `convert --from` and for small files)."""
-    if fmt == CLUE_LOG:
-        return cluelog.read_text(text, source_file)
-    if fmt == NOTATION:
-        from clue_stats.ingest import notation
-
-        return _of_kind(notation.read(text, source_file), TABLETOP)  # the notation is typed in at the table
-    importers = _importers()
-    if fmt not in importers:
-        raise KeyError(fmt)
-    return _of_kind(importers[fmt].read(text, source_file), importers[fmt].kind)
+    """Read a whole text in a named format (used by `convert --from` and for small files); a
+    KeyError names an unknown format."""
+    found = registry()[fmt]
+    result = found.read(text, source_file)
+    return result if found.kind is None else _of_kind(result, found.kind)
 
 
 def _of_kind(result: ReadResult, kind: str) -> ReadResult:

@@ -25,12 +25,12 @@ from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis import store_read, timeline
 from clue_stats.analysis.names import edition_name, of_edition
-from clue_stats.dashboard import queries
+from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
 from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus
 
 APP = ROOT / "dashboard" / "app.py"
-PAGES = ["overview", "replay", "suggestions", "accusations", "positions", "players", "quality"]
+PAGES = [p.slug for p in pages.PAGES]  # every page the app registers
 
 
 # ---------------------------------------------------------------- building databases
@@ -64,8 +64,8 @@ def open_app(
     at.run()
     if all_kinds and any(t.key == "filter_all_kinds" for t in at.toggle):
         at.toggle(key="filter_all_kinds").set_value(True).run()
-    if page != "overview":
-        at.switch_page(f"app_pages/{page}.py").run()
+    if page != pages.DEFAULT.slug:
+        at.switch_page(pages.page(page).file).run()
     return at
 
 
@@ -511,6 +511,8 @@ def test_an_empty_database_is_explained_on_every_page(tmp_path, monkeypatch, pag
     assert_clean(at)
     if page == "quality":
         assert "No game has been rejected" in texts(at) and "No ingest has run" in texts(at)
+    elif page == "help":  # the documentation needs no games
+        assert [s.label for s in at.selectbox if s.label == "Topic"] and at.markdown
     else:
         assert "No games in the database yet" in texts(at)
 
@@ -519,10 +521,10 @@ def test_a_database_of_one_game_shows_every_page(tmp_path, monkeypatch):
     db = tmp_path / "one.duckdb"
     pipeline.ingest_paths([str(SAMPLES / "us-clue-family.jsonl")], db, analyse=True, workers=1)
     at = open_app(db, monkeypatch)
-    for page in PAGES:
-        at.switch_page(f"app_pages/{page}.py").run()
+    for page in pages.PAGES:
+        at.switch_page(page.file).run()
         assert_clean(at)
-    assert at.title[0].value == "Data quality"
+        assert at.title[0].value == page.title  # the page that was asked for, under its registered title
     at.switch_page("app_pages/suggestions.py").run()
     assert "--deep" not in texts(at) and number(metrics(at)["Rated"]) > 0
 
@@ -613,9 +615,6 @@ def test_database_path_prefers_the_option_then_the_environment(tmp_path):
     with store.write_connection(db):
         pass
     assert queries.store_version(db) != before
-
-
-PAGES = ("overview", "replay", "suggestions", "accusations", "positions", "players", "quality")
 
 
 @pytest.mark.parametrize("all_kinds", [False, True])

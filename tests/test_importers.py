@@ -2,41 +2,60 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from pathlib import Path
 
 import pytest
 
 from clue_stats.engine.rules import replay, validate
-from clue_stats.ingest import formats
+from clue_stats.ingest import formats, importers
 from clue_stats.ingest.cluelog import build_game
 from clue_stats.ingest.importers import FORMATS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 CLUEBOT_SHEETS = Path(__file__).parents[1].parent / "shared" / "external" / "cluebot"
-FOLDER_FORMAT = {
-    "speedclue": "speedclue",
-    "speedclue_py": "speedclue-py",
-    "llm_transcript": "llm-transcript",
-    "effect_clue": "effect-clue",
-    "cluebot": "cluebot",
-    "reasoner": "reasoner",
-}
 # Fixtures written to be wrong, and what they must be rejected for.
 BAD = {"bad_sheet.yml"}
 
 GOOD = sorted(p for p in FIXTURES.glob("*/*") if p.name not in BAD)
 
 
+def folder_of(name: str) -> str:
+    """The fixtures' folder of a format: its name as a Python identifier (effect-clue -> effect_clue)."""
+    return name.replace("-", "_")
+
+
 def fmt_of(path: Path) -> str:
-    return FOLDER_FORMAT[path.parent.name]
+    (name,) = [name for name in FORMATS if folder_of(name) == path.parent.name]
+    return name
 
 
-def test_registry_lists_the_formats():
-    assert set(FORMATS) == {"speedclue", "speedclue-py", "llm-transcript", "effect-clue", "cluebot", "reasoner"}
+def test_every_importer_module_is_registered_once_and_well_formed():
+    modules = {
+        info.name
+        for info in pkgutil.iter_modules(importers.__path__)
+        if hasattr(importlib.import_module(f"{importers.__name__}.{info.name}"), "NAME")
+    }
+    assert modules == {m.__name__.rsplit(".", 1)[1] for m in importers.MODULES}  # none forgotten
+    assert list(FORMATS) == [m.NAME for m in importers.MODULES]  # and no name twice
+    assert formats.format_names() == [formats.CLUE_LOG, formats.NOTATION, *FORMATS]
     for name, importer in FORMATS.items():
         assert importer.name == name
         assert importer.description
         assert importer.extensions and all(e.startswith(".") and e == e.lower() for e in importer.extensions)
+        assert importer.detect is not None and importer.kind is not None
+        assert (FIXTURES / folder_of(name)).is_dir(), f"no fixtures for {name} in {FIXTURES / folder_of(name)}"
+
+
+def test_convert_offers_every_format():
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    shown = " ".join(CliRunner().invoke(app, ["convert", "--help"], terminal_width=400).stdout.split())
+    for name in formats.format_names():
+        assert name in shown, name
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*")), ids=lambda p: f"{p.parent.name}/{p.name}")

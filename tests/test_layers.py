@@ -1,4 +1,4 @@
-"""The layers hold (docs/ and DESIGN's order engine <- ingest <- analysis <- dashboard, clue_stats on
+"""The layers hold (README's layout, in the order engine <- ingest <- analysis <- dashboard, clue_stats on
 top): every import of every module is read from its source, at any depth (imports inside functions
 count), so a lower layer that reaches up fails here, not in a user's installation."""
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clue_stats import pipeline
-from clue_stats.ingest import cluelog, store
+from clue_stats.ingest import cluelog, formats, store
 from tests.helpers import FIXTURES, ROOT, SAMPLES
 
 # `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
@@ -358,18 +358,13 @@ def test_samples_with_html_in_names_are_stored_as_text(tmp_path, db):
 
 def _read_everything(fmt: str, text: str) -> None:
     """A reader hands back games and problems for any text; checking them never raises either."""
-    from clue_stats.ingest import formats
-
     result = formats.read_as(fmt, text, "fuzz")
     for raw in result.games:
         pipeline.check(raw)
 
 
 @settings(max_examples=60 * FUZZ, deadline=None)
-@given(
-    st.sampled_from(["speedclue", "speedclue-py", "llm-transcript", "effect-clue", "cluebot", "reasoner", "notation"]),
-    st.text(max_size=400),
-)
+@given(st.sampled_from([n for n in formats.format_names() if n != formats.CLUE_LOG]), st.text(max_size=400))
 def test_every_reader_survives_random_text(fmt, text):
     _read_everything(fmt, text)
 
@@ -377,8 +372,6 @@ def test_every_reader_survives_random_text(fmt, text):
 @settings(max_examples=60 * FUZZ, deadline=None)
 @given(st.data())
 def test_every_reader_survives_its_own_fixtures_mutated(data):
-    from clue_stats.ingest import formats
-
     fixtures = sorted(p for p in (FIXTURES / "importers").rglob("*") if p.is_file()) + sorted(
         (FIXTURES / "notation").glob("*.clue")
     )

@@ -9,7 +9,7 @@ import typer
 
 from clue_stats.app import app, check_output_file, err, handled, out
 from clue_stats.engine.errors import ExitCode, UsageError
-from clue_stats.ingest import cluelog
+from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
 
 
@@ -20,7 +20,7 @@ def convert_command(
     source_format: str | None = typer.Option(
         None,
         "--from",
-        help="The format of FILE (default: from its name and content): clue-log, notation, speedclue, speedclue-py, llm-transcript, effect-clue, cluebot, reasoner.",
+        help=f"The format of FILE (default: from its name and content): {', '.join(formats.format_names())}.",
     ),
     target: str = typer.Option("clue-log", "--to", help="clue-log or notation."),
     out_file: Path | None = typer.Option(None, "--out", help="Write here instead of standard output."),

@@ -18,9 +18,10 @@ from clue_stats.dashboard.app_pages.common import (
     require_games,
 )
 from clue_stats.dashboard.app_pages.tables import cards, show
+from clue_stats.dashboard.pages import page
 
 ctx = page_context()
-st.title("Accusations")
+st.title(page("accusations").title)
 data = read(queries.accusation_stats, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "accusations")

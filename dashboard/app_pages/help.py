@@ -8,6 +8,7 @@ import streamlit as st
 
 from clue_stats.analysis import docs
 from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.pages import page
 
 every = docs.topics()
 names = [t.name for t in every]
@@ -17,7 +18,7 @@ if asked is not None and asked not in titles:
     st.warning(f"There is no help topic {md(asked)!s}; here are all of them.")
     asked = None
 
-st.title("Help")
+st.title(page("help").title)
 st.caption("The documentation that comes with clue-stats; in a terminal, `clue-stats docs TOPIC` prints the same.")
 chosen: str = st.selectbox(
     "Topic",

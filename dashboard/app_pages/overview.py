@@ -17,9 +17,10 @@ from clue_stats.dashboard.app_pages.common import (
     require_games,
 )
 from clue_stats.dashboard.app_pages.tables import show
+from clue_stats.dashboard.pages import page
 
 ctx = page_context()
-st.title("Overview")
+st.title(page("overview").title)
 data = read(queries.overview, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "games")

@@ -14,6 +14,7 @@ from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import LINK, help_link, page_context, read, replay_links, require_games
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.pages import page
 
 POOL_NAMES = {"people": "People", "bots": "Bots", "simulations": "Simulations"}
 CHART_PLAYERS = 25  # players in the ratings chart
@@ -33,7 +34,7 @@ def _games(n: int) -> str:
 
 
 ctx = page_context()
-st.title("Players")
+st.title(page("players").title)
 # one read for the pools and the leaderboard of the pool asked for (the switch below sets it)
 view = read(queries.league_view, ctx.path, ctx.version, ctx.filters, st.session_state.get("league_pool"))
 require_games(view["selected"], ctx, "players")

@@ -15,6 +15,7 @@ from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import kinds_caption, page_context, read, require_games
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import cells_words, md, seat_test_words
+from clue_stats.dashboard.pages import page
 
 DIMENSIONS = {
     "turn_order": ("Seat in turn order", "seat", "the 1st seat plays first"),
@@ -37,7 +38,7 @@ WHY_EMPTY = {
 }
 
 ctx = page_context()
-st.title("Starting positions")
+st.title(page("positions").title)
 sizes = read(queries.games_by_players, ctx.path, ctx.version, ctx.filters)
 require_games(sum(sizes.values()), ctx, "starting positions")
 kinds_caption(ctx)

@@ -9,11 +9,12 @@ import streamlit as st
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
 from clue_stats.dashboard.app_pages.tables import show
+from clue_stats.dashboard.pages import page
 
 RAW_SHOWN = 100_000  # characters of a rejected game's text shown on the page
 
 ctx = page_context()
-st.title("Data quality")
+st.title(page("quality").title)
 data = read(queries.data_quality, ctx.path, ctx.version, ctx.filters)
 rejected = data["rejected"]
 

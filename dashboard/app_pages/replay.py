@@ -17,12 +17,13 @@ from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md, percent
+from clue_stats.dashboard.pages import page
 
 TABLE_LABEL = "the table (a spectator)"
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy
 
 ctx = page_context()
-st.title("Game replay")
+st.title(page("replay").title)
 
 games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
 ids = games["game_id"].to_list()

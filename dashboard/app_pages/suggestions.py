@@ -21,11 +21,12 @@ from clue_stats.dashboard.app_pages.common import (
 )
 from clue_stats.dashboard.app_pages.tables import cards, show
 from clue_stats.dashboard.app_pages.words import percent
+from clue_stats.dashboard.pages import page
 
 NOT_GIVEN = "(not given)"  # a seat whose log names no strategy: a person
 
 ctx = page_context()
-st.title("Suggestions")
+st.title(page("suggestions").title)
 data = read(queries.suggestion_stats, ctx.path, ctx.version, ctx.filters)
 totals = data["totals"]
 require_games(totals["games"], ctx, "suggestions")

@@ -1,35 +1,29 @@
-"""Importers of other Clue clients' records, each converting to clue-log/1 (importers.md).
+"""Importers of other Clue clients' records, each converting to clue-log/1 (docs/importers.md).
 
 Every importer reads a whole text and hands back a :class:`ingest.raw.ReadResult` of RawGames made
 of clue-log/1 record dicts; the converted games are then checked like any other game
 (:func:`ingest.cluelog.build_game`, :func:`engine.rules.validate`). ``detect`` says whether a text
 is unmistakably in the importer's format, so ingest can pick the reader by content; ``convert
 --from NAME`` uses ``read`` directly.
+
+An importer is a module of this package with ``NAME``, ``DESCRIPTION``, ``EXTENSIONS`` (lower-case,
+with the dot), ``KIND`` (ingest.kinds), ``detect(text, file_name)`` and ``read(text, source_file)``,
+registered once in :data:`MODULES`. Ingest, `convert --from`, the tests and the docs' check take
+every format from :func:`ingest.formats.registry`, which adds these to clue-log/1 and the notation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from types import ModuleType
 
+from clue_stats.ingest.formats import Format
 from clue_stats.ingest.importers import cluebot, effect_clue, llm_transcript, reasoner, speedclue, speedclue_py
-from clue_stats.ingest.raw import ReadResult
+
+MODULES: tuple[ModuleType, ...] = (speedclue, speedclue_py, llm_transcript, effect_clue, cluebot, reasoner)
 
 
-@dataclass(frozen=True)
-class Importer:
-    name: str
-    description: str
-    extensions: tuple[str, ...]  # lower-case, with the dot: the files ingest offers to ``detect``
-    detect: Callable[[str, str | None], bool]  # (text, file name) -> is it this format, unmistakably
-    read: Callable[[str, str | None], ReadResult]  # (text, source file) -> games and problems
-    kind: str  # who plays the games of this format (ingest.kinds)
+def _format(module: ModuleType) -> Format:
+    return Format(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.read, module.detect, module.KIND)
 
 
-def _importer(module) -> Importer:  # type: ignore[no-untyped-def]
-    return Importer(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.detect, module.read, module.KIND)
-
-
-FORMATS: dict[str, Importer] = {
-    m.NAME: _importer(m) for m in (speedclue, speedclue_py, llm_transcript, effect_clue, cluebot, reasoner)
-}
+FORMATS: dict[str, Format] = {m.NAME: _format(m) for m in MODULES}
