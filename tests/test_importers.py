@@ -92,8 +92,10 @@ def test_every_converted_game_passes_the_clue_log_checks_and_the_rules(path: Pat
     assert result.games
     for raw in result.games:
         assert raw.records[0]["type"] == "game" and raw.records[0]["format"] == "clue-log/1"
-        # a record's line, where the importer gives one, is the source line it was converted from
-        assert raw.lines in ([None] * len(raw.records), [r.get("x-source-line") for r in raw.records])
+        # every record has the line of the original file it was converted from (issue 27): the one
+        # it names, or (a JSON notebook, whose records keep their content) where its entry begins
+        assert all(type(line) is int and line >= 1 for line in raw.lines)
+        assert all(r.get("x-source-line", line) == line for r, line in zip(raw.records, raw.lines, strict=True))
         game, problems = build_game(raw)
         assert game is not None, [str(p) for p in problems]
         assert not [p for p in problems if p.is_error]

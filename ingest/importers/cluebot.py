@@ -24,7 +24,16 @@ import yaml
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds, strict_json
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses, triple
+from clue_stats.ingest.importers.common import (
+    Unconvertible,
+    game_record,
+    located,
+    problem,
+    resolve,
+    responses,
+    source_lines,
+    triple,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "cluebot"
@@ -299,7 +308,7 @@ class _Sheet:
         records = [located(header, self.header_line), deal, *self.records]
         return RawGame(
             records=records,
-            lines=[None] * len(records),
+            lines=source_lines(records),
             text=text,
             source_file=self.source_file,
             problems=self.problems,

@@ -112,3 +112,9 @@ def located(record: dict[str, Any], line: int | None) -> dict[str, Any]:
     if line is not None:
         record["x-source-line"] = line
     return record
+
+
+def source_lines(records: Sequence[dict[str, Any]]) -> list[int | None]:
+    """The line of the original file each converted record came from (``RawGame.lines``), so that a
+    problem the checks find in a record is reported at its line of the original file."""
+    return [r.get("x-source-line") for r in records]

@@ -30,7 +30,9 @@ failed accusations. It never holds the solution, the winner or turns, so a conve
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -145,7 +147,7 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             )
     if result.problems:
         return result
-    notebook = _Notebook(data, version, source_file)
+    notebook = _Notebook(data, version, source_file, element_lines(text))
     try:
         notebook.setup()
     except Unconvertible as exc:
@@ -153,6 +155,53 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         return result
     result.games.append(notebook.convert(text))
     return result
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+LISTS = ("hands", "suggestions", "accusations")  # the notebook's lists whose entries become records
+
+
+def _skip(text: str, i: int) -> int:
+    """The position of the first character at or after ``i`` that is not JSON whitespace."""
+    return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+
+
+def element_lines(text: str, keys: tuple[str, ...] = LISTS) -> dict[str, list[int]]:
+    """The 1-based line of each entry of the notebook's top-level lists ``keys``, found by reading the
+    (valid) JSON value by value with the standard decoder; {} where the text cannot be walked so."""
+    starts: dict[str, list[int]] = {}
+    try:
+        i = _skip(text, 0)
+        if text[i] != "{":
+            return {}
+        i += 1
+        while True:
+            i = _skip(text, i)
+            if text[i] == "}":
+                break
+            key, i = _DECODER.raw_decode(text, i)
+            i = _skip(text, text.index(":", i) + 1)
+            if key in keys and text[i] == "[":
+                found = starts.setdefault(key, [])
+                i += 1
+                while True:
+                    i = _skip(text, i)
+                    if text[i] == "]":
+                        i += 1
+                        break
+                    found.append(i)
+                    _, i = _DECODER.raw_decode(text, i)
+                    i = _skip(text, i)
+                    i += text[i] == ","
+            else:
+                _, i = _DECODER.raw_decode(text, i)
+            i = _skip(text, i)
+            i += text[i] == ","
+    except (ValueError, IndexError, RecursionError):
+        return {}
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    return {key: [bisect.bisect(newlines, offset) + 1 for offset in offsets] for key, offsets in starts.items()}
 
 
 def _kind(kind: type | tuple[type, ...]) -> str:
@@ -183,6 +232,7 @@ class _Notebook:
     data: dict[str, Any]
     version: int
     source_file: str | None
+    lines: dict[str, list[int]] = field(default_factory=dict)  # each list's entries' lines (element_lines)
     players: list[str] = field(default_factory=list)
     cards: dict[str, str] = field(default_factory=dict)  # effect-clue card id -> clue-log/1 card id
     category: dict[str, str] = field(default_factory=dict)  # clue-log/1 card id -> category
@@ -192,8 +242,15 @@ class _Notebook:
     owner: str | None = None
     problems: list[Problem] = field(default_factory=list)
 
+    at: int | None = None  # the line of the entry being converted
+
     def warn(self, code: str, message: str) -> None:
-        self.problems.append(Problem(code, message, source_file=self.source_file))
+        self.problems.append(Problem(code, message, line=self.at, source_file=self.source_file))
+
+    def line(self, key: str, index: int) -> int | None:
+        """The line of the notebook where entry ``index`` of the list ``key`` begins."""
+        found = self.lines.get(key, [])
+        return found[index] if index < len(found) else None
 
     # -- the setup: players, deck, hand sizes, owner
 
@@ -402,46 +459,50 @@ class _Notebook:
             record["t"] = t
         return record
 
-    def known_cards(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The owner's deal (first) and the other known cards (after the events)."""
-        first: list[dict[str, Any]] = []
-        last: list[dict[str, Any]] = []
+    def known_cards(self) -> tuple[list[tuple[int | None, dict[str, Any]]], list[tuple[int | None, dict[str, Any]]]]:
+        """The owner's deal (first) and the other known cards (after the events), each with its line."""
+        first: list[tuple[int | None, dict[str, Any]]] = []
+        last: list[tuple[int | None, dict[str, Any]]] = []
         for i, entry in enumerate(self.data["hands"]):
             where = f"hands[{i}]"
+            self.at = self.line("hands", i)
             try:
                 if not isinstance(entry, dict) or not isinstance(entry.get("cards"), list):
                     raise Unconvertible(f"{where} must be {{player, cards}}", "bad_value")
                 name = self.player(entry.get("player"), f"{where}.player")
                 cards = [self.card(c, f"{where}.cards") for c in entry["cards"]]
             except Unconvertible as exc:
-                self.problems.append(problem(exc, None, self.source_file))
+                self.problems.append(problem(exc, self.at, self.source_file))
                 continue
             if not cards:
                 continue
             if self.owner is None:
-                last.append({"type": "x-effect-clue-known-cards", "player": name, "cards": cards})
+                last.append((self.at, {"type": "x-effect-clue-known-cards", "player": name, "cards": cards}))
                 self.warn(
                     "import_dropped",
                     f"{where}: the notebook knows {name} holds {', '.join(cards)}, but not whose notebook it is, so not who knows it (kept as an x-effect-clue-known-cards record)",
                 )
             elif name == self.owner:
                 if len(cards) >= self.sizes[self.players.index(name)]:
-                    first.append({"type": "deal", "player": name, "cards": cards})
+                    first.append((self.at, {"type": "deal", "player": name, "cards": cards}))
                 else:
-                    last.append({"type": "x-effect-clue-known-cards", "player": name, "cards": cards})
+                    last.append((self.at, {"type": "x-effect-clue-known-cards", "player": name, "cards": cards}))
                     self.warn(
                         "import_dropped",
                         f"{where}: only {len(cards)} of the {self.sizes[self.players.index(name)]} cards of {name}'s own hand are noted, so no deal is written (kept as an x-effect-clue-known-cards record)",
                     )
             else:
                 last.extend(
-                    {
-                        "type": "reveal",
-                        "player": name,
-                        "card": c,
-                        "to": [self.owner],
-                        "cause": "known card in the notebook",
-                    }
+                    (
+                        self.at,
+                        {
+                            "type": "reveal",
+                            "player": name,
+                            "card": c,
+                            "to": [self.owner],
+                            "cause": "known card in the notebook",
+                        },
+                    )
                     for c in cards
                 )
         return first, last
@@ -461,20 +522,23 @@ class _Notebook:
             source=f"effect-clue notebook (version {self.version})",
         )
         deal, known = self.known_cards()
-        events: list[tuple[float, int, int, dict[str, Any]]] = []
+        events: list[tuple[float, int, int, int | None, dict[str, Any]]] = []
         for kind, key, convert in ((0, "suggestions", self.suggestion), (1, "accusations", self.accusation)):
             for i, item in enumerate(self.data[key]):
                 where = f"{key}[{i}]"
+                self.at = self.line(key, i)
                 try:
                     record = convert(item, where)  # checks loggedAt, so it can order the records
-                    events.append((_when(item["loggedAt"], where)[0], kind, i, record))
+                    events.append((_when(item["loggedAt"], where)[0], kind, i, self.at, record))
                 except Unconvertible as exc:
-                    self.problems.append(problem(exc, None, self.source_file))
+                    self.problems.append(problem(exc, self.at, self.source_file))
         events.sort(key=lambda e: e[:3])
-        records = [header, *deal, *(e[3] for e in events), *known]
+        # each record at the line where its entry of the notebook begins (the game record: the first)
+        located = [(1, header), *deal, *((e[3], e[4]) for e in events), *known]
+        records = [record for _, record in located]
         return RawGame(
             records=records,
-            lines=[None] * len(records),
+            lines=[line for line, _ in located],
             text=text,
             source_file=self.source_file,
             problems=self.problems,

@@ -21,7 +21,7 @@ from typing import Any
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses
+from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses, source_lines
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "reasoner"
@@ -249,7 +249,7 @@ class _Calls:
         records = [header, *([self.deal] if self.deal else []), *self.records]
         return RawGame(
             records=records,
-            lines=[None] * len(records),
+            lines=[1, *source_lines(records[1:])],  # the file is the game: its record at line 1
             text=text,
             source_file=self.source_file,
             problems=self.problems,

@@ -20,7 +20,15 @@ from typing import Any
 from clue_stats.engine.editions import Deck, edition
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
+from clue_stats.ingest.importers.common import (
+    Unconvertible,
+    game_record,
+    located,
+    problem,
+    resolve,
+    responses,
+    source_lines,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "speedclue"
@@ -122,7 +130,7 @@ class _Game:
         text = "\n".join(self.lines[self.start : self.stop]) + "\n"
         return RawGame(
             records=records,
-            lines=[None] * len(records),
+            lines=source_lines(records),
             text=text,
             source_file=self.source_file,
             problems=self.problems,
