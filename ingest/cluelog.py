@@ -17,7 +17,10 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 from typing import Any, BinaryIO
 
 from clue_stats.engine import editions as ed
@@ -212,18 +215,19 @@ class _Builder:
         if not isinstance(value, str):
             self.problem("bad_value", f"{where} must be a player's name, not {json.dumps(value)[:60]}", seq)
             return None
-        if value in self.names.values():
-            return value
-        match = self.names.get(ed.slug(value))
+        name = clean_name(value)
+        if name in self.names.values():
+            return name
+        match = self.names.get(ed.slug(name))
         if match is not None:
             return match
         import difflib
 
-        close = difflib.get_close_matches(value, list(self.names.values()), n=1, cutoff=0.5)
+        close = difflib.get_close_matches(name, list(self.names.values()), n=1, cutoff=0.5)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         self.problem(
             "unknown_player",
-            f"{where}: unknown player {value!r}{hint}; the players are {', '.join(self.names.values())}",
+            f"{where}: unknown player {name!r}{hint}; the players are {', '.join(self.names.values())}",
             seq,
         )
         return None
@@ -348,6 +352,9 @@ class _Builder:
             if value is not None and not isinstance(value, str):
                 self.problem("bad_value", f"game.{key} must be a string", 0)
                 value = None
+            elif key == "played_at" and value is not None and (why := date_problem(value)) is not None:
+                self.problem("bad_value", f"game.played_at {json.dumps(value[:40])} {why}", 0)
+                value = None
             text_fields[key] = value
         return Game(
             edition=edition,
@@ -405,6 +412,8 @@ class _Builder:
                 if not key.startswith("x-"):
                     self.problem("unknown_field", f"player {i + 1} has unknown field {key!r}", 0)
             name = p.get("name")
+            if isinstance(name, str):
+                name = clean_name(name)
             if not isinstance(name, str) or not name.strip():
                 self.problem("bad_players", f"player {i + 1} has no name", 0)
                 return None
@@ -764,6 +773,39 @@ def write_game(game: Game) -> str:
 
 def write_games(games: Iterable[Game]) -> str:
     return "".join(write_game(g) for g in games)
+
+
+# Characters a name can hold that show as nothing: Unicode's format characters (category Cf: the
+# zero-width space and joiners, the soft hyphen, the byte order mark, direction marks) and the
+# Hangul fillers.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
+def clean_name(name: str) -> str:
+    """A player's name as it is compared, stored and shown: in Unicode's composed form (NFC: "Weiß"
+    typed with a combining mark or without is one name), without invisible characters (a zero-width
+    space makes no new player)."""
+    name = unicodedata.normalize("NFC", name)
+    if name.isascii():
+        return name
+    return "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?\Z", re.S)
+
+
+def date_problem(value: str) -> str | None:
+    """Why ``played_at`` is not a date the store can filter by, or None: it must be an ISO 8601 date
+    (YYYY-MM-DD) that exists, optionally with a time (2026-11-06T20:30, a zone allowed)."""
+    expected = "is not a date: YYYY-MM-DD is expected, optionally with a time (2026-11-06T20:30)"
+    if not _ISO_DATE.match(value):
+        return expected
+    try:
+        datetime.fromisoformat(value)
+    except ValueError as exc:  # "day is out of range for month", "hour must be in 0..23", or not ISO
+        reason = str(exc)
+        return expected if reason.startswith("Invalid isoformat") else f"is not a date that exists: {reason}"
+    return None
 
 
 def content_hash(game: Game) -> str:

@@ -1,0 +1,95 @@
+"""Odd but real values checked where they enter (issue 27 item 7): impossible dates, names that
+differ only by Unicode normalisation or invisible characters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from clue_stats.cli import app
+from clue_stats.ingest import store
+from clue_stats.ingest.cluelog import clean_name, date_problem
+from tests.helpers import GIVEAWAY_LOG
+
+runner = CliRunner()
+
+
+def _game(game_id: str, played_at: str | None = None, names: tuple[str, str, str] = ("Anna", "Ben", "Cleo")) -> str:
+    text = GIVEAWAY_LOG.replace('"id":"giveaway"', f'"id":"{game_id}"')
+    if played_at is not None:
+        text = text.replace('"edition":"custom"', f'"played_at":{json.dumps(played_at)},"edition":"custom"')
+    for old, new in zip(("Anna", "Ben", "Cleo"), names, strict=True):
+        text = text.replace(f'"{old}"', json.dumps(new, ensure_ascii=False))
+    return text
+
+
+@pytest.mark.parametrize(
+    "played_at,why",
+    [
+        ("2026-02-30", "is not a date that exists: day is out of range for month"),
+        ("2026-13-01", "is not a date that exists: month must be in 1..12"),
+        ("2026-11-06T24:30", "is not a date that exists: hour must be in 0..23"),
+        ("yesterday", "is not a date: YYYY-MM-DD is expected"),
+        ("20261106", "is not a date: YYYY-MM-DD is expected"),
+    ],
+)
+def test_an_impossible_date_is_a_problem_of_its_line_and_not_stored(tmp_path, db, played_at, why):
+    path = tmp_path / "night.jsonl"
+    path.write_text(_game("fine", "2026-11-06T20:30") + _game("bad", played_at), encoding="utf-8")
+    bad_line = GIVEAWAY_LOG.count("\n") + 1
+    result = runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"])
+    assert result.exit_code == 3, result.output
+    assert f"{path}:{bad_line}: bad_value: game.played_at {json.dumps(played_at)} {why}" in result.stderr
+    with store.read_connection(db) as con:
+        assert con.execute("SELECT game_id, played_at FROM games").fetchall() == [("fine", "2026-11-06T20:30")]
+        assert con.execute("SELECT game_id, line FROM rejected").fetchall() == [("bad", bad_line)]
+
+
+def test_dates_that_exist_are_taken_with_or_without_a_time():
+    for value in ("2026-11-06", "2026-11-06T20:30", "2026-11-06 20:30:05", "2026-11-06T20:30:00+01:00", "2024-02-29"):
+        assert date_problem(value) is None, value
+
+
+NFC, NFD = "Wei\u00df M\u00fcller", "Wei\u00df Mu\u0308ller"  # "Weiß Müller": ü composed, and u + combining diaeresis
+
+
+def test_names_that_differ_only_by_normalisation_or_invisible_characters_are_one_player(tmp_path, db):
+    assert NFC != NFD and clean_name(NFD) == NFC
+    path = tmp_path / "league.jsonl"
+    path.write_text(
+        _game("one", names=(NFC, "Ben", "Cleo"))
+        + _game("two", names=(NFD, "Be\u200bn", "\ufeffCleo\u00ad"))  # NFD, a zero-width space, a BOM and a soft hyphen
+        + _game("three", names=("Anna", "Ben", "Cle\u200do")),  # a zero-width joiner
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games_stored"] == 3
+    with store.read_connection(db) as con:
+        names = sorted(r[0] for r in con.execute("SELECT DISTINCT name FROM players").fetchall())
+    assert names == ["Anna", "Ben", "Cleo", NFC]
+
+
+def test_a_reference_to_a_player_is_normalised_like_the_players_list():
+    """The log names the player in the other form than its players list: the same player."""
+    text = _game("mixed", names=(NFD, "Ben", "Cleo")).replace(
+        '"type":"deal","player":' + json.dumps(NFD, ensure_ascii=False), '"type":"deal","player":' + json.dumps(NFC)
+    )
+    from clue_stats.ingest.cluelog import build_game, read_text
+
+    (raw,) = read_text(text, "mixed.jsonl").games
+    game, problems = build_game(raw)
+    assert game is not None and [p for p in problems if p.is_error] == []
+    assert [p.name for p in game.players] == [NFC, "Ben", "Cleo"]
+
+
+def test_two_players_of_one_game_whose_names_differ_only_invisibly_are_refused(tmp_path):
+    path = tmp_path / "twins.jsonl"
+    path.write_text(
+        _game("twins", names=("Anna", "An\u200bna", "Cleo")).replace('"player":"An\u200bna"', '"player":"Ben"')
+    )
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 3
+    assert ": bad_players: " in result.stderr
