@@ -19,13 +19,11 @@ the partitions are written to OUT/_partitions (removed at the end) and the resul
 Output: ``OUT/<table>/<partition>.parquet`` for each table of :data:`OUTPUT_TABLES`, with the store's
 column types, so DuckDB reads them as ``read_parquet('OUT/suggestions/*.parquet')``.
 
-    python -m clue_stats.analysis.partitioned EXPORT_DIR OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--light]
+    clue-stats analyse-partitioned EXPORT_DIR... OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--light]
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import shutil
 from collections.abc import Iterable, Iterator
@@ -38,7 +36,6 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from clue_stats.engine.errors import ExitCode, UsageError
 from clue_stats.ingest.store import StoreError
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
@@ -278,43 +275,3 @@ def run_partitioned(
             summary.rows[table] += n
         summary.failed.extend(tuple(f) for f in r["failed"])
     return summary
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m clue_stats.analysis.partitioned", description=(__doc__ or "").splitlines()[0]
-    )
-    parser.add_argument("source", nargs="+", help="export folders (their events.parquet) or events Parquet files")
-    parser.add_argument("out", help="folder for the analysis Parquet files")
-    parser.add_argument("--partitions", type=int, default=None, help=f"default: one per {GAMES_PER_PARTITION} games")
-    parser.add_argument("--workers", type=int, default=2, help="local worker processes (without --scheduler)")
-    parser.add_argument("--scheduler", default=None, help="address of a running Dask scheduler, e.g. tcp://host:8786")
-    parser.add_argument("--light", action="store_true", help="without the review (best available gain): faster")
-    parser.add_argument("--no-repartition", action="store_true", help="each source file already holds whole games")
-    args = parser.parse_args(argv)
-    missing = [s for s in args.source if not Path(s).exists()]
-    if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
-    # the functions Dask sends to workers must be pickled as analysis.partitioned's, not __main__'s
-    # (workers of a running cluster import the module; they have no __main__ of ours)
-    from clue_stats.analysis.partitioned import run_partitioned
-
-    summary = run_partitioned(
-        args.source,
-        args.out,
-        args.partitions,
-        args.workers,
-        args.scheduler,
-        not args.light,
-        repartition=not args.no_repartition,
-    )
-    print(json.dumps(summary.as_dict(), indent=2))
-    return ExitCode.INPUT_REJECTED if summary.failed else ExitCode.OK
-
-
-if __name__ == "__main__":
-    # a command of its own, so errors go through the command line's one handling (the layers test
-    # allows this block, and only this block, to import clue_stats' top)
-    from clue_stats.app import run_handled
-
-    run_handled(main)

@@ -1,11 +1,11 @@
 """Benchmark: the best available gain of every suggestion of a game, counted together
 (engine.gains.best_suggestion) against the reference, which counts every candidate on its own
-(tests/helpers.py ``reference_best_suggestion``, the implementation before engine.gains), in the
+(clue_stats/testing.py ``reference_best_suggestion``, the implementation before engine.gains), in the
 same process.
 
     .venv/bin/python benchmarks/best_gain.py [--games 10] [--simulated 20] [--seed 0] [--corpora]
 
-Games: the deduction benchmark's generated 6-player games (tests/helpers.py: 40 random
+Games: the deduction benchmark's generated 6-player games (clue_stats/testing.py: 40 random
 suggestions, one wrong accusation, every hand dealt) and simulated 6-player games between notebook
 players (engine.simulate, classic edition). For each game, the suggester's knowledge before each
 suggestion is built first (not timed); then the best available gain of every suggestion is timed
@@ -31,7 +31,7 @@ from clue_stats.engine import deduction  # noqa: E402
 from clue_stats.engine.game import Game  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.pipeline import read_game_file  # noqa: E402
-from tests.helpers import random_game, reference_best_suggestion, suggestion_moments  # noqa: E402
+from clue_stats.testing import random_game, reference_best_suggestion, suggestion_moments  # noqa: E402
 
 
 def timed(best, cases) -> tuple[float, list]:
@@ -74,7 +74,7 @@ def run(label: str, games: list[Game]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="generated 6-player games (tests/helpers.py)")
+    parser.add_argument("--games", type=int, default=10, help="generated 6-player games (clue_stats/testing.py)")
     parser.add_argument("--simulated", type=int, default=20, help="simulated 6-player notebook games")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--corpora", action="store_true", help="also every game of data/samples and the fixtures")
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
         games = [
             random_game(args.seed + i, n_players=6, n_suggestions=40, wrong_accusations=1) for i in range(args.games)
         ]
-        run("generated 6-player games (tests/helpers.py, 40 suggestions)", games)
+        run("generated 6-player games (clue_stats/testing.py, 40 suggestions)", games)
     if args.simulated:
         run("simulated 6-player notebook games", list(simulate(args.simulated, 6, seed=args.seed + 1)))
     if args.corpora:

@@ -25,7 +25,7 @@ from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.raw import RawGame
-from tests.helpers import random_game, small_deck
+from clue_stats.testing import random_game, small_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import clue_stats.engine.deduction as deduction
 from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy
 from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers
-from tests.helpers import random_game
+from clue_stats.testing import random_game
 
 
 def percentile(values: list[float], q: float) -> float:

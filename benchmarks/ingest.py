@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from clue_stats import pipeline
 from clue_stats.ingest import strict_json
 from clue_stats.ingest.cluelog import write_game
-from tests.helpers import random_game
+from clue_stats.testing import random_game
 
 
 def main() -> None:

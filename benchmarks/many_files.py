@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats.ingest.cluelog import write_game
 from clue_stats.ingest.walk import collect_files
-from tests.helpers import random_game
+from clue_stats.testing import random_game
 
 
 def make_folder(root: Path, count: int, games_every: int) -> None:

@@ -1,6 +1,6 @@
 """How fast the tabletop notation reads and writes, against the clue-log/1 reader in the same process.
 
-Prints figures, asserts nothing (docs/performance.md). Games are the seeded random games of tests/helpers.py,
+Prints figures, asserts nothing (docs/performance.md). Games are the seeded random games of clue_stats/testing.py,
 with every hand dealt, written once as clue-log/1 and once as notation; each pass is timed as the best
 of a few runs, so that other work on a shared machine counts as little as possible.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats.ingest import cluelog, notation
-from tests.helpers import random_game
+from clue_stats.testing import random_game
 
 
 def best_of(runs: int, work: Callable[[], object]) -> float:

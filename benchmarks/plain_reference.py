@@ -5,7 +5,7 @@
   that closes clauses early, no compiled kernel, no reuse across records or observers). Its state is
   the room left in every place, the envelope's cards so far and the clauses met so far; a clause is
   checked when its last card is placed. Exact, like the engine.
-- :func:`plain_vector_counts` (in tests/helpers.py, which the tests share): the same plain program
+- :func:`plain_vector_counts` (in clue_stats/testing.py, which the tests share too): the same plain program
   with the envelope out of the state: the state is the room left in every hand and the clauses not
   met yet, and each state carries a vector (a dict) of counts by the envelope's cards so far. The
   reference for big decks (benchmarks/big_decks.py), where envelopes in the state multiply the states.
@@ -20,7 +20,7 @@ import random
 import time
 
 from clue_stats.engine.knowledge import Knowledge, _bits
-from tests.helpers import OutOfTime, plain_vector_counts
+from clue_stats.testing import OutOfTime, plain_vector_counts
 
 __all__ = ["OutOfTime", "plain_solution_counts", "plain_vector_counts", "plain_entropy", "sampled_entropy"]
 

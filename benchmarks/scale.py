@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/scale.py [--games 100000] [--analyse-slice 10000] [--partitioned-slice 1000]
                                          [--workers 2] [--work DIR]
 
-1. Generates seeded games (tests/helpers.py: every hand dealt, 40 suggestions, one wrong
+1. Generates seeded games (clue_stats/testing.py: every hand dealt, 40 suggestions, one wrong
    accusation; 3, 4, 5 and 6 players in turn) and writes them as clue-log/1, 1,000 games a file.
 2. `ingest --no-analyse` of all of them into a fresh database, in a child process: wall and CPU
    time, database size, peak memory (ru_maxrss of the ingest process, and of its largest worker).
@@ -43,7 +43,7 @@ PER_FILE = 1000  # games a generated file
 def write_chunk(args: tuple[Path, int, int, int]) -> int:
     """Write games [start, stop) as one clue-log/1 file; returns its size in bytes."""
     from clue_stats.ingest.cluelog import write_game
-    from tests.helpers import random_game
+    from clue_stats.testing import random_game
 
     folder, start, stop, per_file = args
     text = "".join(

@@ -20,7 +20,8 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from clue_stats.engine.errors import ClueStatsError, ExitCode, InputError, StoreError, UsageError
+from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
 app = typer.Typer(

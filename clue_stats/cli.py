@@ -1,6 +1,6 @@
 """The `clue-stats` command: the app of clue_stats/app.py with every command of clue_stats/commands/.
 
-Exit codes everywhere (README, engine.errors.ExitCode): 0 done; 1 failure (the program's own, or a resource such as
+Exit codes everywhere (README, clue_stats.exit_codes.ExitCode): 0 done; 1 failure (the program's own, or a resource such as
 a locked database); 2 usage; 3 some input rejected. clue_stats/app.py maps errors to them.
 """
 

@@ -28,10 +28,11 @@ from clue_stats import children
 from clue_stats.analysis import store_read
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
-from clue_stats.engine.errors import ExitCode, InputError
+from clue_stats.engine.errors import InputError
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay, validate
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store
 from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.rows import game_rows

@@ -15,15 +15,14 @@
     └── StoreError            the database cannot be used (ingest.store)
         └── StoreBusy         ... because another process holds it
 
-The command line maps each family to an exit code in one place (``clue_stats.app.handled``); a
+The command line maps each family to an exit code (``clue_stats.exit_codes``) in one place
+(``clue_stats.app.handled``); a
 library caller catches the family it can act on. Bad *records* are not exceptions but problems
 (engine.problems), collected and reported together; the exceptions above that the readers raise
 inside (NotationError, Unconvertible) become problems before they leave the reader.
 """
 
 from __future__ import annotations
-
-import enum
 
 
 class ClueStatsError(Exception):
@@ -44,12 +43,3 @@ class StoreError(ClueStatsError, RuntimeError):
 
 class StoreBusy(StoreError):
     """The database stayed locked by another process for longer than the bounded wait."""
-
-
-class ExitCode(enum.IntEnum):
-    """The exit codes of every command (docs/analysis.md)."""
-
-    OK = 0
-    FAILURE = 1  # the program's own, or a resource such as a locked database
-    USAGE = 2
-    INPUT_REJECTED = 3  # some input rejected: games stored apart, files unreadable

@@ -15,7 +15,7 @@ from clue_stats.engine import deduction
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate
 from clue_stats.engine.simulate import simulate
-from tests.helpers import random_game, small_deck
+from clue_stats.testing import random_game, small_deck
 
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

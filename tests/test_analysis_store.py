@@ -26,7 +26,8 @@ from clue_stats.analysis.store_read import (
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import write_game
-from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load, random_game
+from clue_stats.testing import random_game
+from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load
 
 runner = CliRunner()
 

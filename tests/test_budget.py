@@ -18,7 +18,7 @@ from clue_stats.engine import budget, counting, counting_kernel, rules
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.knowledge import knowledge_at
 from clue_stats.ingest.cluelog import write_game
-from tests.helpers import random_game, small_deck
+from clue_stats.testing import random_game, small_deck
 
 
 def _hard_knowledge():

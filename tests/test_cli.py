@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 from clue_stats.app import handled
 from clue_stats.cli import app
 from clue_stats.engine.board import BoardFormatError, UnknownBoard
-from clue_stats.engine.errors import ClueStatsError, ExitCode, InputError, StoreBusy, StoreError, UsageError
+from clue_stats.engine.errors import ClueStatsError, InputError, StoreBusy, StoreError, UsageError
 from clue_stats.engine.simulate import SimulationError
 from clue_stats.engine.strategies import UnknownStrategy
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest.notation_write import NotationWriteError
 from tests.helpers import FIXTURES, ROOT
 
@@ -155,12 +156,13 @@ def test_every_error_takes_its_familys_exit_code_in_one_place(error, code, capsy
     assert "x" in capsys.readouterr().err
 
 
-def test_the_partitioned_script_goes_through_the_same_handling(tmp_path):
+def test_the_partitioned_analysis_goes_through_the_same_handling(tmp_path):
+    """It is a command of `clue-stats` (run here as ``python -m clue_stats``), not a script of its own."""
     import subprocess
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-m", "clue_stats.analysis.partitioned", str(tmp_path / "none"), str(tmp_path / "out")],
+        [sys.executable, "-m", "clue_stats", "analyse-partitioned", str(tmp_path / "none"), str(tmp_path / "out")],
         capture_output=True,
         text=True,
     )

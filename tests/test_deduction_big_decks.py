@@ -22,7 +22,8 @@ from clue_stats.engine.deduction import (
     solution_counts,
 )
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
-from tests.helpers import brute_counts, make_game, plain_vector_counts, random_game, small_deck
+from clue_stats.testing import plain_vector_counts, random_game, small_deck
+from tests.helpers import brute_counts, make_game
 
 SIZES = st.integers(3, 12)
 

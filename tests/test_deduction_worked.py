@@ -20,7 +20,8 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
-from tests.helpers import all_deals, brute_counts, make_game, random_game, small_deck
+from clue_stats.testing import random_game, small_deck
+from tests.helpers import all_deals, brute_counts, make_game
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

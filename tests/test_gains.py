@@ -19,7 +19,7 @@ from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest
 from clue_stats.engine.knowledge import initial_knowledge, record_update
 from clue_stats.pipeline import read_game_file
-from tests.helpers import random_game, reference_best_suggestion, small_deck, suggestion_moments
+from clue_stats.testing import random_game, reference_best_suggestion, small_deck, suggestion_moments
 
 ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-12  # the gains are sums of floats over the same exact counts

@@ -36,9 +36,10 @@ def _is_main_block(node: ast.stmt) -> bool:
     )
 
 
-def imports(path: Path) -> list[tuple[int, str]]:
-    """(line, imported module) for every import in the file, outside a ``__main__`` block."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+def imports(path: Path, source: str | None = None) -> list[tuple[int, str]]:
+    """(line, imported module) for every import in the file (or in ``source``, read as that file),
+    outside a ``__main__`` block."""
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source, str(path))
     found: list[tuple[int, str]] = []
     folder = path.relative_to(ROOT).parent.parts
     package = folder if folder[0] == "clue_stats" else ("clue_stats", *folder)
@@ -103,7 +104,59 @@ def test_the_checker_sees_imports() -> None:
     assert "clue_stats.engine.editions" in names and "functools" in names
     partitioned = {name for _, name in imports(ROOT / "analysis" / "partitioned.py")}
     assert "clue_stats.ingest.store" in partitioned  # imported inside a function
-    assert "clue_stats.app" not in partitioned  # only in its __main__ block
+    script = 'import json\nif __name__ == "__main__":\n    import clue_stats.cli\n'
+    assert {name for _, name in imports(ROOT / "benchmarks" / "x.py", script)} == {"json"}
+    assert _main_blocks(script) == [2]
+
+
+LIBRARY = ("engine", "ingest", "analysis", "dashboard")  # the layers below the command line
+TESTING = "clue_stats.testing"  # what the tests and the benchmarks share (seeded games, references)
+
+
+def _main_blocks(source: str) -> list[int]:
+    return [node.lineno for node in ast.parse(source).body if _is_main_block(node)]
+
+
+def test_only_the_command_line_has_a_command_line() -> None:
+    """No module of the library parses arguments, runs as a script or says what the exit codes are:
+    commands are `clue-stats` commands (clue_stats/commands/), exit codes are clue_stats.exit_codes'."""
+    wrong = []
+    for layer in LIBRARY:
+        for path in sources(layer):
+            where = path.relative_to(ROOT)
+            wrong += [f"{where}:{line}: {name}" for line, name in imports(path) if name.split(".")[0] == "argparse"]
+            wrong += [f"{where}:{line}: a __main__ block" for line in _main_blocks(path.read_text(encoding="utf-8"))]
+            wrong += [
+                f"{where}:{node.lineno}: class ExitCode"
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(node, ast.ClassDef) and node.name == "ExitCode"
+            ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_program_never_imports_its_testing_module() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for layer in LAYERS
+        for path in sources(layer)
+        if path != ROOT / "clue_stats" / "testing.py"
+        for line, name in imports(path)
+        if name == TESTING or name.startswith(TESTING + ".")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_benchmarks_import_nothing_of_the_tests() -> None:
+    """Benchmarks take their games and references from clue_stats.testing, never from tests/ (whose
+    modules are no package a benchmark can rely on), at any depth, in any form."""
+    beside = _beside()
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "benchmarks").glob("*.py"))
+        for line, name in imports_of_a_test(path.read_text(encoding="utf-8"))
+        if name.split(".")[0] == "tests" or name.split(".")[0] in beside
+    ]
+    assert not wrong, "\n".join(wrong)
 
 
 TESTS = ROOT / "tests"

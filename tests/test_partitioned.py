@@ -26,7 +26,8 @@ from clue_stats.analysis.partitioned import (
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
-from tests.helpers import random_game, raw_games
+from clue_stats.testing import random_game
+from tests.helpers import raw_games
 
 pytest.importorskip("distributed")
 
@@ -92,7 +93,7 @@ def parquet_rows(out: Path) -> dict[str, list[tuple]]:
 
 
 def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expected, tmp_path, monkeypatch):
-    """`python -m analysis.partitioned --scheduler ADDR` on a local cluster of 2 worker processes
+    """`clue-stats analyse-partitioned --scheduler ADDR` on a local cluster of 2 worker processes
     started here: the workers import the module themselves (as on a real cluster), so nothing may
     be sent that only the command's __main__ knows."""
     import types
@@ -120,7 +121,8 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
             [
                 sys.executable,
                 "-m",
-                "clue_stats.analysis.partitioned",
+                "clue_stats",
+                "analyse-partitioned",
                 str(exported),
                 str(out),
                 "--partitions",
@@ -128,6 +130,7 @@ def test_a_local_cluster_gives_the_rows_of_the_analysis_in_process(corpus, expec
                 "--scheduler",
                 cluster.scheduler_address,
                 "--light",
+                "--json",
             ],
             capture_output=True,
             text=True,
@@ -196,3 +199,40 @@ def test_a_game_cut_in_two_or_unreadable_is_reported_and_the_others_analysed(cor
     assert result.games == 1
     assert set(result.tables["players"].column("game_id").to_pylist()) == {whole}
     assert result.tables["information"].num_rows > 0
+
+
+def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkeypatch):
+    """`clue-stats analyse-partitioned`: usage errors as messages and exit 2; its summary in words,
+    each game it could not analyse named, and exit 3 when there is one."""
+    from typer.testing import CliRunner
+
+    from clue_stats.analysis.partitioned import PartitionedSummary
+    from clue_stats.cli import app
+    from clue_stats.commands import partitioned
+
+    _, exported = corpus
+    runner = CliRunner()
+    lone = runner.invoke(app, ["analyse-partitioned", str(tmp_path / "out")])
+    assert lone.exit_code == 2 and "then the output folder OUT" in lone.stderr
+    missing = runner.invoke(app, ["analyse-partitioned", str(tmp_path / "nothing"), str(tmp_path / "out")])
+    assert missing.exit_code == 2 and f"no such file or folder: {tmp_path / 'nothing'}" in missing.stderr
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    onto_file = runner.invoke(app, ["analyse-partitioned", str(exported), str(a_file)])
+    assert onto_file.exit_code == 2 and "is a file" in onto_file.stderr
+
+    calls = []
+
+    def run(sources, out, partitions, workers, scheduler, review, repartition):
+        calls.append((sources, out, partitions, workers, scheduler, review, repartition))
+        rows = {t: 0 for t in OUTPUT_TABLES} | {"suggestions": 12}
+        return PartitionedSummary(partitions=3, games=2, rows=rows, failed=[("g-1", "unknown edition")])
+
+    monkeypatch.setattr(partitioned, "run_partitioned", run)
+    done = runner.invoke(
+        app, ["analyse-partitioned", str(exported), str(tmp_path / "out"), "--light", "--workers", "3"]
+    )
+    assert calls == [([exported], tmp_path / "out", None, 3, None, False, True)]
+    assert done.exit_code == 3, done.output
+    assert "2 games analysed in 3 partitions" in done.stdout and "suggestions 12" in done.stdout
+    assert "not analysed: g-1: unknown edition" in done.stdout

@@ -250,7 +250,7 @@ def test_thousands_of_files_each_problem_reported(tmp_path):
 
 
 def _corpus(folder: Path, games: int) -> None:
-    from tests.helpers import random_game
+    from clue_stats.testing import random_game
 
     folder.mkdir()
     for start in range(0, games, 100):

@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 
 from clue_stats.app import app, check_output_file, err, handled, out
-from clue_stats.engine.errors import ExitCode, UsageError
+from clue_stats.engine.errors import UsageError
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
 

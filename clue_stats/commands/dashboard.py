@@ -18,7 +18,7 @@ import typer
 import clue_stats.dashboard
 from clue_stats import children
 from clue_stats.app import DbOption, app, database, err, fail, handled, out
-from clue_stats.engine.errors import ExitCode
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one

@@ -23,7 +23,8 @@ from clue_stats.app import (
     printable,
 )
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
-from clue_stats.engine.errors import ExitCode, UsageError
+from clue_stats.engine.errors import UsageError
+from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import kinds
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")

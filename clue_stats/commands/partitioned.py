@@ -1,0 +1,65 @@
+"""`analyse-partitioned`: the per-game analysis of Parquet exports on a Dask cluster (the work is
+:func:`clue_stats.analysis.partitioned.run_partitioned`; docs/performance.md shows it in use)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from clue_stats.analysis.partitioned import GAMES_PER_PARTITION, run_partitioned
+from clue_stats.app import JsonOption, app, check_output_folder, handled, out, plural, print_json
+from clue_stats.engine.errors import ClueStatsError, UsageError
+from clue_stats.exit_codes import ExitCode
+
+
+@app.command("analyse-partitioned")
+@handled
+def partitioned_command(
+    paths: list[Path] = typer.Argument(
+        ...,
+        metavar="EXPORT... OUT",
+        help="Export folders (`clue-stats export --format parquet`) or events Parquet files, then the output folder.",
+    ),
+    partitions: int | None = typer.Option(
+        None, "--partitions", min=1, help=f"Partitions of whole games (default: one per {GAMES_PER_PARTITION:,} games)."
+    ),
+    workers: int = typer.Option(2, "--workers", min=1, help="Local worker processes (without --scheduler)."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="The address of a running Dask scheduler, e.g. tcp://host:8786."
+    ),
+    light: bool = typer.Option(False, "--light", help="Without the review (best available gain): faster."),
+    no_repartition: bool = typer.Option(
+        False, "--no-repartition", help="Each source file already holds whole games: take them as the partitions."
+    ),
+    json_output: bool = JsonOption,
+) -> None:
+    """Analyse the games of Parquet exports on a Dask cluster (a local one, or --scheduler's), writing
+    OUT/<table>/<partition>.parquet for the suggestions, information, accusations and players tables."""
+    if len(paths) < 2:
+        raise UsageError("give one or more exports, then the output folder OUT")
+    *sources, target = paths
+    missing = [str(s) for s in sources if not s.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    check_output_folder(target, "OUT")
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClueStatsError("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'") from None
+    summary = run_partitioned(
+        sources, target, partitions, workers, scheduler, not light, repartition=not no_repartition
+    )
+    if json_output:
+        print_json(summary.as_dict())
+    else:
+        rows = ", ".join(f"{table} {n:,}" for table, n in summary.rows.items())
+        out.print(
+            f"{plural(summary.games, 'game')} analysed in {plural(summary.partitions, 'partition')} into {target} "
+            f"(rows: {rows})"
+        )
+        for game_id, reason in summary.failed:
+            out.print(f"not analysed: {game_id}: {reason}")
+    if summary.failed:
+        raise typer.Exit(ExitCode.INPUT_REJECTED)
