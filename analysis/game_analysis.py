@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from clue_stats.analysis import accusations, giveaway, information, suggestions
+from clue_stats.analysis import accusations, giveaway, information, statements, suggestions
 from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
@@ -29,7 +29,8 @@ from clue_stats.ingest.store import ANALYSIS_CUT, GameRows
 
 # Raise when a change alters any analysis column: `clue-stats analyse` recomputes older games.
 # 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
-ANALYSIS_VERSION = 2
+# 3: the players' statements graded (statements, players.stated_precision and stated_recall).
+ANALYSIS_VERSION = 3
 
 
 class GameAnalysis:
@@ -141,6 +142,15 @@ def _annotate(rows: GameRows, game: Game, review: bool = True, limits: budget.Li
 
     finished |= run("when each player became certain, the accusations' timing and missed wins", certainty_stage)
 
+    graded: list[dict[str, Any]] | None = None
+
+    def statements_stage() -> None:
+        nonlocal graded
+        graded = statements.statement_rows(game, ctx.before)
+        rows.tables["statements"] = graded
+
+    finished |= run("the grading of what the players stated", statements_stage)
+
     given: dict[int, float | None] = {}
     run("what the refuters gave away", lambda: given.update(giveaway.giveaway_columns(game, ctx.before)))
 
@@ -175,6 +185,10 @@ def _annotate(rows: GameRows, game: Game, review: bool = True, limits: budget.Li
             if s in scored and scored[s]["best_gain_bits"] is not None
         ]
         row["review_accuracy"] = suggestions.review_accuracy(reviewed) if len(reviewed) == len(own) else None
+        if graded is not None:
+            row["stated_precision"], row["stated_recall"] = statements.precision_recall(
+                [g for g in graded if g["player"] == name]
+            )
 
     # a game none of whose stages computed anything is not analysed at all; one cut in some is analysed, partly
     finished |= bool(scored) or any(v is not None for v in given.values())

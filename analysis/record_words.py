@@ -25,6 +25,7 @@ from clue_stats.engine.game import (
     Peek,
     Reveal,
     RoomCards,
+    Statement,
     Suggest,
     Turn,
 )
@@ -87,9 +88,37 @@ def describe(game: Game, record: Event) -> str:
         if record.solution is not None:
             text += f"; the solution was {', '.join(triple_names(game, record.solution))}"
         return text
+    if isinstance(record, Statement):
+        return f"{record.player} said: {statement_words(game, record)}"
     if isinstance(record, Extension):
         return f"extension record {record.kind}"
     assert_never(record)  # mypy checks that every kind of record has its words; at run time it raises
+
+
+def statement_words(game: Game, record: Statement) -> str:
+    """What a statement says, in words: "Rope and Hall are not the solution; 5 suspects remain"."""
+
+    def names(cards: tuple[str, ...] | list[str]) -> str:
+        return listed([card_name(game, c) for c in cards])
+
+    parts = []
+    if record.not_in_envelope:
+        parts.append(
+            f"{names(record.not_in_envelope)} {'is' if len(record.not_in_envelope) == 1 else 'are'} not the solution"
+        )
+    for key, verb in (("holds", "holds"), ("lacks", "does not hold")):
+        by_player: dict[str, list[str]] = {}
+        for who, card in getattr(record, key):
+            by_player.setdefault(who, []).append(card)
+        parts.extend(f"{who} {verb} {names(cards)}" for who, cards in by_player.items())
+    if record.solution is not None:
+        parts.append(f"the solution is {', '.join(triple_names(game, record.solution))}")
+    for category, said in record.remaining:
+        if isinstance(said, int):
+            parts.append(f"{said} {category if said != 1 else category[:-1]} remain{'s' if said == 1 else ''}")
+        else:
+            parts.append(f"the {category} left are {names(said) or 'none'}")
+    return "; ".join(parts)
 
 
 def describe_seq(game: Game, seq: int) -> str:

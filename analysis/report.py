@@ -38,6 +38,7 @@ class ReportData:
     suggestions: list[dict[str, Any]]
     accusations: list[dict[str, Any]]
     information: list[dict[str, Any]]
+    statements: list[dict[str, Any]] = field(default_factory=list)  # statements rows (analysis.statements)
     entropy: pl.DataFrame | None = None  # seq, observer (None: the table), entropy after each record
     computed: bool = False  # the analysis was computed for this report, not read from the store
 
@@ -55,6 +56,7 @@ def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
         suggestions=stored.rows("suggestions"),
         accusations=stored.rows("accusations"),
         information=stored.rows("information"),
+        statements=stored.rows("statements"),
     )
 
 
@@ -81,13 +83,21 @@ def with_analysis(data: ReportData) -> ReportData:
 
     rows = analyse_game(data.game, None, data.header.get("source_file"))
     computed = {row["seat"]: row for row in rows.tables.get("players", [])}
-    analysed = ("first_certain_seq", "missed_win", "rated_suggestions", "review_accuracy")
+    analysed = (
+        "first_certain_seq",
+        "missed_win",
+        "rated_suggestions",
+        "review_accuracy",
+        "stated_precision",
+        "stated_recall",
+    )
     return replace(
         data,
         header={**data.header, "analysis_version": rows.tables["games"][0].get("analysis_version")},
         players=[{**row, **{c: computed.get(row["seat"], {}).get(c) for c in analysed}} for row in data.players],
         suggestions=rows.tables.get("suggestions", []),
         accusations=rows.tables.get("accusations", []),
+        statements=rows.tables.get("statements", []),
         information=sorted(
             rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")
         ),
@@ -221,6 +231,17 @@ class Note:
 
 
 @dataclass(frozen=True)
+class StatedLine:
+    """One player's stated deductions in a game, graded (analysis.statements)."""
+
+    player: str
+    statements: int  # statement records
+    grades: dict[str, int]  # grade -> stated units (missed: provable cross-offs not stated)
+    precision: float | None  # players.stated_precision
+    recall: float | None  # players.stated_recall
+
+
+@dataclass(frozen=True)
 class PostMortem:
     brief: Brief
     entropy: list[EntropyLine]
@@ -232,6 +253,7 @@ class PostMortem:
     moments: list[Moment]
     notes: list[Note]
     names: list[str] = field(default_factory=list)  # players in seat order (chart colours)
+    stated: list[StatedLine] = field(default_factory=list)
 
 
 # --- words ------------------------------------------------------------------------------------------
@@ -515,6 +537,37 @@ def notes(game: Game) -> list[Note]:
     return found
 
 
+def stated_lines(data: ReportData) -> list[StatedLine]:
+    """Per player who stated something: how their claims were graded, and the stored precision and recall."""
+    from clue_stats.analysis.statements import GRADES, MISSED
+
+    by_player = {p["name"]: p for p in data.players}
+    out = []
+    for name in data.game.names:
+        rows = [r for r in data.statements if r["player"] == name]
+        if not rows:
+            continue
+        grades = {g: 0 for g in GRADES}
+        for r in rows:
+            if r["claim"] == "remaining" and r["card"] is None:  # a count: its proven part, the rest, its misses
+                grades["proven"] += r["proven_units"]
+                grades["false" if r["grade"] == "false" else "possible"] += r["stated_units"] - r["proven_units"]
+                grades[MISSED] += r["missed_units"]
+            else:  # one card, one claim
+                grades[r["grade"]] += 1
+        row = by_player.get(name, {})
+        out.append(
+            StatedLine(
+                player=name,
+                statements=len({r["seq"] for r in rows}),
+                grades=grades,
+                precision=row.get("stated_precision"),
+                recall=row.get("stated_recall"),
+            )
+        )
+    return out
+
+
 def post_mortem(data: ReportData) -> PostMortem:
     suggestions = suggestion_lines(data)
     best, worst = best_and_worst(suggestions)
@@ -529,4 +582,5 @@ def post_mortem(data: ReportData) -> PostMortem:
         moments=key_moments(data),
         notes=notes(data.game),
         names=list(data.game.names),
+        stated=stated_lines(data),
     )

@@ -21,6 +21,7 @@ from clue_stats.analysis.report import (
     Note,
     PlayerLine,
     PostMortem,
+    StatedLine,
     SuggestionLine,
     TimingLine,
     plural,
@@ -293,6 +294,35 @@ def _giveaways(lines: list[GiveawayLine]) -> str:
     return "".join(out)
 
 
+def _stated(lines: list[StatedLine]) -> str:
+    if not lines:
+        return ""
+    rows = [
+        (
+            esc(s.player),
+            str(s.statements),
+            *(str(s.grades[g]) for g in ("proven", "possible", "false", "missed")),
+            share(s.precision) if s.precision is not None else "–",
+            share(s.recall) if s.recall is not None else "–",
+        )
+        for s in lines
+    ]
+    return "".join(
+        [
+            '<section id="stated"><h2>What the players said they knew</h2>',
+            "<p>Each claim graded against the player's own view at that record: proven, possible (a guess), "
+            "false for them; missed = cross-offs their view proved but they did not state. Precision = proven / "
+            "stated, recall = proven / (proven + missed).</p>",
+            _table(
+                ["player", "statements", "proven", "possible", "false", "missed", "precision", "recall"],
+                rows,
+                {1, 2, 3, 4, 5, 6, 7},
+            ),
+            "</section>",
+        ]
+    )
+
+
 def _moments(moments: list[Moment], names: list[str], analysed: bool) -> str:
     out = [
         '<section id="moments"><h2>Key moments</h2>',
@@ -339,6 +369,7 @@ def sections_html(pm: PostMortem, charts: bool = True) -> str:
             _suggestions(pm, charts),
             _timing(pm.timing, b.analysed),
             _giveaways(pm.giveaways),
+            _stated(pm.stated),
             _moments(pm.moments, pm.names, b.analysed),
             _notes(pm.notes),
         ]

@@ -26,6 +26,7 @@ from clue_stats.analysis.report import (
     Note,
     PlayerLine,
     PostMortem,
+    StatedLine,
     SuggestionLine,
     TimingLine,
     plural,
@@ -280,10 +281,38 @@ def _notes(notes: list[Note]) -> list[str]:
     return ["## Notes from the log", ""] + _table(["seq", "record", "note"], rows, {0})
 
 
+def _stated(lines: list[StatedLine]) -> list[str]:
+    if not lines:
+        return []
+    out = [
+        "## What the players said they knew",
+        "",
+        "Each claim graded against the player's own view at that record: proven, possible (a guess), "
+        "false for them; missed = cross-offs their view proved but they did not state.",
+        "",
+    ]
+    rows = [
+        (
+            md_escape(s.player),
+            str(s.statements),
+            *(str(s.grades[g]) for g in ("proven", "possible", "false", "missed")),
+            share(s.precision) if s.precision is not None else "–",
+            share(s.recall) if s.recall is not None else "–",
+        )
+        for s in lines
+    ]
+    return out + _table(
+        ["player", "statements", "proven", "possible", "false", "missed", "precision", "recall"],
+        rows,
+        {1, 2, 3, 4, 5, 6, 7},
+    )
+
+
 def render_markdown(pm: PostMortem) -> str:
     b = pm.brief
     lines = [f"# Post-mortem: {md_escape(b.game_id)}", ""]
     lines += _brief(pm) + _entropy(pm.entropy) + _suggestions(pm) + _timing(pm.timing, b.analysed)
-    lines += _giveaways(pm.giveaways) + _moments(pm.moments, pm.names, b.analysed) + _notes(pm.notes)
+    lines += _giveaways(pm.giveaways) + _stated(pm.stated) + _moments(pm.moments, pm.names, b.analysed)
+    lines += _notes(pm.notes)
     lines += ["_Made by clue-stats; every probability is exact._", ""]
     return "\n".join(lines)

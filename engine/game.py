@@ -138,6 +138,20 @@ class End(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Statement(Record):
+    """What a player says they know at this point (their notebook read out, an agent's STATUS): it
+    tells nobody anything; the analysis grades it against the player's own view."""
+
+    player: str
+    not_in_envelope: tuple[str, ...] = ()  # cards they say are not the solution's
+    holds: tuple[tuple[str, str], ...] = ()  # (player, card) they say that player holds
+    lacks: tuple[tuple[str, str], ...] = ()  # (player, card) they say that player does not hold
+    solution: tuple[str, str, str] | None = None  # the solution they say they are sure of
+    remaining: tuple[tuple[str, int | tuple[str, ...]], ...] = ()  # (category, how many / which still possible)
+    type = "statement"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Extension(Record):
     """An ``x-`` record: kept and written back, never interpreted."""
 
@@ -146,7 +160,7 @@ class Extension(Record):
     type = "extension"
 
 
-Event = Deal | RoomCards | Turn | Move | Peek | Suggest | Reveal | ClueCard | Accuse | End | Extension
+Event = Deal | RoomCards | Turn | Move | Peek | Suggest | Reveal | ClueCard | Accuse | Statement | End | Extension
 
 
 @dataclass

@@ -24,6 +24,7 @@ from clue_stats.engine.game import (
     Peek,
     Reveal,
     RoomCards,
+    Statement,
     Suggest,
     Turn,
 )
@@ -191,8 +192,8 @@ class _Referee:
         previous_turn: Turn | None = None
         every_turn = flags.get("suggestion_every_turn")
         for r in game.records:
-            if isinstance(r, Extension):
-                continue
+            if isinstance(r, (Extension, Statement)):
+                continue  # a statement is what a player says, not a move: allowed anywhere, even after the end
             if ended is not None:
                 what = "a second end record" if isinstance(r, End) else f"a {r.type} record"
                 self.problem("after_end", f"{what} after the end of the game (line {ended.line})", r)

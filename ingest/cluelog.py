@@ -41,6 +41,7 @@ from clue_stats.engine.game import (
     Response,
     Reveal,
     RoomCards,
+    Statement,
     Suggest,
     Turn,
 )
@@ -67,6 +68,7 @@ FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional)
     "reveal": ({"player", "card", "to"}, {"cause"}),
     "clue_card": ({"player", "text"}, set()),
     "accuse": ({"player", "suspect", "weapon", "room"}, {"correct"}),
+    "statement": ({"player"}, {"not_in_envelope", "holds", "lacks", "solution", "remaining"}),
     "end": ({"winner", "solution"}, set()),
 }
 PLAYER_FIELDS = {"name", "character", "hand_size", "strategy"}
@@ -630,6 +632,91 @@ class _Builder:
             return None
         return Accuse(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], correct=correct, **base)
 
+    def r_statement(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Statement | None:
+        player = self.player(record["player"], seq, "statement.player")
+        claims = [k for k in ("not_in_envelope", "holds", "lacks", "solution", "remaining") if k in record]
+        if not claims:
+            self.problem(
+                "missing_field",
+                "a statement says nothing: give not_in_envelope, holds, lacks, solution or remaining",
+                seq,
+            )
+            return None
+        ok = player is not None
+        cards: list[str] = []
+        if "not_in_envelope" in record:
+            cards, good = self.card_list(record["not_in_envelope"], seq, "statement.not_in_envelope")
+            ok &= good
+        pairs: dict[str, list[tuple[str, str]]] = {"holds": [], "lacks": []}
+        for key in pairs:
+            if key not in record:
+                continue
+            value = record[key]
+            if not isinstance(value, dict):
+                self.problem("bad_value", f"statement.{key} must be {{player: [cards]}}", seq)
+                ok = False
+                continue
+            for name, listed in value.items():
+                who = self.player(name, seq, f"statement.{key}")
+                found, good = self.card_list(listed, seq, f"statement.{key}.{name}")
+                ok &= good and who is not None
+                pairs[key].extend((who or "", c) for c in found)
+        solution = None
+        if "solution" in record:
+            value = record["solution"]
+            if not isinstance(value, dict) or {"suspect", "weapon", "room"} - value.keys():
+                self.problem("bad_value", "statement.solution must be {suspect, weapon, room}", seq)
+                ok = False
+            else:
+                solution = self.triple({"type": "statement.solution", **value}, seq)
+                ok &= solution is not None
+        remaining: list[tuple[str, int | tuple[str, ...]]] = []
+        if "remaining" in record:
+            value = record["remaining"]
+            if not isinstance(value, dict) or not value or not value.keys() <= set(ed.CATEGORIES):
+                self.problem(
+                    "bad_value", "statement.remaining must be {suspects/weapons/rooms: a count or [cards]}", seq
+                )
+                ok = False
+            else:
+                assert self.deck is not None
+                for category, said in value.items():
+                    size = len(self.deck.of(category))
+                    if isinstance(said, bool) or not isinstance(said, (int, list)):
+                        self.problem(
+                            "bad_value", f"statement.remaining.{category} must be a count or a list of cards", seq
+                        )
+                        ok = False
+                    elif isinstance(said, int):
+                        if not 0 <= said <= size:
+                            self.problem("bad_value", f"statement.remaining.{category} is {said}, not 0 to {size}", seq)
+                            ok = False
+                        remaining.append((category, said))
+                    else:
+                        checked: list[str | None] = [
+                            self.card(c, seq, f"statement.remaining.{category}", category) for c in said
+                        ]
+                        ok &= None not in checked
+                        remaining.append((category, tuple(c for c in checked if c is not None)))
+        if not ok or player is None:
+            return None
+        return Statement(
+            player=player,
+            not_in_envelope=tuple(cards),
+            holds=tuple(pairs["holds"]),
+            lacks=tuple(pairs["lacks"]),
+            solution=solution,
+            remaining=tuple(remaining),
+            **base,
+        )
+
+    def card_list(self, value: Any, seq: int, where: str) -> tuple[list[str], bool]:
+        if not isinstance(value, list):
+            self.problem("bad_value", f"{where} must be a list of cards", seq)
+            return [], False
+        found = [self.card(c, seq, where) for c in value]
+        return [c for c in found if c is not None], None not in found
+
     def r_end(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> End | None:
         winner = record["winner"]
         if winner is not None:
@@ -755,6 +842,20 @@ def event_dict(r: Event) -> dict[str, Any]:
         d.update(player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room)
         if r.correct is not None:
             d["correct"] = r.correct
+    elif isinstance(r, Statement):
+        d["player"] = r.player
+        if r.not_in_envelope:
+            d["not_in_envelope"] = list(r.not_in_envelope)
+        for key, pairs in (("holds", r.holds), ("lacks", r.lacks)):
+            if pairs:
+                grouped: dict[str, list[str]] = {}
+                for who, card in pairs:
+                    grouped.setdefault(who, []).append(card)
+                d[key] = grouped
+        if r.solution is not None:
+            d["solution"] = dict(zip(("suspect", "weapon", "room"), r.solution))
+        if r.remaining:
+            d["remaining"] = {c: v if isinstance(v, int) else list(v) for c, v in r.remaining}
     elif isinstance(r, End):
         d["winner"] = r.winner
         d["solution"] = None if r.solution is None else dict(zip(("suspect", "weapon", "room"), r.solution))

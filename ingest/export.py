@@ -35,6 +35,7 @@ TABLES = (
     "suggestions",
     "information",
     "accusations",
+    "statements",
     "problems",
     "rejected",
     "history",
@@ -49,6 +50,7 @@ NAME_COLUMNS = {
     "suggestions": ("player", "shown_by"),
     "information": ("observer",),
     "accusations": ("player",),
+    "statements": ("player", "about"),
 }
 # table -> columns left out of a pseudonymised export: free text and file paths, which may hold names
 # and places (a folder named after a player, the club's name in `source`), and the hashes of the
@@ -108,6 +110,9 @@ def pseudonymise_payload(payload: str, salt: str) -> str:
             {"player": alias(r.get("player")), "shows": r.get("shows")} if isinstance(r, dict) else r
             for r in record["responses"]
         ]
+    for key in ("holds", "lacks"):  # a statement's {player: [cards]}
+        if kind == "statement" and isinstance(record.get(key), dict):
+            record[key] = {alias(name): cards for name, cards in record[key].items()}
     if isinstance(record.get("to"), list) and kind == "reveal":
         record["to"] = [alias(n) for n in record["to"]]
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -40,7 +40,7 @@ HEADER_KEYS = (
     "place",
 )
 EVENT_KEYS = ("end", "room_cards")
-VERBS = ("has", "reveals", "turn", "moves", "peeks", "draws", "accuses", "suggests")
+VERBS = ("has", "reveals", "turn", "moves", "peeks", "draws", "accuses", "suggests", "says")
 VERDICTS = {"right": True, "correct": True, "wrong": False, "incorrect": False}
 VIA = ("walk", "passage", "stay")
 SYNONYMS = {"perspective": "notebook", "places": "rooms"}
@@ -495,6 +495,8 @@ def read_record(line: Line, context: Context) -> Parsed:
         return _accuse(line, context, subject, rest)
     if marker == "reveals":
         return _reveal(line, context, subject, rest)
+    if marker == "says":
+        return _statement(line, context, subject, rest)
     handler = {"has": _deal, "turn": _turn, "moves": _move, "peeks": _peek, "draws": _draw}[marker]
     return handler(line, context, subject, rest)
 
@@ -714,6 +716,86 @@ def _reveal(line: Line, context: Context, subject: list[Token], rest: list[Token
             raise NotationError("bad_notation", "'cause' without a text", *span)
         record["cause"] = cause
     return Parsed(_with_extra(record, line), line, spans)
+
+
+CATEGORY_WORDS = {"suspects": "suspects", "weapons": "weapons", "rooms": "rooms", "places": "rooms"}
+STATEMENT_HINT = (
+    "a statement is 'Anna says not Seil Halle / remaining suspects 5 rooms Halle Küche / solution Grün Seil Halle"
+    " / Ben has Dolch / Ben lacks Halle', any of these parts, separated by '/'"
+)
+
+
+def _statement(line: Line, context: Context, subject: list[Token], rest: list[Token]) -> Parsed:
+    """``Anna says not <cards> / remaining <category> <n or cards> ... / solution <triple> / Ben has|lacks <cards>``."""
+    spans: dict[str, Span] = {}
+    record: dict[str, Any] = {"type": "statement", "player": _player(context, subject, spans)}
+    clauses: list[list[Token]] = [[]]
+    for t in rest:
+        if t.sep:
+            clauses.append([])
+        else:
+            clauses[-1].append(t)
+    for clause in clauses:
+        if not clause:
+            raise NotationError("bad_notation", STATEMENT_HINT, *_after(line.tokens, len(line.tokens)))
+        head, words = clause[0], clause[1:]
+        if head.is_word("not"):
+            record.setdefault("not_in_envelope", []).extend(_cards(words, context, head))
+        elif head.is_word("solution"):
+            record["solution"] = dict(zip(("suspect", "weapon", "room"), _triple(words, context, spans, "solution")))
+        elif head.is_word("remaining"):
+            record["remaining"] = _remaining(words, context, head)
+        else:
+            verb = _index(clause, "has", "lacks")
+            if verb is None or verb == 0:
+                raise NotationError.at("bad_notation", STATEMENT_HINT, *clause)
+            who = context.players.whole(clause[:verb])
+            key = "holds" if clause[verb].is_word("has") else "lacks"
+            record.setdefault(key, {}).setdefault(who, []).extend(_cards(clause[verb + 1 :], context, clause[verb]))
+    return Parsed(_with_extra(record, line), line, spans)
+
+
+def _cards(tokens: Sequence[Token], context: Context, after: Token) -> list[str]:
+    """Card names one after another (commas allowed between them)."""
+    cards: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i].text == "," and not tokens[i].quoted:
+            i += 1
+            continue
+        card, i = context.cards.take(tokens, i, None)
+        cards.append(card)
+    if not cards:
+        raise NotationError(
+            "bad_notation", "which cards? name them after '" + after.text + "'", after.end, after.end + 1
+        )
+    return cards
+
+
+def _remaining(tokens: Sequence[Token], context: Context, after: Token) -> dict[str, Any]:
+    """``suspects 5 weapons Seil Dolch``: per category a count or the cards still possible."""
+    out: dict[str, Any] = {}
+    category: str | None = None
+    for t in tokens:
+        word = t.text.casefold()
+        if not t.quoted and word in CATEGORY_WORDS:
+            category = CATEGORY_WORDS[word]
+            out[category] = []
+            continue
+        if category is None:
+            raise NotationError.at("bad_notation", "write a category first: 'remaining suspects 5'", t)
+        if t.text.isdigit() and out[category] == []:
+            out[category] = int(t.text)
+            continue
+        if isinstance(out[category], int):
+            raise NotationError.at("bad_notation", f"{category}: a count or card names, not both", t)
+        out[category].append(t)
+    if not out:
+        raise NotationError("bad_notation", "which category? 'remaining suspects 5'", after.end, after.end + 1)
+    for category, said in out.items():
+        if isinstance(said, list):
+            out[category] = _cards(said, context, after) if said else []
+    return out
 
 
 def _turn(line: Line, context: Context, subject: list[Token], rest: list[Token]) -> Parsed:

@@ -31,6 +31,7 @@ from clue_stats.engine.game import (
     Peek,
     Reveal,
     RoomCards,
+    Statement,
     Suggest,
     Turn,
 )
@@ -120,6 +121,26 @@ def _extra(line: str, extra: dict[str, Any], where: str) -> str:
     return line
 
 
+def statement_notation(r: Statement, n: _Names) -> str:
+    """The parts of a statement, '/' between them (docs/notation.md)."""
+    parts = []
+    if r.not_in_envelope:
+        parts.append("not " + n.cards(r.not_in_envelope))
+    if r.remaining:
+        parts.append(
+            "remaining "
+            + " ".join(f"{c} {said}" if isinstance(said, int) else f"{c} {n.cards(said)}" for c, said in r.remaining)
+        )
+    if r.solution is not None:
+        parts.append("solution " + n.cards(r.solution))
+    for verb, pairs in (("has", r.holds), ("lacks", r.lacks)):
+        by_player: dict[str, list[str]] = {}
+        for who, card in pairs:
+            by_player.setdefault(who, []).append(card)
+        parts.extend(f"{n.player(who)} {verb} {n.cards(tuple(cards))}" for who, cards in by_player.items())
+    return " / ".join(parts)
+
+
 def _record_line(r: Event, game: Game, n: _Names) -> str:
     if isinstance(r, Deal):
         return f"{n.player(r.player)} has {n.cards(r.cards) or '-'}"
@@ -170,6 +191,8 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
         return "room-cards " + " ".join(items)
     if isinstance(r, ClueCard):
         return f"{n.player(r.player)} draws {free_text(r.text)}"
+    if isinstance(r, Statement):
+        return f"{n.player(r.player)} says " + statement_notation(r, n)
     if isinstance(r, Extension):
         raise NotationWriteError(f"record {r.seq}: the extension record {r.kind!r} has no notation")
     raise NotationWriteError(f"record {r.seq}: a {r.type} record has no notation")  # pragma: no cover

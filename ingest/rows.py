@@ -63,6 +63,8 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                 "missed_win": None,
                 "rated_suggestions": None,
                 "review_accuracy": None,
+                "stated_precision": None,
+                "stated_recall": None,
             },
         )
     dicts = record_dicts(game)

@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS players (
     strategy VARCHAR, hand_size INTEGER NOT NULL, hand_known BOOLEAN NOT NULL, turn_order INTEGER,
     won BOOLEAN NOT NULL, eliminated BOOLEAN NOT NULL, first_certain_seq INTEGER,
     missed_win BOOLEAN, rated_suggestions INTEGER, review_accuracy DOUBLE,
+    stated_precision DOUBLE, stated_recall DOUBLE,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -70,6 +71,11 @@ CREATE TABLE IF NOT EXISTS accusations (
     game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, player VARCHAR NOT NULL, suspect VARCHAR NOT NULL,
     weapon VARCHAR NOT NULL, room VARCHAR NOT NULL, correct BOOLEAN, p_correct DOUBLE,
     first_certain_seq INTEGER, turns_waited INTEGER, PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS statements (
+    game_id VARCHAR NOT NULL, seq INTEGER NOT NULL, line INTEGER, player VARCHAR NOT NULL, claim VARCHAR NOT NULL,
+    category VARCHAR, card VARCHAR, about VARCHAR, stated_count INTEGER, actual_count INTEGER,
+    grade VARCHAR NOT NULL, stated_units INTEGER NOT NULL, proven_units INTEGER NOT NULL, missed_units INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS problems (
     source_file VARCHAR, game_id VARCHAR, seq INTEGER, line INTEGER, code VARCHAR NOT NULL,
@@ -100,7 +106,7 @@ CREATE TABLE IF NOT EXISTS player_merges (
 """
 
 # Tables whose rows belong to one stored game, in the order they are written.
-GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "problems")
+GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "statements", "problems")
 
 
 def pseudonym_secret(path: str | Path) -> str:
@@ -231,6 +237,9 @@ MIGRATIONS = (
     ("players", "rated_suggestions", "INTEGER", None),
     ("players", "review_accuracy", "DOUBLE", None),
     ("suggestions", "bits_lost", "DOUBLE", None),
+    # analysis version 3: each player's stated deductions graded (the statements table)
+    ("players", "stated_precision", "DOUBLE", None),
+    ("players", "stated_recall", "DOUBLE", None),
     # what the budget cut from a game's analysis, in words (NULL: nothing)
     ("games", "analysis_cut", "VARCHAR", None),
 )
@@ -520,13 +529,15 @@ ANALYSIS_CUT = "the analysis left out "
 _ANALYSIS_PROBLEMS = (ANALYSIS_CUT, "the game was not analysed: ")
 
 # Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
-ANALYSIS_TABLES = ("suggestions", "information", "accusations")
+ANALYSIS_TABLES = ("suggestions", "information", "accusations", "statements")
 # ... and the players columns it fills in.
 PLAYER_ANALYSIS_COLUMNS = {
     "first_certain_seq": pa.int32(),
     "missed_win": pa.bool_(),
     "rated_suggestions": pa.int32(),
     "review_accuracy": pa.float64(),
+    "stated_precision": pa.float64(),
+    "stated_recall": pa.float64(),
 }
 
 

@@ -61,6 +61,7 @@ TEMPLATES: list[tuple[str, re.Pattern[str]]] = [
     ("wrong", re.compile(r"^❌ WRONG ACCUSATION! (?P<p>.+?) is eliminated!$")),
     ("accused", re.compile(r"^(?:🔍 Solution|❌ Accused): " + _TRIPLE + r"$")),
     ("summary", re.compile(r"^📝 (?P<p>.+?)'s Turn Summary:$")),
+    ("status", re.compile(r"^STATUS: (?P<text>.*\bremaining)\s*$")),
     ("waiting", re.compile(r"^⏳ Waiting \d+ seconds before next turn\.\.\.$")),
     ("game_over", re.compile(r"^🏁 GAME OVER!$")),
     ("results", re.compile(r"^📊 FINAL RESULTS:$")),
@@ -139,6 +140,7 @@ class _Game:
     pending: dict[str, Any] | None = None  # a suggestion waiting for its answer
     accuser: tuple[str, bool, int] | None = None  # (player, correct, line) until the accused triple
     in_summary: bool = False  # inside an agent's own summary of its turn (its words, not the game's)
+    summarising: str | None = None  # whose summary
     winner: str | None | bool = False  # False: no FINAL RESULTS
     final_solution: dict[str, str] | None = None
     dropped: int = 0  # rolls and moves kept as x- fields
@@ -170,7 +172,7 @@ class _Game:
         for kind, pattern in TEMPLATES:
             match = pattern.match(line)
             if match:
-                if self.in_summary and kind not in ("waiting", "turn", "game_over", "summary"):
+                if self.in_summary and kind not in ("waiting", "turn", "game_over", "summary", "status"):
                     return  # the agent's own words: a line of the summary may look like anything
                 getattr(self, "on_" + kind)(match, number)
                 return
@@ -330,6 +332,33 @@ class _Game:
     def on_summary(self, match: re.Match[str], number: int) -> None:
         self.settle()
         self.in_summary = True
+        self.summarising = self.name(match.group("p"))
+
+    def on_status(self, match: re.Match[str], number: int) -> None:
+        """``STATUS: 5 suspects, 6 weapons, 7 rooms remaining`` (the cards sometimes named in
+        brackets): what the agent says is still possible, a statement."""
+        if not self.in_summary or self.summarising is None:
+            return
+        remaining: dict[str, Any] = {}
+        for found in re.finditer(r"(\d+) (suspects|weapons|rooms)\b(?: \((?P<cards>[^()]*)\))?", match.group("text")):
+            n, category = int(found.group(1)), found.group(2)
+            names = [c.strip() for c in (found.group("cards") or "").split(",") if c.strip()]
+            if n > len(self.deck.of(category)):
+                self.problems.append(
+                    Problem(
+                        "import_dropped",
+                        f"{self.summarising} says {n} {category} remain, of {len(self.deck.of(category))}: left out",
+                        line=number,
+                        source_file=self.source_file,
+                    )
+                )
+            elif names and len(names) == n:
+                remaining[category] = [self.card(c, category) for c in names]
+            else:
+                remaining[category] = n
+        if remaining:
+            record = {"type": "statement", "player": self.summarising, "remaining": remaining}
+            self.records.append(located(record, number))
 
     def on_waiting(self, match: re.Match[str], number: int) -> None:
         self.in_summary = False

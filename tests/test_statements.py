@@ -1,0 +1,142 @@
+"""What a player states, graded against their own view (analysis.md, "Stated deductions"), on a game small
+enough to grade by hand; the record read, written and typed in the notation; the LLM transcript's STATUS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from clue_stats.analysis import statements
+from clue_stats.analysis.game_analysis import analyse_game
+from clue_stats.analysis.record_words import describe
+from clue_stats.engine.game import Statement
+from clue_stats.engine.rules import validate
+from clue_stats.ingest import cluelog, notation
+from clue_stats.ingest.importers import llm_transcript
+from clue_stats.ingest.notation_write import write_game
+
+HERE = Path(__file__).parent
+GAME = HERE / "fixtures" / "statements" / "three_players_one_statement.jsonl"
+SCHEMA = HERE.parent / "ingest" / "schema" / "clue-log-1.schema.json"
+REAL_LLM = HERE.parent.parent / "shared" / "external" / "llm-crewai" / "sample_game_output.txt"
+
+
+def game_of(text: str, name: str = "g.jsonl"):
+    [raw] = cluelog.read_text(text, name).games
+    game, problems = cluelog.build_game(raw)
+    assert game is not None and problems == [], [str(p) for p in problems]
+    return game
+
+
+def graded(game):
+    rows = analyse_game(game, validate(game)).tables["statements"]
+    return {(r["claim"], r["category"], r["card"], r["about"]): r for r in rows}
+
+
+def test_a_statement_graded_by_hand():
+    # Ann holds Miss Scarlet, Colonel Mustard, Candlestick, Knife, Kitchen, Ballroom; Bob showed her Mrs. White.
+    # So her view excludes 3 suspects (Scarlet, Mustard, White), 2 weapons (hers), 2 rooms (hers).
+    rows = graded(game_of(GAME.read_text()))
+    grade = {key: r["grade"] for key, r in rows.items()}
+    assert grade[("not_in_envelope", "suspects", "white", None)] == "proven"  # shown to her
+    assert grade[("not_in_envelope", "suspects", "green", None)] == "possible"  # Cy holds it: she cannot know
+    assert grade[("holds", None, "white", "Bob")] == "proven"
+    assert grade[("lacks", None, "wrench", "Bob")] == "possible"
+    count = rows[("remaining", "suspects", None, None)]  # "3 suspects remaining": exactly her view
+    assert (count["grade"], count["stated_count"], count["actual_count"]) == ("proven", 3, 3)
+    assert (count["stated_units"], count["proven_units"], count["missed_units"]) == (3, 3, 0)
+    # "the weapons left are rope, wrench, lead pipe, revolver": she crosses off her two weapons, both proven
+    assert grade[("remaining", "weapons", "candlestick", None)] == "proven"
+    assert grade[("remaining", "weapons", "dagger", None)] == "proven"
+    assert len(rows) == 7
+    # proven 1 + 1 + 3 + 1 + 1 of 1 + 1 + 1 + 1 + 3 + 1 + 1 stated; nothing provable left unstated
+    assert statements.precision_recall(list(rows.values())) == (7 / 9, 1.0)
+
+
+def test_counts_that_miss_and_that_guess():
+    text = GAME.read_text().replace(
+        '"not_in_envelope":["white","green"],"remaining":{"suspects":3,"weapons":["rope","wrench","lead_pipe","revolver"]},'
+        '"holds":{"Bob":["white"]},"lacks":{"Bob":["wrench"]}',
+        '"remaining":{"suspects":5,"weapons":2,"rooms":0}',
+    )
+    rows = graded(game_of(text))
+    suspects = rows[("remaining", "suspects", None, None)]  # 5 said, 3 possible: 2 cross-offs missed
+    assert (suspects["grade"], suspects["stated_units"], suspects["proven_units"], suspects["missed_units"]) == (
+        "missed", 1, 1, 2,
+    )  # fmt: skip
+    weapons = rows[("remaining", "weapons", None, None)]  # 2 said, 4 possible: 4 crossed off, 2 of them guesses
+    assert (weapons["grade"], weapons["stated_units"], weapons["proven_units"], weapons["missed_units"]) == (
+        "possible", 4, 2, 0,
+    )  # fmt: skip
+    rooms = rows[("remaining", "rooms", None, None)]  # no room left: true in no deal
+    assert (rooms["grade"], rooms["proven_units"]) == ("false", 0)
+    game = game_of(text)
+    players = {r["name"]: r for r in analyse_game(game, validate(game)).tables["players"]}
+    assert players["Ann"]["stated_precision"] == 3 / 14 and players["Ann"]["stated_recall"] == 3 / 5
+    assert players["Bob"]["stated_precision"] is None  # Bob said nothing
+
+
+def test_the_record_reads_writes_and_goes_to_the_notation_and_back():
+    game = game_of(GAME.read_text())
+    [said] = [r for r in game.records if isinstance(r, Statement)]
+    assert said.remaining == (("suspects", 3), ("weapons", ("rope", "wrench", "lead_pipe", "revolver")))
+    assert json.loads(cluelog.write_game(game).splitlines()[5]) == json.loads(GAME.read_text().splitlines()[5])
+    typed = write_game(game)
+    line = (
+        "Ann says not Mrs. White Mr. Green / remaining suspects 3 weapons Rope Wrench Lead Pipe Revolver"
+        " / Bob has Mrs. White / Bob lacks Wrench"
+    )
+    assert line in typed.splitlines()
+    [raw] = notation.read(typed, "g.clue").games
+    back, problems = cluelog.build_game(raw)
+    assert problems == [] and back is not None and back.records == game.records
+    assert describe(game, said) == (
+        "Ann said: Mrs. White and Mr. Green are not the solution; Bob holds Mrs. White; Bob does not hold Wrench; "
+        "3 suspects remain; the weapons left are Rope, Wrench, Lead Pipe and Revolver"
+    )
+
+
+def test_a_statement_may_follow_the_end_and_bad_ones_are_reported():
+    lines = GAME.read_text().splitlines()
+    after_end = "\n".join([*lines[:5], *lines[6:], lines[5]]) + "\n"
+    game = game_of(after_end)
+    assert [p.code for p in validate(game).problems] == []
+    bad = GAME.read_text().replace('"suspects":3', '"suspects":9').replace('"green"]', '"grün"]')
+    [raw] = cluelog.read_text(bad, "b.jsonl").games
+    _, problems = cluelog.build_game(raw)
+    assert sorted((p.code, p.line) for p in problems) == [("bad_value", 6), ("unknown_card", 6)]
+
+
+def test_the_schema_takes_statements():
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+    record = json.loads(GAME.read_text().splitlines()[5])
+    assert not list(validator.iter_errors(record))
+    assert list(validator.iter_errors({"type": "statement", "player": "Ann"}))  # says nothing
+    assert list(validator.iter_errors({"type": "statement", "player": "Ann", "remaining": {"cards": 3}}))
+
+
+def test_the_agents_status_lines_are_statements_graded_against_their_view():
+    [raw] = llm_transcript.read(REAL_LLM.read_text(encoding="utf-8"), "g.txt").games
+    said = [r for r in raw.records if r["type"] == "statement"]
+    assert len(said) == 18
+    # line 53, White after turn 1: "5 suspects, 6 weapons, 7 rooms remaining"
+    assert said[0] == {
+        "type": "statement", "player": "White", "remaining": {"suspects": 5, "weapons": 6, "rooms": 7},
+        "x-source-line": 53,
+    }  # fmt: skip
+    # line 319-321, wrapped, with the cards named
+    assert said[13]["remaining"]["weapons"] == ["rope", "wrench"]
+    game, _ = cluelog.build_game(raw)
+    first = [r for r in analyse_game(game, validate(game)).tables["statements"] if r["line"] == 53]
+    rooms = [r for r in first if r["category"] == "rooms"][0]
+    # White holds Ballroom and Kitchen and was shown the Study: 6 rooms possible, she says 7
+    assert (rooms["grade"], rooms["actual_count"], rooms["missed_units"]) == ("missed", 6, 1)
+
+
+def test_a_pseudonymised_export_names_nobody_in_a_statement():
+    from clue_stats.ingest.export import pseudonymise_payload
+
+    out = pseudonymise_payload(GAME.read_text().splitlines()[5], "salt")
+    assert "Ann" not in out and "Bob" not in out and json.loads(out)["remaining"]["suspects"] == 3
