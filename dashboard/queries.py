@@ -22,8 +22,8 @@ import duckdb
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis import agents, names, store_read, summaries, timeline
 from clue_stats.analysis import league as league_stats
-from clue_stats.analysis import names, store_read, summaries, timeline
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.analysis.store_read import (
@@ -335,6 +335,14 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
     """Per player (or strategy): games, wins, accuracy, turns waited, missed wins (analysis.players)."""
     with store_read.open_store(path, WAIT_SECONDS) as con:
         return player_stats.player_summary(con, filters, by=by)
+
+
+@st.cache_data(**CACHE)
+def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict[str, Any]:
+    """The Agents page's read: the games the filters select of any kind, and per agent (program/model
+    or name) the figures over the digital and contest games (analysis.agents)."""
+    with store_read.open_store(path, WAIT_SECONDS) as con:
+        return {"games": agents.games_of_any_kind(con, filters), "table": agents.agent_summary(con, filters, by=by)}
 
 
 # ---------------------------------------------------------------- the league (analysis.league)

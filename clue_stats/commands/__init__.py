@@ -1,6 +1,7 @@
 """The commands of `clue-stats`, one module a group; importing them registers them on the app."""
 
 from clue_stats.commands import (
+    agents,
     analyse,
     board,
     convert,
@@ -16,6 +17,7 @@ from clue_stats.commands import (
 )
 
 __all__ = [
+    "agents",
     "analyse",
     "board",
     "convert",

@@ -1,0 +1,109 @@
+"""Agents compared (analysis.md, "Agents compared"): the corpus view over the games programs played, on the
+real LLM agents' transcript and one written from the program's templates, and the dashboard's page."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from clue_stats import pipeline
+from clue_stats.analysis import agents
+from clue_stats.analysis.stats import wilson_interval
+from tests.helpers import ROOT
+
+HERE = Path(__file__).parent
+REAL_LLM = ROOT.parent / "shared" / "external" / "llm-crewai" / "sample_game_output.txt"
+WRITTEN = HERE / "fixtures" / "importers" / "llm_transcript" / "three_agents.txt"
+PEOPLE = ROOT / "data" / "samples" / "us-clue-family.jsonl"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("agents") / "agents.duckdb"
+    summary = pipeline.ingest_paths([str(REAL_LLM), str(WRITTEN), str(PEOPLE)], path, analyse=True, workers=1)
+    assert summary.games_stored == 3
+    return path
+
+
+def test_the_ratio_interval_by_hand():
+    # expected 1 and 2 bits of best 2 and 2: 3 / 4; residuals -0.5, 0.5, variance 0.5, half 1.96 * sqrt(0.25) / 2
+    ratio, low, high = agents.ratio_interval([1.0, 2.0], [2.0, 2.0])
+    assert ratio == 0.75
+    assert math.isclose(high - ratio, 1.959963984540054 * 0.5 / 2) and math.isclose(ratio - low, high - ratio)
+    assert agents.ratio_interval([0.0], [0.0])[0] == 1.0  # nothing to learn: 1 by definition
+
+
+def test_agents_by_name_read_the_stored_columns(db: Path):
+    with duckdb.connect(str(db), read_only=True) as con:
+        table = {r["agent"]: r for r in agents.agent_summary(con, by="name").to_dicts()}
+        units = dict(
+            con.execute(
+                "SELECT player, sum(proven_units) FROM statements s JOIN games g USING (game_id) "
+                "WHERE g.kind = 'contest' GROUP BY player"
+            ).fetchall()
+        )
+    # the people's sample game is not an agents' game: its players are not here
+    assert set(table) == {"White", "Scarlet", "Mustard", "Green", "Peacock", "Plum"}
+    mustard = table["Mustard"]  # in both games; suggested twice in turn 9 of the real one
+    assert mustard["player_games"] == 2 and mustard["rule_breaks"] == 1 and mustard["games_with_breaks"] == 1
+    assert (mustard["break_low"], mustard["break_high"]) == pytest.approx(wilson_interval(1, 2))
+    assert table["Scarlet"]["rule_breaks"] == 1  # the written game's double suggestion
+    assert table["White"]["rule_breaks"] == 0 and table["White"]["missed_wins"] == 0  # she won
+    # Mustard accused wrongly in the written game without being certain
+    assert mustard["accusations"] == 1 and mustard["unsure_accusations"] == 1
+    for name, row in table.items():
+        assert row["proven_units"] == units[name]
+        assert row["stated_precision"] == pytest.approx(row["proven_units"] / row["stated_units"])
+
+
+def test_agents_by_program_pool_every_seat(db: Path):
+    with duckdb.connect(str(db), read_only=True) as con:
+        [row] = agents.agent_summary(con).to_dicts()
+        accuracy = con.execute(
+            "SELECT sum(expected_gain_bits) / sum(best_gain_bits) FROM suggestions s JOIN games g USING (game_id) "
+            "WHERE g.kind = 'contest' AND best_gain_bits IS NOT NULL"
+        ).fetchall()[0][0]
+    assert row["agent"] == "LLM agent" and row["player_games"] == 9 and row["rule_breaks"] == 2
+    assert row["review_accuracy"] == pytest.approx(accuracy)
+    assert row["review_low"] < row["review_accuracy"] < row["review_high"]
+
+
+def test_the_agents_page_shows_them(db: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CLUE_STATS_DB", str(db))
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/agents.py").run()
+    assert not at.exception and not at.error
+    [shown] = at.dataframe
+    frame = shown.value
+    assert list(frame["Program or model"]) == ["LLM agent"]
+    assert frame["Rule breaks"][0].endswith("2 in 2 of 9")
+
+
+def test_the_agents_page_without_agents_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    db = tmp_path / "people.duckdb"
+    pipeline.ingest_paths([str(PEOPLE)], db, analyse=False, workers=1)
+    monkeypatch.setenv("CLUE_STATS_DB", str(db))
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/agents.py").run()
+    assert not at.exception and "No games played by programs" in at.info[0].value
+
+
+def test_the_agents_command_gives_the_same_figures(db: Path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    result = CliRunner().invoke(app, ["agents", "--by", "name", "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    shown = {r["agent"]: r for r in json.loads(result.stdout)["agents"]}
+    assert shown["Mustard"]["rule_breaks"] == 1 and shown["White"]["player_games"] == 1
+    wrong = CliRunner().invoke(app, ["agents", "--by", "model", "--db", str(db)])
+    assert wrong.exit_code == 2 and "one of strategy, name" in wrong.stderr
