@@ -107,3 +107,15 @@ def test_the_agents_command_gives_the_same_figures(db: Path):
     assert shown["Mustard"]["rule_breaks"] == 1 and shown["White"]["player_games"] == 1
     wrong = CliRunner().invoke(app, ["agents", "--by", "model", "--db", str(db)])
     assert wrong.exit_code == 2 and "one of strategy, name" in wrong.stderr
+
+
+def test_the_games_report_shows_what_the_agents_said_they_knew(db: Path):
+    from clue_stats.analysis import report, report_md
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        [game_id] = con.execute("SELECT game_id FROM games WHERE source_file LIKE '%sample_game_output%'").fetchall()[0]
+        data = report.gather(con, game_id)
+    text = report_md.render_markdown(report.post_mortem(data))
+    # White: 3 STATUS lines; 9 of 32 stated cross-offs proven (the last, "0 suspects, 0 weapons, 0 rooms", is false)
+    assert "## What the players said they knew" in text
+    assert "| White | 3 | 9 | 2 | 21 | 2 | 28% | 82% |" in text
