@@ -129,7 +129,7 @@ def build_checked(
 
 
 def _validated(
-    game: Game, raw: RawGame, problems: list[Problem], limits: budget.Limits
+    game: Game, raw: RawGame, problems: list[Problem], limits: budget.Limits | budget.Budget
 ) -> tuple[Game, Replay | None, list[Problem]]:
     with budget.limited(limits):
         replay = validate(game)
@@ -166,12 +166,13 @@ def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budg
     False (the lighter level), each under ``limits`` (default: the environment's or the defaults).
     Never raises on bad input."""
     limits = limits or budget.Limits.from_env()
+    checks = budget.Budget(limits)  # its seconds run from here: reading the game is a part of its checks
     game, problems = cluelog.build_game(raw)
     if game is not None and game.content_sha256 in _STORED:
         return Outcome(None, None, in_line_order(problems), stored=True)
     replay = None
     if game is not None:
-        game, replay, problems = _validated(game, raw, problems, limits)
+        game, replay, problems = _validated(game, raw, problems, checks)
     else:
         problems = in_line_order(problems)
     if game is None or replay is None:

@@ -8,6 +8,7 @@ are the same key.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import re
@@ -19,6 +20,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from clue_stats.engine.errors import InputError
+from clue_stats.engine.problems import quoted
 
 T = TypeVar("T")
 
@@ -59,9 +61,18 @@ FLAG_CHOICES: dict[str, tuple[Any, ...]] = {
 @functools.lru_cache(maxsize=8192)
 def slug(text: str) -> str:
     """The matching key of a name, and the id of a custom deck's card (event-format.md)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-    return re.sub(r"[^0-9a-z]+", "_", stripped).strip("_")
+    if text.isascii():  # most names: nothing to decompose, and casefold is lower
+        stripped = text.lower()
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return _NOT_KEY.sub("_", stripped).strip("_")
+
+
+_NOT_KEY = re.compile(r"[^0-9a-z]+")
+
+
+NEAR_KEYS = 200  # names a did-you-mean compares an unknown name with, at most
 
 
 class UnknownName(InputError):
@@ -69,8 +80,8 @@ class UnknownName(InputError):
 
     def __init__(self, kind: str, name: str, suggestions: list[str]):
         self.kind, self.name, self.suggestions = kind, name, suggestions
-        hint = f" (did you mean {' or '.join(repr(s) for s in suggestions)}?)" if suggestions else ""
-        super().__init__(f"unknown {kind} {name!r}{hint}")
+        hint = f" (did you mean {' or '.join(quoted(s) for s in suggestions)}?)" if suggestions else ""
+        super().__init__(f"unknown {kind} {quoted(name)}{hint}")
 
 
 @dataclass(frozen=True)
@@ -87,11 +98,13 @@ class Deck:
     def cards(self) -> tuple[str, ...]:
         return self.suspects + self.weapons + self.rooms
 
+    @functools.cached_property
+    def _categories(self) -> dict[str, str]:
+        """card id -> its category, so that finding one costs the same in a deck of 150,000 cards."""
+        return {card: name for name in CATEGORIES for card in getattr(self, name)}
+
     def category(self, card: str) -> str:
-        for name in CATEGORIES:
-            if card in getattr(self, name):
-                return name
-        raise KeyError(card)
+        return self._categories[card]  # KeyError for a card of no category
 
     def of(self, category: str) -> tuple[str, ...]:
         cards: tuple[str, ...] = getattr(self, category)
@@ -109,16 +122,29 @@ class Deck:
         card = self.keys.get(name)  # the common case: already an id
         key = name if card is not None else slug(name)
         card = card if card is not None else self.keys.get(key)
-        if card is not None and (category is None or card in self.of(category)):
+        if card is not None and (category is None or self._categories[card] == category):
             return card
-        pool = self.of(category) if category else self.cards
         kind = category[:-1] if category else "card"
         if card is not None:
             raise UnknownName(kind, name, [])
-        candidates = {k: c for k, c in self.keys.items() if c in pool}
-        close = difflib.get_close_matches(key, list(candidates), n=2, cutoff=0.6)
-        suggestions = list(dict.fromkeys(self.name(candidates[k]) for k in close))
+        candidates = [k for k in self._near(key) if category is None or self._categories[self.keys[k]] == category]
+        close = difflib.get_close_matches(key, candidates, n=2, cutoff=0.6)
+        suggestions = list(dict.fromkeys(self.name(self.keys[k]) for k in close))
         raise UnknownName(kind, name, suggestions)
+
+    @functools.cached_property
+    def _sorted_keys(self) -> list[str]:
+        return sorted(self.keys)
+
+    def _near(self, key: str) -> list[str]:
+        """The keys a did-you-mean compares with ``key``: all of a deck of up to NEAR_KEYS names; in a
+        larger one the NEAR_KEYS around it in alphabetical order (a typo late in the name), so that an
+        unknown name costs the same in a deck of 150,000 cards."""
+        keys = self._sorted_keys
+        if len(keys) <= NEAR_KEYS:
+            return keys
+        at = bisect.bisect_left(keys, key)
+        return keys[max(0, at - NEAR_KEYS // 2) : at + NEAR_KEYS // 2]
 
     @classmethod
     def build(cls, names: dict[str, dict[str, list[str]]]) -> Deck:

@@ -205,8 +205,15 @@ class Game:
         return self.names.index(name)
 
     def hands(self) -> dict[str, frozenset[str]]:
-        """The hands the log states (``deal`` records), by player."""
-        return {r.player: frozenset(r.cards) for r in self.records if isinstance(r, Deal)}
+        """The hands the log states (``deal`` records), by player. Read once for the records as
+        they stand (the analysis asks at every suggestion: a game of 100,000 records would be read
+        100,000 times), again when the records change (a reader appends them, a list replaces them)."""
+        key = (id(self.records), len(self.records))
+        cached = self.__dict__.get("_hands")
+        if cached is None or cached[0] != key:
+            cached = (key, {r.player: frozenset(r.cards) for r in self.records if isinstance(r, Deal)})
+            self.__dict__["_hands"] = cached
+        return dict(cached[1])
 
     def end(self) -> End | None:
         """The end record: the first (a record after it, another end too, is after_end)."""

@@ -6,6 +6,7 @@ one-line description; docs/problems.md is checked against this table by a test.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 ERROR = "error"
@@ -137,6 +138,33 @@ PLAY_RULES = frozenset(
 )
 
 
+# Messages are bounded, whatever the input (docs/problems.md "Long values"): a message lists a few
+# names and says how many more, quotes a value cut to a length, and is itself cut past a length.
+NAMES_SHOWN = 5  # names a message lists before "and 4,990 more"
+VALUE_LIMIT = 60  # characters of a name or value quoted in a message; the rest becomes "…"
+MESSAGE_LIMIT = 1000  # characters of a message; the rest becomes "… (cut)"
+
+
+def cut(value: str, limit: int = VALUE_LIMIT) -> str:
+    """``value``, or its first ``limit`` characters and "…"."""
+    return value if len(value) <= limit else value[:limit] + "…"
+
+
+def quoted(value: str) -> str:
+    """A value as a message quotes it: repr of the value cut to VALUE_LIMIT."""
+    return repr(cut(value))
+
+
+def listed(names: Iterable[str], last: str = ", ", shown: int = NAMES_SHOWN) -> str:
+    """At most ``shown`` names (each cut), then "and N more": "A, B, C, D, E and 4,990 more". When
+    every name is shown, ``last`` joins the last two ("A, B or C" with last=" or ")."""
+    names = list(names)
+    head = [cut(n) for n in names[:shown]]
+    if len(names) > shown:
+        return ", ".join(head) + f" and {len(names) - shown:,} more"
+    return last.join([", ".join(head[:-1]), head[-1]]) if len(head) > 1 else "".join(head)
+
+
 @dataclass(frozen=True)
 class Problem:
     code: str
@@ -144,6 +172,10 @@ class Problem:
     seq: int | None = None
     line: int | None = None
     source_file: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MESSAGE_LIMIT:
+            object.__setattr__(self, "message", self.message[:MESSAGE_LIMIT] + "… (cut)")
 
     @property
     def severity(self) -> str:

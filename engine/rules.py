@@ -28,7 +28,7 @@ from clue_stats.engine.game import (
     Suggest,
     Turn,
 )
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import Problem, listed
 
 # The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
 CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
@@ -56,7 +56,7 @@ class Replay:
 
 
 def _fmt(game: Game, cards: tuple[str, ...] | list[str]) -> str:
-    return ", ".join(game.deck.name(c) for c in cards)
+    return listed(game.deck.name(c) for c in cards)
 
 
 class _Referee:
@@ -321,9 +321,7 @@ class _Referee:
         last = r.responses[-1]
         if last.passed and len(r.responses) != self.n - 1:
             missing = [p for p in expected if p not in {x.player for x in r.responses}]
-            self.problem(
-                "missing_responses", f"nobody showed {r.player} a card, but {', '.join(missing)} did not pass", r
-            )
+            self.problem("missing_responses", f"nobody showed {r.player} a card, but {listed(missing)} did not pass", r)
         if last.shows is not None and last.shows != UNSEEN and last.shows not in r.cards:
             self.problem(
                 "shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r
@@ -504,7 +502,7 @@ def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Prob
     record = game.records[seq - 1] if seq >= 1 else None
     line = record.line if record else game.header_line
     if earlier:
-        with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {', '.join(map(str, earlier))}"
+        with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {listed(map(str, earlier))}"
     elif earlier is None:
         with_ = "; the records it contradicts were not searched (over the budget)"
     else:

@@ -19,6 +19,7 @@ import io
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any, BinaryIO
@@ -45,7 +46,7 @@ from clue_stats.engine.game import (
     Suggest,
     Turn,
 )
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import Problem, cut, listed, quoted
 from clue_stats.ingest import strict_json
 from clue_stats.ingest.raw import RawGame, ReadResult
 
@@ -101,9 +102,13 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
     orphan: RawGame | None = None  # records before any game record
     text_size = 0
     seen_any = False
+    # each game's text in pieces, joined once the game is complete: adding to a string held by an
+    # object copies it every time (a game of 100,000 lines would copy its first MiB 100,000 times)
+    pieces: dict[int, list[str]] = {}
 
     def finish(raw: RawGame | None) -> Iterator[RawGame]:
         if raw is not None:
+            raw.text = "".join(pieces.pop(id(raw), []))
             yield raw
 
     for number, data, size in _lines(stream):
@@ -153,7 +158,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                 orphan.problems.append(Problem("no_game", "records before the first game record", line=number))
             target = orphan
         if text_size < RAW_KEEP_BYTES:
-            target.text += text[: RAW_KEEP_BYTES - text_size]
+            pieces.setdefault(id(target), []).append(text[: RAW_KEEP_BYTES - text_size])
         text_size += len(text)
         if problem is not None:
             # keep the record's place so that seq numbers stay those of the file
@@ -225,11 +230,13 @@ class _Builder:
             return match
         import difflib
 
-        close = difflib.get_close_matches(name, list(self.names.values()), n=1, cutoff=0.5)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        # compared as far as a message shows them: a name of 170 KB costs no more than one of 60 characters
+        shown = {cut(n): n for n in self.names.values()}
+        close = difflib.get_close_matches(cut(name), list(shown), n=1, cutoff=0.5)
+        hint = f" (did you mean {quoted(shown[close[0]])}?)" if close else ""
         self.problem(
             "unknown_player",
-            f"{where}: unknown player {name!r}{hint}; the players are {', '.join(self.names.values())}",
+            f"{where}: unknown player {quoted(name)}{hint}; the players are {listed(self.names.values())}",
             seq,
         )
         return None
@@ -389,10 +396,9 @@ class _Builder:
         if any(not isinstance(n, str) or not ed.slug(n) for n in names):
             self.problem("bad_deck", "every card of a custom deck needs a name with a letter or digit", 0)
             return None
-        ids = [ed.slug(n) for n in names]
-        twice = sorted({i for i in ids if ids.count(i) > 1})
+        twice = sorted(i for i, n in Counter(ed.slug(n) for n in names).items() if n > 1)
         if twice:
-            self.problem("bad_deck", f"the custom deck names a card twice: {', '.join(twice)}", 0)
+            self.problem("bad_deck", f"the custom deck names a card twice: {listed(twice)}", 0)
             return None
         return Deck.custom(spec["suspects"], spec["weapons"], spec["rooms"])
 
@@ -437,7 +443,7 @@ class _Builder:
             )
         names = [p.name for p in players]
         if len(set(names)) != len(names) or len({ed.slug(n) for n in names}) != len(names):
-            self.problem("bad_players", f"two players share a name: {', '.join(names)}", 0)
+            self.problem("bad_players", f"two players share a name: {listed(names)}", 0)
             return None
         characters = [p.character for p in players if p.character]
         if len(set(characters)) != len(characters):

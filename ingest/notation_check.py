@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clue_stats.engine.editions import Deck
+from clue_stats.engine.problems import listed
 from clue_stats.ingest.notation_parse import Parsed, Span
 
 
@@ -25,7 +26,7 @@ class Finding:
 
 
 def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed(names, " and ")
 
 
 @dataclass
@@ -196,7 +197,7 @@ def check(parsed: list[Parsed], deck: Deck, names: tuple[str, ...]) -> list[Find
                 elif shows not in named:
                     notebook.flag(
                         "shown_not_named",
-                        f"{who} shows {deck.name(shows)}, which is not one of {', '.join(map(deck.name, named))}",
+                        f"{who} shows {deck.name(shows)}, which is not one of {listed(map(deck.name, named))}",
                         item,
                         key,
                     )

@@ -14,11 +14,14 @@ Every failure is a :class:`NotationError` pointing at the tokens, with the close
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
-from collections.abc import Collection, Sequence
+import heapq
+from collections.abc import Collection, Iterator, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
+from clue_stats.engine.problems import NAMES_SHOWN, cut, listed
 from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
@@ -45,24 +48,53 @@ def _ratio(a: str, b: str) -> float:
 
 
 def _listing(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+    return listed(names, " or ")
+
+
+class _Words:
+    """Entries (the words of a name, card) found by how a word of theirs starts, in O(log n) plus
+    the entries found: a sorted list of (word, entry number) searched by bisection."""
+
+    def __init__(self, entries: list[tuple[tuple[str, ...], str]], every_word: bool):
+        self.entries = entries
+        pairs = sorted(
+            (word, n) for n, (parts, _) in enumerate(entries) for word in (parts if every_word else parts[:1])
+        )
+        self._words = [w for w, _ in pairs]
+        self._numbers = [n for _, n in pairs]
+
+    def starting(self, prefix: str) -> Iterator[tuple[tuple[str, ...], str]]:
+        """Each entry with a word (the first, unless every word was indexed) that starts with ``prefix``."""
+        at = bisect.bisect_left(self._words, prefix)
+        seen: set[int] = set()
+        while at < len(self._words) and self._words[at].startswith(prefix):
+            n = self._numbers[at]
+            if n not in seen:
+                seen.add(n)
+                yield self.entries[n]
+            at += 1
 
 
 class CardNames:
-    """The cards of one deck, matched by key, unique abbreviation, and the longest run of words."""
+    """The cards of one deck, matched by key, unique abbreviation, and the longest run of words.
+    Every lookup costs O(log n) in the size of the deck plus the cards it finds."""
 
     def __init__(self, deck: Deck):
         self.deck = deck
-        self._entries = [(tuple(key.split("_")), card) for key, card in deck.keys.items()]
+        entries = [(tuple(key.split("_")), card) for key, card in deck.keys.items()]
         # every word has a letter or digit, so a run of more words than the longest name has parts names nothing
-        self.max_words = max(len(parts) for parts, _ in self._entries)
-        self._by_letter: dict[str, list[tuple[tuple[str, ...], str]]] = {}  # abbreviations share the first letter
-        for parts, card in self._entries:
-            self._by_letter.setdefault(parts[0][:1], []).append((parts, card))
-        self._folded = [(tuple(fold(key).split("_")), card) for key, card in deck.keys.items()]
+        self.max_words = max(len(parts) for parts, _ in entries)
+        self._first_words = _Words(entries, every_word=False)  # an abbreviation starts the name's first word
+        folded = [(tuple(fold(key).split("_")), card) for key, card in deck.keys.items()]
+        self._folded_first = _Words(folded, every_word=False)
+        self._folded_any = _Words(folded, every_word=True)
         self._folded_exact: dict[str, set[str]] = {}
         for key, card in deck.keys.items():
             self._folded_exact.setdefault(fold(key), set()).add(card)
+        self._order = {card: i for i, card in enumerate(deck.cards)}
+        self._keys_of: dict[str, list[str]] = {}
+        for key, card in deck.keys.items():
+            self._keys_of.setdefault(card, []).append(key)
         self._pools = {c: frozenset(deck.of(c) if c else deck.cards) for c in (None, *("suspects", "weapons", "rooms"))}
         self._matches: dict[tuple[str, frozenset[str]], frozenset[str]] = {}  # a game names the same cards often
 
@@ -89,21 +121,19 @@ class CardNames:
             return {exact} if exact in pool else set()
         typed = key.split("_")
         found = {
-            card for parts, card in self._by_letter.get(key[0], ()) if card in pool and _prefix_match(typed, parts)
+            card for parts, card in self._first_words.starting(typed[0]) if card in pool and _prefix_match(typed, parts)
         }
         if not found:
             typed = fold(key).split("_")
-            found = {card for parts, card in self._folded if card in pool and _prefix_match(typed, parts)}
+            found = {
+                card
+                for parts, card in self._folded_first.starting(typed[0])
+                if card in pool and _prefix_match(typed, parts)
+            }
         if not found and len(typed) == 1:
             # last resort, "Ascot" for Lady Ascot: a custom deck has no aliases for its surnames
-            found = {
-                card for parts, card in self._folded if card in pool and any(p.startswith(typed[0]) for p in parts)
-            }
+            found = {card for _, card in self._folded_any.starting(typed[0]) if card in pool}
         return found
-
-    def _names(self, cards: Collection[str]) -> list[str]:
-        order = {c: i for i, c in enumerate(self.deck.cards)}
-        return [self.deck.name(c) for c in sorted(cards, key=order.__getitem__)]
 
     def take(
         self,
@@ -136,24 +166,26 @@ class CardNames:
             text = " ".join(t.text for t in tokens[i:j])
             raise NotationError.at(
                 "bad_notation",
-                f"'{text}' could be {_listing(self._explained(text, found))}: write more of the name",
+                f"'{cut(text)}' could be {self._explained(text, found)}: write more of the name",
                 *tokens[i:j],
             )
         raise self._unknown(tokens, i, end, category, previous, hint)
 
-    def _explained(self, text: str, cards: Collection[str]) -> list[str]:
-        """Display names, each with the name the abbreviation matched when that is another (an alias, an id)."""
+    def _explained(self, text: str, cards: Collection[str]) -> str:
+        """The first few cards in deck order by display name, each with the name the abbreviation
+        matched when that is another (an alias, an id), then how many more: "A, B or C", "A, B, C, D,
+        E and 4,995 more"."""
         typed = slug(text).split("_")
         out = []
-        for name, card in zip(self._names(cards), sorted(cards, key=self.deck.cards.index)):
+        for card in heapq.nsmallest(NAMES_SHOWN, cards, key=self._order.__getitem__):
+            name = self.deck.name(card)
             if _prefix_match(typed, slug(name).split("_")):
                 out.append(name)
             else:
-                key = next(
-                    (k for k, c in self.deck.keys.items() if c == card and _prefix_match(typed, k.split("_"))), None
-                )
+                key = next((k for k in self._keys_of[card] if _prefix_match(typed, k.split("_"))), None)
                 out.append(name if key is None else f"{name} (as '{key}')")
-        return out
+        more = len(cards) - len(out)
+        return f"{', '.join(out)} and {more:,} more" if more else listed(out, " or ")
 
     def whole(self, tokens: Sequence[Token], category: str | None, hint: str = "") -> str:
         """The one card named by all of ``tokens``."""
@@ -282,7 +314,7 @@ class PlayerNames:
         names = [n for n, k, _ in self._keys if k in close]
         hint = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names else ""
         raise NotationError.at(
-            "unknown_player", f"unknown player '{text}'{hint}; the players are {', '.join(self.names)}", tokens[i]
+            "unknown_player", f"unknown player '{cut(text)}'{hint}; the players are {listed(self.names)}", tokens[i]
         )
 
     def whole(self, tokens: Sequence[Token]) -> str:
@@ -290,7 +322,7 @@ class PlayerNames:
         if j < len(tokens):
             raise NotationError.at(
                 "unknown_player",
-                f"'{' '.join(t.text for t in tokens)}' is not a player; the players are {', '.join(self.names)}",
+                f"'{cut(' '.join(t.text for t in tokens))}' is not a player; the players are {listed(self.names)}",
                 *tokens,
             )
         return name

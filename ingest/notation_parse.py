@@ -11,12 +11,14 @@ The grammar is documented for users in docs/notation.md; the comments here say w
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
+from clue_stats.engine.problems import listed
 from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
@@ -247,11 +249,11 @@ class _HeaderReader:
                 self.fail(declared, NotationError.at("bad_deck", f"no {category} in this line", declared.tokens[0]))
                 return None
             spec[category] = names
-        ids = [slug(n) for names in spec.values() for n in names]
-        twice = sorted({i for i in ids if ids.count(i) > 1 or not i})
+        counts = Counter(slug(n) for names in spec.values() for n in names)
+        twice = sorted(i for i, n in counts.items() if n > 1 or not i)
         if twice:
             self.missing(
-                f"the custom deck names a card twice (or without a letter or digit): {', '.join(twice) or repr('')}"
+                f"the custom deck names a card twice (or without a letter or digit): {listed(twice) or repr('')}"
             )
             return None
         out["deck"] = spec

@@ -316,6 +316,22 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any
         con.unregister("incoming")
 
 
+REJECTED_SHOWN = 20  # errors a rejected game's message gives (each of MESSAGE_LIMIT characters at most)
+
+
+def _rejection_message(errors: list[Any]) -> str:
+    """The rejected game's errors in one message: the first REJECTED_SHOWN, then how many more
+    (every one is a row of the problems table)."""
+    if not errors:
+        return "rejected"
+    shown = "; ".join(
+        f"line {p.line}: {p.code}: {p.message}" if p.line is not None else f"{p.code}: {p.message}"
+        for p in errors[:REJECTED_SHOWN]
+    )
+    more = len(errors) - REJECTED_SHOWN
+    return shown + (f"; and {more:,} more errors (in the problems table)" if more > 0 else "")
+
+
 def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     raw = (
         rej.raw
@@ -331,12 +347,7 @@ def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict[str, Any]],
             "line": first.line if first is not None and first.line is not None else rej.line,
             "game_id": rej.game_id,
             "code": first.code if first is not None else "rejected",
-            "message": "; ".join(
-                f"line {p.line}: {p.code}: {p.message}" if p.line is not None else f"{p.code}: {p.message}"
-                for p in errors
-            )
-            if errors
-            else "rejected",
+            "message": _rejection_message(errors),
             "raw": raw,
             "raw_sha256": sha,
             "rejected_at": at,

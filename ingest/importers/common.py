@@ -14,7 +14,7 @@ from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import Problem, listed
 
 FORMAT = "clue-log/1"
 FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}
@@ -46,7 +46,7 @@ def triple(deck: Deck, cards: Sequence[str], what: str) -> dict[str, str]:
     for card in cards:
         by_field[FIELD_OF_CATEGORY[deck.category(card)]].append(card)
     if len(cards) != 3 or any(len(found) != 1 for found in by_field.values()):
-        names = ", ".join(deck.name(c) for c in cards) or "no cards"
+        names = listed(deck.name(c) for c in cards) or "no cards"
         raise Unconvertible(f"{what} names {names}: not one suspect, one weapon and one room")
     return {f: found[0] for f, found in by_field.items()}
 
