@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from clue_stats.ingest.store import StoreError
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
-OUTPUT_TABLES = ("suggestions", "information", "accusations", "players")
+OUTPUT_TABLES = ("suggestions", "information", "accusations", "statements", "players")
 EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
 GAMES_PER_PARTITION = 2000  # enough games that a task's start-up is small next to their analysis
 

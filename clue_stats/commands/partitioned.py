@@ -35,7 +35,7 @@ def partitioned_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Analyse the games of Parquet exports on a Dask cluster (a local one, or --scheduler's), writing
-    OUT/<table>/<partition>.parquet for the suggestions, information, accusations and players tables."""
+    OUT/<table>/<partition>.parquet for the suggestions, information, accusations, statements and players tables."""
     if len(paths) < 2:
         raise UsageError("give one or more exports, then the output folder OUT")
     *sources, target = paths
