@@ -662,9 +662,9 @@ class _Builder:
                 self.problem("bad_value", f"statement.{key} must be {{player: [cards]}}", seq)
                 ok = False
                 continue
-            for name, listed in value.items():
+            for name, cards_named in value.items():
                 who = self.player(name, seq, f"statement.{key}")
-                found, good = self.card_list(listed, seq, f"statement.{key}.{name}")
+                found, good = self.card_list(cards_named, seq, f"statement.{key}.{name}")
                 ok &= good and who is not None
                 pairs[key].extend((who or "", c) for c in found)
         solution = None
