@@ -481,14 +481,19 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
         raise UnknownFormat(f"unknown format {source_format!r}; known: {', '.join(formats.format_names())}")
     else:
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as stream:  # a line at a time: a line past 1 MiB is its problem, not held
+                data, long_lines = formats.read_bounded(stream, str(path))
         except OSError as exc:
             return [], [_unreadable(path, exc)]
         text, problem = formats.decode(data, str(path))
         if problem is not None:
-            return [], [problem]
+            return [], [*long_lines, problem]
         result = formats.read_as(source_format, text or "", str(path))
-        read: list[RawGame | Problem] = [*(p.located(str(path)) for p in result.problems), *result.games]
+        read: list[RawGame | Problem] = [
+            *long_lines,
+            *(p.located(str(path)) for p in result.problems),
+            *result.games,
+        ]
         items = iter(read)
     games, problems = [], []
     for item in items:

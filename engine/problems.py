@@ -20,6 +20,7 @@ CODES: dict[str, tuple[str, str]] = {
     "empty_file": (ERROR, "the file holds no records"),
     "bad_json": (ERROR, "a line is not a JSON object (truncated, or not JSON)"),
     "line_too_long": (ERROR, "a line is longer than the reader accepts"),
+    "file_too_large": (ERROR, "a file of a format read whole (the notation) is larger than the reader accepts"),
     "unknown_format": (ERROR, "the game record names a format this reader does not know"),
     "no_game": (ERROR, "records come before any game record"),
     "unknown_type": (ERROR, "a record type that is neither known nor an x- extension"),

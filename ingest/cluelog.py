@@ -78,7 +78,43 @@ PLAYER_FIELDS = {"name", "character", "hand_size", "strategy"}
 # ---------------------------------------------------------------- stage 1: lines into games
 
 
-def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+GZIP_MAGIC = b"\x1f\x8b"
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+UTF16_WITHOUT_MARK = "UTF-16 without a byte order mark, it seems (every other byte is 0): save it as UTF-8"
+
+
+def looks_utf16(data: bytes) -> bool:
+    """Text of UTF-16 without its byte order mark: zero bytes, which UTF-8 text never has, between
+    most characters (ASCII in UTF-16 is even valid UTF-8, so decoding alone does not tell)."""
+    sample = data[:4096]
+    return sample.count(b"\x00") * 3 > len(sample)
+
+
+def not_utf8(data: bytes, start: int, where: str) -> str:
+    """Why bytes are not UTF-8, in words: what the file looks like instead, where it can be told."""
+    if data.startswith(GZIP_MAGIC):
+        return "a gzip-compressed file, not text: name it .jsonl.gz or .clue.gz to have it read, or gunzip it"
+    if data.startswith(ZIP_MAGIC):
+        return "a zip archive, not text: name it .zip to have its games read, or unpack it"
+    if looks_utf16(data):
+        return UTF16_WITHOUT_MARK
+    bad = data[start]
+    guess = bytes([bad]).decode("cp1252", errors="replace")
+    return (
+        f"not UTF-8 (byte {start + 1} of the {where}, 0x{bad:02X}, which is {guess!r} in Latin-1 / Windows-1252: "
+        "save the file as UTF-8)"
+    )
+
+
+def long_line(number: int, size: int) -> Problem:
+    return Problem(
+        "line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number
+    )
+
+
+def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
     """(line number, bytes or None when too long, length) for every line, in bounded memory."""
     number = 0
     while True:
@@ -111,7 +147,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
             raw.text = "".join(pieces.pop(id(raw), []))
             yield raw
 
-    for number, data, size in _lines(stream):
+    for number, data, size in read_lines(stream):
         if number == 1 and data is not None and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         if data is not None and not data.strip():
@@ -121,21 +157,28 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
         record: dict[str, Any] | None = None
         text = ""
         if data is None:
-            problem = Problem(
-                "line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number
-            )
+            problem = long_line(number, size)
             text = f"<line {number}: {size} bytes, not kept>\n"
         else:
             try:
+                if number == 1 and looks_utf16(data):  # not this reader's text at all: one problem
+                    yield Problem("encoding", UTF16_WITHOUT_MARK, line=1)
+                    return
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                problem = Problem("encoding", f"not UTF-8 (byte {exc.start + 1} of the line)", line=number)
+                problem = Problem("encoding", not_utf8(data, exc.start, "line"), line=number)
+                if number == 1 and data.startswith((GZIP_MAGIC, ZIP_MAGIC)):  # not text at all: one problem
+                    yield problem
+                    return
                 text = data.decode("utf-8", errors="replace")
             else:
                 try:
                     record = strict_json.loads(text)
                 except strict_json.RefusedJson as exc:
-                    problem = Problem(exc.code, exc.message, line=number)
+                    message = exc.message
+                    if "\r" in text.rstrip("\r\n"):  # lines ended by CR alone: one line to this reader
+                        message += " (the file's lines end in CR alone, as on old Macs: save it with LF line ends)"
+                    problem = Problem(exc.code, message, line=number)
                 else:
                     if not isinstance(record, dict):
                         problem = Problem(

@@ -294,6 +294,21 @@ def test_replay_of_an_unknown_game_says_so(corpus, monkeypatch):
     assert "No stored game has the id no\\-such\\-game" in texts(at)
 
 
+@pytest.mark.parametrize("seq", ["\u00b2", "\u0663", "-1", "3.5", "9" * 5000, "x"])
+def test_a_replay_link_whose_record_is_not_a_number_shows_the_game_from_its_start(corpus, monkeypatch, seq):
+    at = open_app(corpus, monkeypatch, "replay", game=DUEL_GAME, seq=seq)
+    assert_clean(at)
+    assert at.slider(key="replay_seq").value == 0
+    assert "is not a record number: the game is shown from its start" in texts(at)
+
+
+def test_a_replay_link_past_the_last_record_shows_the_end(corpus, monkeypatch):
+    at = open_app(corpus, monkeypatch, "replay", game=DUEL_GAME, seq="999999999")
+    assert_clean(at)
+    slider = at.slider(key="replay_seq")
+    assert slider.value == slider.max > 0
+
+
 def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
     with store_read.open_store(corpus) as con:
         game = store_read.stored_game(con, XSS_GAME).game

@@ -33,13 +33,26 @@ labels = {
     for r in games.iter_rows(named=True)
 }
 
+
+def _record_number(text: str) -> int | None:
+    """A record number of a link: plain digits only ("²" and "٣" are digits to str.isdigit, not to
+    int), short enough to be one (the slider keeps it within the game)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 # A link (replay?game=...&seq=...) is followed once; after that the widgets are the user's.
 link = (st.query_params.get("game"), st.query_params.get("seq"))
 if link[0] and st.session_state.get("replay_link") != link:
     st.session_state["replay_link"] = link
     st.session_state["replay_game"] = link[0]
-    if link[1] is not None and str(link[1]).isdigit():
-        st.session_state["replay_seq"] = int(link[1])
+    if link[1] is not None:
+        linked_seq = _record_number(link[1])
+        if linked_seq is None:
+            st.warning(
+                f"The link's record {md(link[1][:40])} is not a record number: the game is shown from its start."
+            )
+        else:
+            st.session_state["replay_seq"] = linked_seq
 chosen = st.session_state.get("replay_game")
 if chosen and chosen not in labels:
     ids = [chosen, *ids]  # a linked or typed game outside the filters is still shown
