@@ -194,9 +194,16 @@ def games(draw) -> list[dict]:
                 },
             )
         )
-    for key in ("id", "source", "played_at", "place", "t", "note"):
+    for key in ("id", "source", "place", "t", "note"):
         if draw(st.booleans()):
             header[key] = draw(TEXT)
+    if draw(st.booleans()):  # a date that exists, with or without a time (anything else is refused)
+        header["played_at"] = draw(
+            st.one_of(
+                st.dates().map(lambda d: d.isoformat()),
+                st.datetimes().map(lambda t: t.isoformat(timespec="minutes")),
+            )
+        )
     if draw(st.booleans()):
         header["perspective"] = draw(st.sampled_from(players))
 
