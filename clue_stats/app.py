@@ -9,6 +9,7 @@ code here; anything else is the program's own failure, told in one line (exit 1)
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -113,6 +114,13 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
             raise fail("interrupted", ExitCode.FAILURE) from None
         except BrokenPipeError:
             raise typer.Exit(ExitCode.OK) from None
+        except OSError as exc:  # a file the command writes: a full disk, no permission
+            if os.environ.get("CLUE_STATS_DEBUG") or exc.filename is None:
+                raise
+            full = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
+            raise fail(
+                f"cannot write {exc.filename}: {exc.strerror}{full}; nothing was written", ExitCode.FAILURE
+            ) from None
         except Exception as exc:  # the program's own failure: a message, not a traceback
             if os.environ.get("CLUE_STATS_DEBUG"):
                 raise
@@ -179,6 +187,22 @@ def check_output_file(value: str | Path, option: str = "--out") -> Path:
     if not target.parent.is_dir():
         raise UsageError(f"{option} {value}: no such folder {target.parent}")
     return target
+
+
+def write_file(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` whole or not at all: into a temporary file beside it, renamed to
+    ``target`` once complete, so that a full disk or an interruption leaves no empty or half file
+    (and an older file of that name as it was). Raises OSError naming ``target``."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, target)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(target)) from None
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def print_json(value: Any) -> None:

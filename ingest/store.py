@@ -9,6 +9,7 @@ writer holds the file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import secrets
@@ -211,8 +212,23 @@ def write_connection(path: str | Path, wait_seconds: float = 30.0) -> Iterator[d
     try:
         ensure_schema(con)
         yield con
+    except (duckdb.Error, OSError) as exc:
+        if NO_SPACE not in str(exc) and getattr(exc, "errno", None) != errno.ENOSPC:
+            raise
+        raise DiskFull(
+            f"the disk holding {path} is full ({NO_SPACE}): what was being written is not stored, "
+            "what was stored before it is kept and the database opens as before; free some space and "
+            "run the command again"
+        ) from None
     finally:
         con.close()
+
+
+NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device": DuckDB's IO errors quote it
+
+
+class DiskFull(StoreError):
+    """The database's disk filled up while writing: the transaction was rolled back."""
 
 
 # Columns added after a table was first released: added to an older database when it is next opened
@@ -461,9 +477,18 @@ def write_batch(
             _insert(con, "problems", problem_rows)
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
     return result
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Undo the transaction, if DuckDB has not already: after a failed write (a full disk) it has
+    rolled back itself, and saying so again would hide the reason ("no transaction is active")."""
+    try:
+        con.execute("ROLLBACK")
+    except duckdb.TransactionException:
+        pass
 
 
 def _retire_rejections(con: duckdb.DuckDBPyConnection, game_ids: list[str], at: datetime) -> None:
@@ -529,7 +554,7 @@ def delete_games(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> list[st
         _delete_rows(con, found)
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
     return found
 
@@ -622,7 +647,7 @@ def replace_analysis(con: duckdb.DuckDBPyConnection, games: list[GameRows]) -> l
                 con.unregister("incoming_games")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
     return found
 
@@ -647,7 +672,7 @@ def replace_ratings(con: duckdb.DuckDBPyConnection, changes: list[tuple[str, int
                     con.unregister("incoming_ratings")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
 
 
@@ -659,7 +684,7 @@ def record_merge(con: duckdb.DuckDBPyConnection, name: str, merged_into: str) ->
         con.execute("DELETE FROM ratings")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
 
 
@@ -677,6 +702,6 @@ def undo_merge(con: duckdb.DuckDBPyConnection, name: str) -> int:
             con.execute("DELETE FROM ratings")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        _rollback(con)
         raise
     return int(count)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import app, check_output_file, err, handled, out
+from clue_stats.app import app, check_output_file, err, handled, out, write_file
 from clue_stats.engine.errors import UsageError
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
@@ -49,7 +49,7 @@ def convert_command(
         except notation.NotationWriteError as exc:
             raise notation.NotationWriteError(f"{path}: cannot be written as notation: {exc}") from None
     if out_file is not None:
-        out_file.write_text(text, encoding="utf-8")
+        write_file(out_file, text)
         out.print(f"{len(games)} games written to {out_file}")
     else:
         sys.stdout.write(text)

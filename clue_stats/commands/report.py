@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, plural, print_json
+from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, plural, print_json, write_file
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
 
@@ -81,7 +81,7 @@ def report_command(
         sys.stdout.write(text)
         return
     target = check_output_file(out_file if out_file is not None else Path(f"{_file_stem(game_id)}.{fmt}"))
-    target.write_text(text, encoding="utf-8")
+    write_file(target, text)
     if json_output:
         print_json(
             {
@@ -159,7 +159,7 @@ def _night_report(
         return
     stem = f"night-{first}" if first == last else f"nights-{first}-{last}"
     target = check_output_file(out_file if out_file is not None else Path(f"{stem}.{fmt}"))
-    target.write_text(text, encoding="utf-8")
+    write_file(target, text)
     if json_output:
         print_json(
             {
