@@ -60,6 +60,27 @@ class GameAnalysis:
         return {o: deduction.partial_view(self.game, o) for o in deduction.observers(self.game)}
 
 
+# What the first stages leave out when the budget cuts them (games.analysis_cut holds it then).
+INFORMATION_STAGE = "every observer's information (the entropy over the game)"
+CERTAINTY_STAGE = "when each player became certain, the accusations' timing and missed wins"
+
+
+def information_kept(header: dict[str, Any]) -> bool:
+    """Whether a game's stored analysis (its ``games`` row) holds its information rows."""
+    return header.get("analysis_version") is not None and INFORMATION_STAGE not in (header.get("analysis_cut") or "")
+
+
+def analysis_words(version: int | None, cut: str | None) -> str:
+    """A stored game's analysis in words, from its ``games`` row (the games list, the replay)."""
+    if version is None:
+        return "not analysed"
+    if version < ANALYSIS_VERSION:
+        return f"analysed by an older version ({version})"
+    if cut:
+        return f"partly analysed: the counting budget left out {cut}"
+    return "analysed"
+
+
 @dataclass(frozen=True)
 class Cut:
     """A stage of the analysis the budget stopped: what it left out, in words, and why."""
@@ -127,7 +148,7 @@ def _annotate(rows: GameRows, game: Game, review: bool = True, limits: budget.Li
     def information_stage() -> None:
         rows.tables["information"] = information.information_rows(game, ctx.entropies, ctx.partial())
 
-    finished = run("every observer's information (the entropy over the game)", information_stage)
+    finished = run(INFORMATION_STAGE, information_stage)
 
     accused = rows.tables.get("accusations", [])
     certain: dict[str, int | None] | None = None
@@ -140,7 +161,7 @@ def _annotate(rows: GameRows, game: Game, review: bool = True, limits: budget.Li
             row.update(timing[row["seq"]])
         certain = found
 
-    finished |= run("when each player became certain, the accusations' timing and missed wins", certainty_stage)
+    finished |= run(CERTAINTY_STAGE, certainty_stage)
 
     graded: list[dict[str, Any]] | None = None
 

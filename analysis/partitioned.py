@@ -20,6 +20,7 @@ Output: ``OUT/<table>/<partition>.parquet`` for each table of :data:`OUTPUT_TABL
 column types, so DuckDB reads them as ``read_parquet('OUT/suggestions/*.parquet')``.
 
     clue-stats analyse-partitioned EXPORT_DIR... OUT [--partitions N] [--workers 2] [--scheduler ADDR] [--light]
+        [--budget-states N] [--budget-memory MIB] [--budget-seconds S]   (as ingest's, and its variables)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from clue_stats.engine.budget import Limits
 from clue_stats.ingest.store import StoreError
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
@@ -79,6 +81,7 @@ class PartitionResult:
     tables: dict[str, pa.Table]
     games: int = 0  # games analysed
     failed: list[tuple[str, str]] = field(default_factory=list)  # (game_id, why) of games not analysed
+    over_budget: list[tuple[str, str]] = field(default_factory=list)  # (game_id, what the budget left out)
 
 
 @dataclass
@@ -87,6 +90,7 @@ class PartitionedSummary:
     games: int = 0
     rows: dict[str, int] = field(default_factory=dict)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    over_budget: list[tuple[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -94,6 +98,7 @@ class PartitionedSummary:
             "games": self.games,
             "rows": dict(self.rows),
             "failed": [{"game_id": g, "reason": r} for g, r in self.failed],
+            "over_budget": [{"game_id": g, "message": m} for g, m in self.over_budget],
         }
 
 
@@ -172,20 +177,23 @@ def _games(events: pa.Table) -> Iterator[tuple[str, list[str], list[int | None],
 
 
 def analyse_stored(
-    game_id: str, payloads: list[str], lines: list[int | None], review: bool = True
-) -> dict[str, list[dict[str, Any]]]:
-    """The analysis rows of one stored game, by the function ingest uses. Raises StoreError when the
-    records do not make a game."""
-    from clue_stats.analysis.game_analysis import analyse_game
+    game_id: str, payloads: list[str], lines: list[int | None], review: bool = True, limits: Limits | None = None
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """The analysis rows of one stored game, by the function ingest uses, each stage under the
+    budget ``limits`` (default: the environment's or the defaults, as ingest's), and the
+    over_budget messages of the stages it cut. Raises StoreError when the records do not make a game."""
+    from clue_stats.analysis.game_analysis import analyse_within
     from clue_stats.analysis.store_read import game_from_payloads
 
-    rows = analyse_game(game_from_payloads(payloads, lines, game_id), review=review)
-    return {t: rows.tables.get(t, []) for t in OUTPUT_TABLES}
+    game = game_from_payloads(payloads, lines, game_id)
+    rows, cuts = analyse_within(game, None, None, review, limits or Limits.from_env())
+    return {t: rows.tables.get(t, []) for t in OUTPUT_TABLES}, [p.message for p in cuts]
 
 
-def analyse_events(events: pa.Table, review: bool = True) -> PartitionResult:
+def analyse_events(events: pa.Table, review: bool = True, limits: Limits | None = None) -> PartitionResult:
     """The analysis rows of every game whose events are in ``events`` (columns game_id, seq, line,
-    payload; any row order). Pure: the same rows in give the same rows out, wherever it runs."""
+    payload; any row order), each stage of each game under the budget ``limits`` (as ingest's). Pure:
+    the same rows in give the same rows out, wherever it runs."""
     collected: dict[str, list[dict[str, Any]]] = {t: [] for t in OUTPUT_TABLES}
     result = PartitionResult(tables={})
     for game_id, payloads, lines, problem in _games(events):
@@ -193,12 +201,13 @@ def analyse_events(events: pa.Table, review: bool = True) -> PartitionResult:
             result.failed.append((game_id, problem))
             continue
         try:
-            rows = analyse_stored(game_id, payloads, lines, review)
+            rows, cuts = analyse_stored(game_id, payloads, lines, review, limits)
         except (StoreError, ValueError, KeyError, TypeError) as exc:  # bad stored records: reported, the rest goes on
             result.failed.append((game_id, f"cannot rebuild the game: {exc}"))
             continue
         for table, table_rows in rows.items():
             collected[table].extend(table_rows)
+        result.over_budget.extend((game_id, message) for message in cuts)
         result.games += 1
     for table in OUTPUT_TABLES:
         schema = output_schema(table)
@@ -208,11 +217,13 @@ def analyse_events(events: pa.Table, review: bool = True) -> PartitionResult:
     return result
 
 
-def analyse_file(path: str | Path, out: str | Path, review: bool = True, name: str | None = None) -> dict[str, Any]:
+def analyse_file(
+    path: str | Path, out: str | Path, review: bool = True, name: str | None = None, limits: Limits | None = None
+) -> dict[str, Any]:
     """Analyse one partition (file or folder); write OUT/<table>/<name>.parquet; return counts and
     failures (plain data, cheap to send back to the client)."""
     path = Path(path)
-    result = analyse_events(read_partition(path), review)
+    result = analyse_events(read_partition(path), review, limits)
     name = name or (path.name.replace("=", "-") if path.is_dir() else path.stem)
     for table, rows in result.tables.items():
         target = Path(out) / table / f"{name}.parquet"
@@ -222,11 +233,12 @@ def analyse_file(path: str | Path, out: str | Path, review: bool = True, name: s
         "games": result.games,
         "rows": {t: result.tables[t].num_rows for t in OUTPUT_TABLES},
         "failed": result.failed,
+        "over_budget": result.over_budget,
     }
 
 
-def _analyse_item(item: tuple[str, str], out: str, review: bool) -> dict[str, Any]:
-    return analyse_file(item[0], out, review, item[1])
+def _analyse_item(item: tuple[str, str], out: str, review: bool, limits: Limits | None) -> dict[str, Any]:
+    return analyse_file(item[0], out, review, item[1], limits)
 
 
 def run_partitioned(
@@ -237,15 +249,19 @@ def run_partitioned(
     scheduler: str | None = None,
     review: bool = True,
     repartition: bool = True,
+    limits: Limits | None = None,
 ) -> PartitionedSummary:
     """Analyse every game of the events exports ``source`` on a Dask cluster, writing Parquet to OUT.
 
     ``scheduler``: the address of a running cluster (``tcp://host:8786``); without it a local cluster
     of ``workers`` processes is started and stopped. ``repartition=False`` takes the source files as
-    partitions as they are (each must hold whole games: e.g. one export per database)."""
+    partitions as they are (each must hold whole games: e.g. one export per database). ``limits``:
+    the budget of each stage of each game's analysis (default: the environment's or the defaults,
+    as ingest's), read here so that every worker counts under the same one."""
     import dask.bag as db
     from distributed import Client, LocalCluster
 
+    limits = limits or Limits.from_env()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     out_text = str(out)
@@ -261,7 +277,7 @@ def run_partitioned(
     try:
         # one task a partition; names by position, since sources may share a file name (events.parquet)
         bag = db.from_sequence([(str(f), f"part-{i:05d}") for i, f in enumerate(files)], npartitions=len(files))
-        results = bag.map(_analyse_item, out=out_text, review=review).compute()
+        results = bag.map(_analyse_item, out=out_text, review=review, limits=limits).compute()
     finally:
         client.close()
         if cluster is not None:
@@ -274,4 +290,5 @@ def run_partitioned(
         for table, n in r["rows"].items():
             summary.rows[table] += n
         summary.failed.extend(tuple(f) for f in r["failed"])
+        summary.over_budget.extend(tuple(f) for f in r["over_budget"])
     return summary

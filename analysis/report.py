@@ -13,13 +13,14 @@ as the log wrote them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import duckdb
 import polars as pl
 
 from clue_stats.analysis.record_words import describe, triple_names
+from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 
@@ -41,6 +42,11 @@ class ReportData:
     statements: list[dict[str, Any]] = field(default_factory=list)  # statements rows (analysis.statements)
     entropy: pl.DataFrame | None = None  # seq, observer (None: the table), entropy after each record
     computed: bool = False  # the analysis was computed for this report, not read from the store
+    over_budget: list[str] = field(default_factory=list)  # the messages of its over_budget problems
+
+
+def over_budget_messages(problems: list[dict[str, Any]]) -> list[str]:
+    return [p["message"] for p in problems if p.get("code") == "over_budget"]
 
 
 def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
@@ -57,6 +63,7 @@ def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
         accusations=stored.rows("accusations"),
         information=stored.rows("information"),
         statements=stored.rows("statements"),
+        over_budget=over_budget_messages(stored.rows("problems")),
     )
 
 
@@ -74,14 +81,14 @@ def missing_analysis(data: ReportData) -> str | None:
     return None
 
 
-def with_analysis(data: ReportData) -> ReportData:
+def with_analysis(data: ReportData, limits: Limits | None = None) -> ReportData:
     """The same data with the whole analysis computed in memory (best available gain included),
-    by the one function ingest and `clue-stats analyse` use; nothing is written."""
-    from dataclasses import replace
+    by the one function ingest and `clue-stats analyse` use, each stage under the budget ``limits``
+    (None: no limit; a stage past it is left out, and said so); nothing is written."""
+    from clue_stats.analysis.game_analysis import analyse_within
 
-    from clue_stats.analysis.game_analysis import analyse_game
-
-    rows = analyse_game(data.game, None, data.header.get("source_file"))
+    rows, cuts = analyse_within(data.game, None, data.header.get("source_file"), True, limits)
+    games_row = rows.tables["games"][0]
     computed = {row["seat"]: row for row in rows.tables.get("players", [])}
     analysed = (
         "first_certain_seq",
@@ -93,7 +100,11 @@ def with_analysis(data: ReportData) -> ReportData:
     )
     return replace(
         data,
-        header={**data.header, "analysis_version": rows.tables["games"][0].get("analysis_version")},
+        header={
+            **data.header,
+            "analysis_version": games_row.get("analysis_version"),
+            "analysis_cut": games_row.get("analysis_cut"),
+        },
         players=[{**row, **{c: computed.get(row["seat"], {}).get(c) for c in analysed}} for row in data.players],
         suggestions=rows.tables.get("suggestions", []),
         accusations=rows.tables.get("accusations", []),
@@ -102,15 +113,19 @@ def with_analysis(data: ReportData) -> ReportData:
             rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")
         ),
         computed=True,
+        over_budget=[p.message for p in cuts],
     )
 
 
-def entropy_frame(data: ReportData) -> pl.DataFrame:
-    if data.entropy is not None:
-        return data.entropy
+def entropy_frame(data: ReportData) -> tuple[pl.DataFrame | None, str | None]:
+    """Every observer's entropy after each record, and why it is missing when it is (None): read
+    from the information rows where the analysis holds them, else counted under the budget in force
+    (analysis.timeline.game_entropy)."""
     from clue_stats.analysis import timeline
 
-    return timeline.entropy_frame(data.game)
+    if data.entropy is not None:
+        return data.entropy, None
+    return timeline.game_entropy(data.game, data.header, data.information, data.over_budget)
 
 
 # --- sections ---------------------------------------------------------------------------------------
@@ -148,6 +163,7 @@ class Brief:
     players: list[PlayerLine]
     analysed: bool  # the analysis columns were computed (games.analysis_version set)
     computed: bool  # ... for this report only: the store does not hold them
+    over_budget: list[str] = field(default_factory=list)  # what the counting budget left out, and why
 
 
 @dataclass(frozen=True)
@@ -336,6 +352,7 @@ def brief(data: ReportData) -> Brief:
         players=players,
         analysed=header.get("analysis_version") is not None,
         computed=data.computed,
+        over_budget=list(data.over_budget),
     )
 
 
@@ -569,11 +586,16 @@ def stated_lines(data: ReportData) -> list[StatedLine]:
 
 
 def post_mortem(data: ReportData) -> PostMortem:
+    """The report's sections. Pure but for the entropy over the game of a game whose analysis does
+    not hold it, which is counted under the budget in force (see :func:`entropy_frame`)."""
     suggestions = suggestion_lines(data)
     best, worst = best_and_worst(suggestions)
+    frame, missing = entropy_frame(data)
+    if missing is not None:
+        data = replace(data, over_budget=[*data.over_budget, f"the entropy over the game: {missing}"])
     return PostMortem(
         brief=brief(data),
-        entropy=entropy_lines(data, entropy_frame(data)),
+        entropy=entropy_lines(data, frame) if frame is not None else [],
         suggestions=suggestions,
         best=best,
         worst=worst,

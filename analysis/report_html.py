@@ -42,7 +42,7 @@ th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .6rem; text-align: le
 th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { margin: 1rem 0; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; }
 .label-best { color: #1a7a40; } .label-good { color: #4d8a1f; } .label-inaccuracy { color: #9a7b00; }
-.label-mistake { color: #b86b00; } .label-blunder { color: #b3261e; } .note { color: #555; font-style: italic; } .muted { color: #777; }
+.label-mistake { color: #b86b00; } .label-blunder { color: #b3261e; } .note { color: #555; font-style: italic; } .muted { color: #777; } .over-budget { border-left: 3px solid #b86b00; padding-left: 0.6em; }
 """
 
 
@@ -121,6 +121,13 @@ def _brief(b: Brief) -> str:
             '<p class="muted">The analysis was computed for this report; the database does not hold it '
             "(<code>clue-stats analyse</code> stores it).</p>"
         )
+    if b.over_budget:
+        out.append(
+            '<div class="over-budget"><p>Left out, over the counting budget (the other sections are whole; '
+            "<code>clue-stats analyse</code> with a larger budget completes them):</p><ul>"
+            + "".join(f"<li>{esc(message)}</li>" for message in b.over_budget)
+            + "</ul></div>"
+        )
     out.append("</section>")
     return "".join(out)
 
@@ -140,6 +147,9 @@ def _entropy(lines: list[EntropyLine], timing: list[TimingLine], charts: bool) -
         "<p>How uncertain each player was about the solution after every record, in bits (0 = certain). "
         "The dashed line is the table: a spectator who sees no cards.</p>",
     ]
+    if not lines:
+        out.append('<p class="muted">Not computed: over the counting budget (see the game in brief).</p></section>')
+        return "".join(out)
     if charts and lines:
         out.append(
             _figure(

@@ -113,6 +113,14 @@ def _brief(pm: PostMortem) -> list[str]:
         out += ["_Not analysed yet: run `clue-stats analyse` for accuracy, timing and giveaways._", ""]
     elif b.computed:
         out += ["_The analysis was computed for this report; `clue-stats analyse` stores it._", ""]
+    if b.over_budget:
+        out += [
+            "Left out, over the counting budget (the other sections are whole; `clue-stats analyse` with a "
+            "larger budget completes them):",
+            "",
+            *(f"- {md_escape(message)}" for message in b.over_budget),
+            "",
+        ]
     return out
 
 
@@ -132,6 +140,8 @@ def _entropy(lines: list[EntropyLine]) -> list[str]:
         "Bits of uncertainty about the solution (0 = certain); the curve runs from the first record to the last.",
         "",
     ]
+    if not lines:
+        return out + ["_Not computed: over the counting budget (see the game in brief)._", ""]
     top = max((line.start for line in lines), default=0.0)
     rows = [
         (

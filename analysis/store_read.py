@@ -117,6 +117,7 @@ GAME_LIST_COLUMNS = (
     "winner",
     "hands_known",
     "analysis_version",
+    "analysis_cut",
 )
 
 

@@ -23,9 +23,15 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> dict[st
     return rows[0] if rows else {}
 
 
-def _games(con: duckdb.DuckDBPyConnection, filters: GameFilter) -> int:
+def _games(con: duckdb.DuckDBPyConnection, filters: GameFilter) -> tuple[int, int]:
+    """The games the filters select, and how many of them the counting budget analysed only partly."""
     where, params = filters.where("g")
-    return int(_one(con, f"SELECT count(*)::BIGINT AS n FROM games g WHERE {where}", params)["n"])
+    row = _one(
+        con,
+        f"SELECT count(*)::BIGINT AS n, count(g.analysis_cut)::BIGINT AS cut FROM games g WHERE {where}",
+        params,
+    )
+    return int(row["n"]), int(row["cut"])
 
 
 def _bins(column: str, width: float) -> str:
@@ -45,7 +51,7 @@ def suggestion_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
     figure needs (strategy, player, label, accuracy bin, gain bin); every figure is then a sum over
     that small table. At 100,000 games the join is the costly part, so it is done once."""
     join_s, in_s, selected = selection(filters, "s")
-    games = _games(con, filters)
+    games, cut = _games(con, filters)
     grain = frame(
         con,
         f"""
@@ -82,7 +88,7 @@ def suggestion_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
             ORDER BY {order.format(t="t")}""",
             selected,
         )
-    return {"totals": _suggestion_totals(grain, games), **_suggestion_figures(grain), **ranked}
+    return {"totals": _suggestion_totals(grain, games, cut), **_suggestion_figures(grain), **ranked}
 
 
 def _review_accuracy(sum_reviewed: pl.Expr, sum_best: pl.Expr) -> pl.Expr:
@@ -113,13 +119,16 @@ def _by(grain: pl.DataFrame, by: str) -> pl.DataFrame:
     )
 
 
-def _suggestion_totals(grain: pl.DataFrame, games: int) -> dict[str, Any]:
+def _suggestion_totals(grain: pl.DataFrame, games: int, cut: int = 0) -> dict[str, Any]:
     def total(column: str) -> Any:
         return grain[column].sum() if grain.height else 0
 
     n_expected, n_accuracy, best = int(total("n_expected")), int(total("n_accuracy")), total("sum_best") or 0.0
     return {
         "games": games,
+        # games whose analysis the counting budget cut (games.analysis_cut): some of their
+        # suggestions' review or expected gain was left out
+        "games_cut": cut,
         "suggestions": int(total("n")),
         "with_expected": n_expected,
         "with_accuracy": n_accuracy,
@@ -163,7 +172,7 @@ def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
     outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
     columns = f"""a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
                  a.first_certain_seq, a.turns_waited, g.winner, g.edition"""
-    games = _games(con, filters)
+    games, _ = _games(con, filters)
     # every accusation of the selection, counted by outcome, p_correct bin and turns waited
     grain = frame(
         con,

@@ -1,14 +1,23 @@
 """One game, record by record, for the dashboard's replay and the post-mortem report: every
 observer's entropy after each record, one observer's notebook at one record, and when each player
 became certain of the solution.
+
+A stored, analysed game's entropy over the game is read from its ``information`` rows
+(:func:`stored_entropy_frame`): counting it again is what the analysis did once already. Whatever is
+counted here counts under the budget in force (engine.budget), as the callers set it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import math
+from typing import Any
+
 import polars as pl
 
 from clue_stats.analysis import accusations
-from clue_stats.engine import deduction
+from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Game
 
 
@@ -26,6 +35,99 @@ def entropy_frame(game: Game) -> pl.DataFrame:
         {"seq": seqs, "observer": observers, "entropy": values},
         schema={"seq": pl.Int64, "observer": pl.Utf8, "entropy": pl.Float64},
     )
+
+
+def stored_entropy_frame(game: Game, information: list[dict[str, Any]]) -> pl.DataFrame:
+    """:func:`entropy_frame` from a game's stored ``information`` rows, as the analysis counted them.
+
+    Between two informative records an observer's knowledge does not change (the rows'
+    entropy_after holds until the next row's entropy_before), so the rows give every record's
+    entropy but those before an observer's first informative record whose knowledge differs from
+    the knowledge just before it (the game record, before the deals): those few are counted."""
+    stored: dict[tuple[int, str | None], tuple[float, float]] = {
+        (r["seq"], r["observer"]): (r["entropy_before"], r["entropy_after"]) for r in information
+    }
+    seqs: list[int] = []
+    observers: list[str | None] = []
+    values: list[float] = []
+    for observer in deduction.observers(game):
+        timeline = deduction.knowledge_timeline(game, observer)
+        series = [math.nan] * len(timeline)
+        for seq in range(len(timeline)):
+            if (seq, observer) in stored:
+                series[seq] = stored[seq, observer][1]
+        # back from each informative record: its entropy_before holds as far as the knowledge is the same
+        for seq in range(len(timeline) - 1, 0, -1):
+            if (seq, observer) in stored:
+                before, k = stored[seq, observer][0], timeline[seq - 1]
+                at = seq - 1
+                while at >= 0 and timeline[at] is k and math.isnan(series[at]):
+                    series[at] = before
+                    at -= 1
+        # forward: a record that changes nothing keeps the entropy after the one before it
+        for seq in range(1, len(timeline)):
+            if math.isnan(series[seq]) and timeline[seq] is timeline[seq - 1] and not math.isnan(series[seq - 1]):
+                series[seq] = series[seq - 1]
+        for seq, h in enumerate(series):
+            if math.isnan(h):
+                series[seq] = deduction.envelope_entropy(timeline[seq])
+        seqs.extend(range(len(series)))
+        observers.extend([observer] * len(series))
+        values.extend(series)
+    return pl.DataFrame(
+        {"seq": seqs, "observer": observers, "entropy": values},
+        schema={"seq": pl.Int64, "observer": pl.Utf8, "entropy": pl.Float64},
+    )
+
+
+# A page of the dashboard counts (a game stored without analysis, one observer's notebook) under
+# the budget of ingest (its variables; `clue-stats dashboard` takes the options), and for at most
+# this many seconds of counting, so that no page waits long on one game.
+PAGE_SECONDS = 20.0
+
+
+def page_limits() -> budget.Limits:
+    limits = budget.Limits.from_env()
+    return dataclasses.replace(limits, seconds=min(limits.seconds or PAGE_SECONDS, PAGE_SECONDS))
+
+
+def _within(limits: budget.Limits | None) -> contextlib.AbstractContextManager:
+    return budget.limited(limits) if limits is not None else contextlib.nullcontext()
+
+
+def game_entropy(
+    game: Game,
+    header: dict[str, Any],
+    information: list[dict[str, Any]],
+    over_budget: list[str],
+    limits: budget.Limits | None = None,
+) -> tuple[pl.DataFrame | None, str | None]:
+    """A stored game's :func:`entropy_frame`, and why it is missing when it is (None): read from its
+    information rows where its analysis holds them; else counted, under ``limits`` (None: the
+    budget in force), unless the game was stored over the budget (``over_budget``: the messages of
+    its over_budget problems): counting it again would pass the budget again."""
+    from clue_stats.analysis.game_analysis import information_kept
+
+    try:
+        with _within(limits):
+            if information_kept(header):
+                return stored_entropy_frame(game, information), None
+            if over_budget:
+                return None, "the game was stored over the counting budget"
+            return entropy_frame(game), None
+    except budget.BudgetExceeded as exc:
+        return None, f"counting it passed the budget: {exc.message}"
+
+
+def notebook_within(
+    game: Game, observer: str | None, seq: int, limits: budget.Limits
+) -> tuple[pl.DataFrame | None, str | None]:
+    """:func:`notebook_frame` counted under ``limits``; None and the reason when it passes them."""
+    try:
+        with budget.limited(limits):
+            return notebook_frame(game, observer, seq), None
+    except budget.BudgetExceeded as exc:
+        return None, exc.message
 
 
 def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:

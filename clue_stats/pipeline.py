@@ -463,10 +463,13 @@ class UnknownFormat(InputError):
     """A file whose format clue-stats cannot tell (or a format name it does not know)."""
 
 
-def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[list[Game], list[Problem]]:
+def read_game_file(
+    path: str | Path, source_format: str | None = None, limits: budget.Limits | None = None
+) -> tuple[list[Game], list[Problem]]:
     """Every valid game of one file (any format ingest reads, or the one named), checked as ingest
-    checks them, and every problem found: the one reader of game files for commands that work on a
-    file (convert, notebook). Raises UnknownFormat when the format cannot be told or is unknown."""
+    checks them (under ``limits``, default: the environment's or the defaults), and every problem
+    found: the one reader of game files for commands that work on a file (convert, notebook).
+    Raises UnknownFormat when the format cannot be told or is unknown."""
     path = Path(path)
     if source_format is None:
         try:
@@ -500,7 +503,7 @@ def read_game_file(path: str | Path, source_format: str | None = None) -> tuple[
         if isinstance(item, Problem):
             problems.append(item)
             continue
-        game, replay, found = build_checked(item)
+        game, replay, found = build_checked(item, limits)
         problems.extend(found)
         if game is not None and replay is not None:
             games.append(game)

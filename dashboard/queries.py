@@ -250,6 +250,12 @@ class GameData:
     suggestions: pl.DataFrame
     accusations: pl.DataFrame
     problems: pl.DataFrame
+    information: pl.DataFrame
+
+    @property
+    def over_budget(self) -> list[str]:
+        """The messages of the game's over_budget problems (what the budget left out, and why)."""
+        return self.problems.filter(pl.col("code") == "over_budget")["message"].to_list()
 
 
 @st.cache_data(**CACHE)
@@ -266,24 +272,32 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
         suggestions=t["suggestions"],
         accusations=t["accusations"],
         problems=t["problems"].select("seq", "line", "code", "severity", "message"),
+        information=t["information"],
     )
 
 
 @st.cache_data(**CACHE)
-def replay_timeline(path: str, version: str, game_id: str) -> pl.DataFrame:
-    """Envelope entropy of every observer after every record.
+def replay_timeline(path: str, version: str, game_id: str) -> tuple[pl.DataFrame | None, str | None]:
+    """Envelope entropy of every observer after every record, and why it is missing (None: it is not).
 
-    Computed by the deduction engine (through analysis.timeline) rather than read from the
-    ``information`` table, so that a game stored with ``--no-analyse`` can be replayed as well. When
-    each player became certain is read from ``players.first_certain_seq`` (replay_game)."""
-    return timeline.entropy_frame(replay_game(path, version, game_id).game)
+    An analysed game's is read from its stored ``information`` rows (analysis.timeline); a game
+    stored without analysis has it counted here, under the page's budget; a game stored over the
+    budget is not counted again (it would pass the budget again): the reason is returned instead.
+    When each player became certain is read from ``players.first_certain_seq`` (replay_game)."""
+    data = replay_game(path, version, game_id)
+    return timeline.game_entropy(
+        data.game, data.header, data.information.to_dicts(), data.over_budget, timeline.page_limits()
+    )
 
 
 @st.cache_data(**CACHE)
-def notebook(path: str, version: str, game_id: str, observer: str | None, seq: int) -> pl.DataFrame:
-    """The observer's notebook after record ``seq``: card, category, place, probability."""
+def notebook(
+    path: str, version: str, game_id: str, observer: str | None, seq: int
+) -> tuple[pl.DataFrame | None, str | None]:
+    """The observer's notebook after record ``seq`` (card, category, place, probability), counted
+    under the page's budget; None and the reason when it passes it."""
     game = replay_game(path, version, game_id).game
-    return timeline.notebook_frame(game, observer, seq)
+    return timeline.notebook_within(game, observer, seq, timeline.page_limits())
 
 
 # ---------------------------------------------------------------- suggestions

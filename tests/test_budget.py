@@ -335,3 +335,87 @@ def test_reingesting_stored_games_checks_and_analyses_none_of_them(samples, db, 
     _write(samples, "new.jsonl", random_game(5, n_players=3))
     third = json.loads(runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"]).stdout)
     assert third["games_stored"] == 1 and third["games_skipped"] == stored and sorted(set(calls)) == [1, 2]
+
+
+# -- every view counts under the budget, and shows a game stored over it as it was stored ----------
+
+
+def test_the_report_of_a_game_stored_over_the_budget_shows_what_was_stored_and_counts_nothing_again(
+    tmp_path, db, monkeypatch
+):
+    from clue_stats.engine import deduction
+
+    folder = tmp_path / "night"
+    folder.mkdir()
+    _write(folder, "six.jsonl", _review_cut_game())
+    runner = CliRunner()
+    counting.clear_caches()
+    assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--budget-states", "400000"]).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        [(game_id, cut)] = con.sql("SELECT game_id, analysis_cut FROM games").fetchall()
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the report counted the game again")
+
+    monkeypatch.setattr(deduction, "entropy_table", counted)
+    monkeypatch.setattr(deduction, "candidate_gains", counted)
+    result = runner.invoke(app, ["report", game_id, "--db", str(db), "--format", "md", "--out", "-"])
+    assert result.exit_code == 0, result.output
+    assert f"{game_id} was stored over the counting budget: the report shows what was stored" in result.stderr
+    assert "computing" not in result.stderr
+    assert "Left out, over the counting budget" in result.stdout
+    assert f"- the analysis left out {cut}: counting the deals generated more than the limit of 400,000" in (
+        result.stdout.replace("\\", "")
+    )
+    assert "## Envelope entropy over the game" in result.stdout and "Not computed" not in result.stdout
+
+
+def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_path, db):
+    folder = tmp_path / "night"
+    folder.mkdir()
+    _write(folder, "six.jsonl", _review_cut_game())
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        [(game_id,)] = con.sql("SELECT game_id FROM games").fetchall()
+    counting.clear_caches()
+    result = runner.invoke(
+        app, ["report", game_id, "--db", str(db), "--format", "md", "--out", "-", "--budget-states", "400000"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"computing the analysis of {game_id}" in result.stderr
+    assert f"{game_id}: over_budget: the analysis left out the review of the suggestions at records" in result.stderr
+    assert "Left out, over the counting budget" in result.stdout
+    # every stage that fits is in the report: the entropy over the game, when each became certain
+    assert "## Envelope entropy over the game" in result.stdout and "Not computed" not in result.stdout
+
+
+def test_the_notebook_command_counts_under_the_budget_of_ingest(tmp_path, monkeypatch):
+    path = _write(tmp_path, "six.jsonl", _review_cut_game())
+    counting.clear_caches()
+    monkeypatch.setenv(budget.ENV_WORK, "10")
+    result = CliRunner().invoke(app, ["notebook", str(path), "--observer", "table", "--at", "8"])
+    assert result.exit_code == 1
+    assert "the notebook of table in" in result.stderr and "after seq 8 was not counted" in result.stderr
+    assert "counting the deals generated more than the limit of 10 states" in result.stderr
+    assert "Traceback" not in result.output
+    ok = CliRunner().invoke(app, ["notebook", str(path), "--observer", "table", "--at", "8", "--budget-states", "0"])
+    assert ok.exit_code == 0 and "consistent deals" in ok.stdout
+
+
+def test_the_games_list_says_which_games_the_budget_analysed_partly(tmp_path, db):
+    folder = tmp_path / "night"
+    folder.mkdir()
+    _write(folder, "six.jsonl", _review_cut_game())
+    _write(folder, "ordinary.jsonl", random_game(1, n_players=3))
+    runner = CliRunner()
+    counting.clear_caches()
+    assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--budget-states", "400000"]).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        [(game_id, cut)] = con.sql("SELECT game_id, analysis_cut FROM games WHERE analysis_cut IS NOT NULL").fetchall()
+    listed = runner.invoke(app, ["games", "--db", str(db)])
+    assert listed.exit_code == 0
+    assert f"{game_id}: partly analysed: the counting budget left out {cut}" in " ".join(listed.stdout.split())
+    assert listed.stdout.count("partly analysed") == 1
+    data = json.loads(runner.invoke(app, ["games", "--db", str(db), "--json"]).stdout)
+    assert {g["game_id"]: g["analysis_cut"] for g in data["games"]}[game_id] == cut

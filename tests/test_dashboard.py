@@ -708,3 +708,94 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
             assert line.verdict.startswith("missed win") == line.missed_win
         for player in pm.brief.players:
             assert player.review_accuracy == columns[(game_id, player.name)][1]
+
+
+# ---------------------------------------------------------------- games stored over the budget
+
+
+@pytest.fixture(scope="module")
+def over_budget(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A database with two games stored under a budget of 1,000,000 states: a classic 6-player game
+    whose review it cut (its information kept), and a 6-player game on an 8/8/12 deck whose
+    information it cut too. (db, the first game's id, the second's)."""
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+    from clue_stats.engine import counting
+    from clue_stats.ingest.cluelog import write_game
+    from tests.helpers import random_game, small_deck
+
+    root = tmp_path_factory.mktemp("over-budget")
+    (root / "logs").mkdir()
+    review = random_game(2, n_players=6, n_suggestions=12)
+    big = random_game(4, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12))
+    (root / "logs" / "review.jsonl").write_text(write_game(review), encoding="utf-8")
+    (root / "logs" / "big.jsonl").write_text(write_game(big), encoding="utf-8")
+    counting.clear_caches()
+    db = root / "cut.duckdb"
+    done = CliRunner().invoke(
+        app, ["ingest", str(root / "logs"), "--db", str(db), "--workers", "1", "--budget-states", "400000"]
+    )
+    assert done.exit_code == 0, done.output
+    ids = dict(sql(db, "SELECT regexp_extract(source_file, '[a-z]+[.]jsonl$'), game_id FROM games"))
+    return db, ids["review.jsonl"], ids["big.jsonl"]
+
+
+def test_replay_of_an_analysed_game_reads_its_stored_rows_and_says_what_the_budget_left_out(over_budget, monkeypatch):
+    from clue_stats.engine import deduction
+
+    db, game_id, _ = over_budget
+    [(cut,)] = sql(db, "SELECT analysis_cut FROM games WHERE game_id = ?", [game_id])
+    assert cut.startswith("the review of the suggestions at records ")
+    first = int(cut.split("records ")[1].split(" ")[0])
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the replay counted the entropy table again")
+
+    monkeypatch.setattr(deduction, "entropy_table", counted)
+    at = open_app(db, monkeypatch, "replay", game=game_id, seq=str(first))
+    assert_clean(at)
+    assert f"This game is partly analysed: the counting budget left out {cut}." in texts(at).replace("\\", "")
+    # the entropy over the game: the stored information rows, at every informative record
+    _, entropy = chart_with(at, "entropy")
+    shown = {
+        (o, s): h
+        for o, s, h in zip(entropy["observer"].to_pylist(), entropy["seq"].to_pylist(), entropy["entropy"].to_pylist())
+    }
+    stored = sql(db, "SELECT observer, seq, entropy_after FROM information WHERE game_id = ?", [game_id])
+    assert stored and all(
+        math.isclose(shown[(o or "the table (a spectator)", s)], h, abs_tol=1e-12) for o, s, h in stored
+    )
+    # the suggestion at the cut keeps its expected gain; its review was left out, and it says so
+    assert metrics(at)["Best available (bits)"] == "n/a"
+    best = next(m for m in at.metric if m.label == "Best available (bits)")
+    assert "left out, over the counting budget" in best.proto.help
+
+
+def test_replay_of_a_game_stored_over_the_budget_does_not_count_it_again(over_budget, monkeypatch):
+    from clue_stats.engine import deduction
+
+    db, _, game_id = over_budget
+    [(cut,)] = sql(db, "SELECT analysis_cut FROM games WHERE game_id = ?", [game_id])
+    assert "every observer's information" in cut
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the replay counted the entropy table again")
+
+    monkeypatch.setattr(deduction, "entropy_table", counted)
+    monkeypatch.setenv("CLUE_STATS_BUDGET_STATES", "1000")  # the notebook: counted under ingest's budget
+    at = open_app(db, monkeypatch, "replay", game=game_id, seq="20")
+    assert_clean(at)
+    shown = texts(at).replace("\\", "")
+    assert "The entropy over the game was not computed: the game was stored over the counting budget" in shown
+    assert "This notebook was not counted: counting the deals generated more than the limit of 1,000 states" in shown
+    assert "left out, over the counting budget" in shown  # when each player became certain, if it was cut
+
+
+def test_suggestions_page_counts_the_games_the_budget_analysed_partly(over_budget, monkeypatch):
+    db, _, _ = over_budget
+    at = open_app(db, monkeypatch, "suggestions")
+    assert_clean(at)
+    shown = texts(at).replace("\\", "")
+    assert "2 games are only partly analysed: the counting budget left part of the analysis out" in shown
+    assert "await the review (stored with `--light`, or left out over the counting budget)" in shown

@@ -23,6 +23,7 @@ from clue_stats.analysis.partitioned import (
     partition_events,
     read_partition,
 )
+from clue_stats.engine import budget, counting
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, formats
 from clue_stats.ingest.export import export
@@ -223,7 +224,7 @@ def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkey
 
     calls = []
 
-    def run(sources, out, partitions, workers, scheduler, review, repartition):
+    def run(sources, out, partitions, workers, scheduler, review, repartition, limits=None):
         calls.append((sources, out, partitions, workers, scheduler, review, repartition))
         rows = {t: 0 for t in OUTPUT_TABLES} | {"suggestions": 12}
         return PartitionedSummary(partitions=3, games=2, rows=rows, failed=[("g-1", "unknown edition")])
@@ -236,3 +237,15 @@ def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkey
     assert done.exit_code == 3, done.output
     assert "2 games analysed in 3 partitions" in done.stdout and "suggestions 12" in done.stdout
     assert "not analysed: g-1: unknown edition" in done.stdout
+
+
+def test_the_partitioned_analysis_counts_under_the_budget_of_ingest(corpus, monkeypatch):
+    _, exported = corpus
+    events = pq.read_table(exported / "events.parquet").select(["game_id", "seq", "line", "payload"])
+    counting.clear_caches()  # the games were counted in this process before: count them afresh
+    monkeypatch.setenv(budget.ENV_WORK, "10")  # ingest's own variable: the same budget as ingest's
+    result = analyse_events(events, review=False)
+    assert result.games > 0 and not result.failed
+    assert result.over_budget and {g for g, _ in result.over_budget} <= set(events.column("game_id").to_pylist())
+    assert all(m.startswith("the analysis left out ") and "the limit of 10 states" in m for _, m in result.over_budget)
+    assert result.tables["information"].num_rows == 0  # no game's information fits in 10 states

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 import subprocess
@@ -18,6 +19,7 @@ import typer
 import clue_stats.dashboard
 from clue_stats import children
 from clue_stats.app import DbOption, app, database, err, fail, handled, out
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, environment, limits
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
@@ -88,8 +90,13 @@ def dashboard_command(
         "only this machine in; 0.0.0.0 lets in anyone who can reach it, and they can read every game.",
     ),
     open_browser: bool = typer.Option(False, "--open", help="Open the dashboard in a web browser once it is up."),
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
 ) -> None:
-    """Start the Streamlit dashboard on the database (Ctrl+C, SIGTERM or SIGHUP stops it)."""
+    """Start the Streamlit dashboard on the database (Ctrl+C, SIGTERM or SIGHUP stops it). What a
+    page counts (a game stored without analysis, a notebook) counts under the same budget as ingest's."""
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
     path = Path(database(db)).expanduser().resolve()
     store.check_is_database(path)
     if not path.exists():
@@ -111,7 +118,10 @@ def dashboard_command(
     # the server ends with this command: told to stop (Ctrl+C, SIGTERM, SIGHUP) it stops the server
     # first; killed outright, the kernel ends the server (children.kill_with_parent)
     child = subprocess.Popen(
-        streamlit_command(path, port, address), stdout=subprocess.DEVNULL, preexec_fn=children.kill_with_parent
+        streamlit_command(path, port, address),
+        stdout=subprocess.DEVNULL,
+        preexec_fn=children.kill_with_parent,
+        env={**os.environ, **environment(game_limits)},
     )
     if open_browser:
         threading.Thread(target=_open_when_up, args=(url, address, port), daemon=True).start()

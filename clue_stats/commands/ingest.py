@@ -253,6 +253,14 @@ def games_command(
         )
     if games:
         out.print(table)
+        for g in games:
+            if g["analysis_cut"]:
+                out.print(
+                    printable(f"{g['game_id']}: partly analysed: the counting budget left out {g['analysis_cut']}"),
+                    markup=False,
+                )
+        if any(g["analysis_cut"] for g in games):
+            out.print("(`clue-stats analyse` with a larger budget completes them)", markup=False)
     else:
         out.print(f"no games{what} in {path}")
     out.print(f"{plural(rejected, 'rejected game or file', 'rejected games or files')} kept in the `rejected` table.")

@@ -1,4 +1,5 @@
-"""The budget options of the commands that count deals (`ingest`, `validate`, `analyse`)."""
+"""The budget options of the commands that count deals (`ingest`, `validate`, `analyse`, `report`,
+`notebook`, `dashboard`): one budget for a game wherever it is counted."""
 
 from __future__ import annotations
 
@@ -36,3 +37,12 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
 
 def over_budget_note(n: int) -> str:
     return f", {n} over the budget" if n else ""
+
+
+def environment(game_limits: budget.Limits) -> dict[str, str]:
+    """The limits as the variables the budget reads (0: no limit), for a process started with them."""
+    return {
+        budget.ENV_WORK: str(game_limits.states or 0),
+        budget.ENV_MEMORY: f"{game_limits.memory_mb or 0:g}",
+        budget.ENV_SECONDS: f"{game_limits.seconds or 0:g}",
+    }

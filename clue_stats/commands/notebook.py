@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clue_stats.app import JsonOption, app, handled, out, print_json, printable
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError
 from clue_stats.pipeline import read_game_file
@@ -40,13 +41,18 @@ def notebook_command(
     game_id: str | None = typer.Option(None, "--game", help="The game's id, when the file holds several."),
     top: int = typer.Option(5, "--top", min=1, help="How many of the most likely solutions to list."),
     json_output: bool = JsonOption,
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
 ) -> None:
-    """The observer's notebook: each card's probability per place, the envelope entropy, the likely solutions."""
-    from clue_stats.engine import deduction
+    """The observer's notebook: each card's probability per place, the envelope entropy, the likely
+    solutions; counted under the same budget as ingest's."""
+    from clue_stats.engine import budget, deduction
 
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
-    games, problems = read_game_file(path)  # UnknownFormat: an InputError (exit 3)
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
+    games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
         detail = "; ".join(str(p) for p in problems[:3])
         raise InputError(f"{path}: no valid game to read ({detail})")
@@ -63,7 +69,15 @@ def notebook_command(
     if seq > last:
         raise UsageError(f"--at {seq}: the game's last record is seq {last}")
     knowledge = deduction.knowledge_at(game, who, seq)
-    counts = deduction.count(knowledge)
+    try:
+        with budget.limited(game_limits):
+            counts = deduction.count(knowledge)
+    except budget.BudgetExceeded as exc:
+        raise budget.BudgetExceeded(
+            exc.reason,
+            f"{path}: the notebook of {'table' if who is None else who} in {game.game_id} after seq {seq} was not "
+            f"counted: {exc.message} (a larger budget: --budget-states, --budget-memory, --budget-seconds)",
+        ) from None
     places = list(knowledge.places)
     deck = game.deck
     name = "table" if who is None else who

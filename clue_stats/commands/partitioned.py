@@ -9,6 +9,7 @@ import typer
 
 from clue_stats.analysis.partitioned import GAMES_PER_PARTITION, run_partitioned
 from clue_stats.app import JsonOption, app, check_output_folder, handled, out, plural, print_json
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
 from clue_stats.exit_codes import ExitCode
 
@@ -33,6 +34,9 @@ def partitioned_command(
         False, "--no-repartition", help="Each source file already holds whole games: take them as the partitions."
     ),
     json_output: bool = JsonOption,
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
 ) -> None:
     """Analyse the games of Parquet exports on a Dask cluster (a local one, or --scheduler's), writing
     OUT/<table>/<partition>.parquet for the suggestions, information, accusations, statements and players tables."""
@@ -48,8 +52,9 @@ def partitioned_command(
         import distributed  # noqa: F401
     except ImportError:
         raise ClueStatsError("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'") from None
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
     summary = run_partitioned(
-        sources, target, partitions, workers, scheduler, not light, repartition=not no_repartition
+        sources, target, partitions, workers, scheduler, not light, repartition=not no_repartition, limits=game_limits
     )
     if json_output:
         print_json(summary.as_dict())
@@ -61,5 +66,7 @@ def partitioned_command(
         )
         for game_id, reason in summary.failed:
             out.print(f"not analysed: {game_id}: {reason}")
+        for game_id, message in summary.over_budget:
+            out.print(f"{game_id}: over_budget: {message}", markup=False)
     if summary.failed:
         raise typer.Exit(ExitCode.INPUT_REJECTED)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, plural, print_json, write_file
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
+
+if TYPE_CHECKING:
+    from clue_stats.analysis.report import ReportData
+    from clue_stats.engine.budget import Limits
 
 FORMATS = ("html", "md")
 
@@ -42,33 +48,36 @@ def report_command(
         "--json",
         help="Print what was written as JSON (with --out -, the report itself goes to standard output).",
     ),
+    budget_states: int | None = StatesOption,
+    budget_memory: float | None = MemoryOption,
+    budget_seconds: float | None = SecondsOption,
 ) -> None:
     """A game's post-mortem: entropy over the game, best and worst suggestions, accusation timing,
     what refuters gave away and the key moments. With --night (or --from/--until): the night's
-    summary and every game of it on one page."""
-    from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
+    summary and every game of it on one page. What the store lacks is counted under the same
+    budget as ingest's; a game stored over the budget is shown as stored, with the reason."""
+    from clue_stats.engine import budget
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise UsageError(f"--format must be html or md, not {fmt!r}")
     path = database(db)
+    game_limits = limits(budget_states, budget_memory, budget_seconds)
     nights = _nights(game_id, night, date_from, date_until)
     if nights is not None:
-        _night_report(path, nights, fmt, out_file, stored_only, json_output)
+        with budget.limited(game_limits):
+            _night_report(path, nights, fmt, out_file, stored_only, json_output, game_limits)
         return
     assert game_id is not None  # _nights asks for one or the other
+    from clue_stats.analysis.report import gather, post_mortem
+
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path) as con:
         data = gather(con, game_id)
-    missing = missing_analysis(data)
-    if missing is not None and not stored_only:
-        # one game's analysis takes seconds; the report should not be missing its core sections
-        err.print(
-            f"computing {missing} of {game_id} for this report (`clue-stats analyse` stores it) ...",
-            markup=False,
-        )
-        data = with_analysis(data)
-    pm = post_mortem(data)
+    if not stored_only:
+        data = _completed(data, game_limits)
+    with budget.limited(game_limits):  # what post_mortem counts (the entropy of a game stored without analysis)
+        pm = post_mortem(data)
     if fmt == "html":
         from clue_stats.analysis.report_html import render_html
 
@@ -94,6 +103,30 @@ def report_command(
         )
     else:
         out.print(f"wrote the post-mortem of {game_id} to {target}", markup=False)
+
+
+def _completed(data: ReportData, game_limits: Limits) -> ReportData:
+    """The report's data with what the store lacks computed under the budget, saying so on stderr;
+    a game stored over the budget as it was stored (counting it again would pass the budget again)."""
+    from clue_stats.analysis.report import missing_analysis, with_analysis
+
+    game_id = data.game.game_id
+    if data.over_budget:
+        err.print(
+            f"{game_id} was stored over the counting budget: the report shows what was stored "
+            "(`clue-stats analyse` with a larger budget completes it)",
+            markup=False,
+        )
+        return data
+    missing = missing_analysis(data)
+    if missing is None:
+        return data
+    # one game's analysis takes seconds; the report should not be missing its core sections
+    err.print(f"computing {missing} of {game_id} for this report (`clue-stats analyse` stores it) ...", markup=False)
+    data = with_analysis(data, game_limits)
+    for message in data.over_budget:
+        err.print(f"{game_id}: over_budget: {message}", markup=False)
+    return data
 
 
 def _nights(game_id: str | None, night: str | None, first: str | None, last: str | None) -> tuple[str, str] | None:
@@ -124,10 +157,16 @@ def _nights(game_id: str | None, night: str | None, first: str | None, last: str
 
 
 def _night_report(
-    path: str, nights: tuple[str, str], fmt: str, out_file: Path | None, stored_only: bool, json_output: bool
+    path: str,
+    nights: tuple[str, str],
+    fmt: str,
+    out_file: Path | None,
+    stored_only: bool,
+    json_output: bool,
+    game_limits: Limits,
 ) -> None:
     from clue_stats.analysis.night import gather_night, night_moments, nights_played
-    from clue_stats.analysis.report import gather, missing_analysis, post_mortem, with_analysis
+    from clue_stats.analysis.report import gather, post_mortem
 
     first, last = nights
     with store.read_connection(path) as con:
@@ -140,10 +179,8 @@ def _night_report(
         raise UsageError(f"no stored game was played on {when} (a night runs until 06:00 the next day){hint}")
     pms = {}
     for d in data:
-        missing = missing_analysis(d)
-        if missing is not None and not stored_only:
-            err.print(f"computing {missing} of {d.game.game_id} for this report ...", markup=False)
-            d = with_analysis(d)
+        if not stored_only:
+            d = _completed(d, game_limits)
         pms[d.game.game_id] = post_mortem(d)
     night_moments(night, pms)
     if fmt == "html":

@@ -12,6 +12,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
 from clue_stats.analysis.record_words import describe_seq
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
@@ -20,6 +21,7 @@ from clue_stats.dashboard.app_pages.words import md, percent
 from clue_stats.dashboard.pages import page
 
 TABLE_LABEL = "the table (a spectator)"
+LEFT_OUT = "left out, over the counting budget (`clue-stats analyse` with a larger budget completes it)"
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy
 
 ctx = page_context()
@@ -29,7 +31,7 @@ games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
 ids = games["game_id"].to_list()
 labels = {
     r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {queries.edition_name(r['edition'])} · "
-    f"{r['n_players']} players"
+    f"{r['n_players']} players" + (" · partly analysed" if r["analysis_cut"] else "")
     for r in games.iter_rows(named=True)
 }
 
@@ -86,6 +88,14 @@ except queries.GameNotFound:
     st.stop()
 game = data.game
 name = game.deck.name
+cut = data.header.get("analysis_cut") or ""
+analysis_state = analysis_words(data.header.get("analysis_version"), cut)
+if data.over_budget:
+    why = "" if cut else f" ({'; '.join(data.over_budget)})"
+    st.warning(
+        f"This game is {md(analysis_state)}{md(why)}. What was stored is shown; `clue-stats analyse` with a "
+        "larger budget completes it."
+    )
 n_records = len(game.records)
 names = [p.name for p in game.players]
 hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"].to_list()))
@@ -143,20 +153,13 @@ if payload.get("note"):
     st.caption(f"Note in the log: {md(payload['note'])}")
 
 # ---- the deduction: entropy of every observer, the notebook of the chosen one
-entropy = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
-entropy = entropy.with_columns(pl.col("observer").fill_null(TABLE_LABEL))
-notebook = read(queries.notebook, ctx.path, ctx.version, game_id, observer, seq)
+entropy, entropy_missing = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
+if entropy is not None:
+    entropy = entropy.with_columns(pl.col("observer").fill_null(TABLE_LABEL))
+notebook, notebook_missing = read(queries.notebook, ctx.path, ctx.version, game_id, observer, seq)
 
-left, right = st.columns([5, 6])
-with left:
-    st.subheader(f"Notebook of {TABLE_LABEL if observer is None else md(observer)} after record {seq}")
-    if observer is not None and not hand_known.get(observer, True):
-        st.caption(
-            f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
-            "shows them: a partial view, less certain than the player really was."
-        )
-    card_order = [name(c) for c in game.deck.cards]
-    place_order = ["envelope", *names, "room cards"]
+
+def _notebook(notebook: pl.DataFrame, card_order: list[str], place_order: list[str]) -> None:
     nb = notebook.with_columns(
         pl.col("card").map_elements(name, return_dtype=pl.Utf8).alias("card_name"),
         pl.col("place").replace({"room_cards": "room cards"}).alias("place"),
@@ -210,8 +213,8 @@ with left:
         likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
         st.caption("Cards most likely in the envelope, for this observer: " + md(", ".join(likely)))
 
-with right:
-    st.subheader("Envelope entropy over the game")
+
+def _entropy_chart(entropy: pl.DataFrame) -> None:
     if entropy.height > MAX_CHART_ROWS:
         changed = pl.col("entropy") != pl.col("entropy").shift(1).over("observer")
         entropy = entropy.sort("observer", "seq").filter(changed.fill_null(True) | (pl.col("seq") == n_records))
@@ -234,6 +237,62 @@ with right:
     st.altair_chart((ticks + lines_chart + now).properties(height=320), width="stretch")
     st.caption("Dotted lines mark suggestions; the black line is the current record.")
 
+
+def _gains_chart(entropy: pl.DataFrame, s: int) -> None:
+    before = entropy.filter(pl.col("seq") == s - 1).select("observer", pl.col("entropy").alias("before"))
+    after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
+    gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
+    st.altair_chart(
+        alt.Chart(gains)
+        .mark_bar()
+        .encode(
+            x=alt.X("gain_bits:Q", title="information gained (bits)"),
+            y=alt.Y(
+                "observer:N",
+                title=None,
+                sort=[*names, TABLE_LABEL],
+                axis=alt.Axis(labelLimit=220, labelOverlap=False),
+            ),
+            color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
+            tooltip=[
+                "observer:N",
+                alt.Tooltip("before:Q", format=".3f"),
+                alt.Tooltip("after:Q", format=".3f"),
+                alt.Tooltip("gain_bits:Q", format=".3f"),
+            ],
+        )
+        .properties(height=60 + 28 * (len(names) + 1)),
+        width="stretch",
+    )
+    st.caption(
+        "How to read this: the bits each observer's uncertainty about the solution fell by with this "
+        "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "
+        "that had made one solution look likely, so the chances spread more evenly and the "
+        "uncertainty grows, even though the observer knows more."
+    )
+
+
+left, right = st.columns([5, 6])
+with left:
+    st.subheader(f"Notebook of {TABLE_LABEL if observer is None else md(observer)} after record {seq}")
+    if observer is not None and not hand_known.get(observer, True):
+        st.caption(
+            f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
+            "shows them: a partial view, less certain than the player really was."
+        )
+    card_order = [name(c) for c in game.deck.cards]
+    place_order = ["envelope", *names, "room cards"]
+    if notebook is None:
+        st.warning(f"This notebook was not counted: {md(notebook_missing or '')}.")
+    else:
+        _notebook(notebook, card_order, place_order)
+
+with right:
+    st.subheader("Envelope entropy over the game")
+    if entropy is None:
+        st.warning(f"The entropy over the game was not computed: {md(entropy_missing or '')}.")
+    else:
+        _entropy_chart(entropy)
     current = [s for s in suggestion_seqs if s <= seq]
     st.subheader("The current suggestion")
     if not current:
@@ -241,49 +300,26 @@ with right:
     else:
         s = current[-1]
         st.markdown(f"Record {s}: {md(describe_seq(game, s))}")
-        before = entropy.filter(pl.col("seq") == s - 1).select("observer", pl.col("entropy").alias("before"))
-        after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
-        gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
-        st.altair_chart(
-            alt.Chart(gains)
-            .mark_bar()
-            .encode(
-                x=alt.X("gain_bits:Q", title="information gained (bits)"),
-                y=alt.Y(
-                    "observer:N",
-                    title=None,
-                    sort=[*names, TABLE_LABEL],
-                    axis=alt.Axis(labelLimit=220, labelOverlap=False),
-                ),
-                color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
-                tooltip=[
-                    "observer:N",
-                    alt.Tooltip("before:Q", format=".3f"),
-                    alt.Tooltip("after:Q", format=".3f"),
-                    alt.Tooltip("gain_bits:Q", format=".3f"),
-                ],
-            )
-            .properties(height=60 + 28 * (len(names) + 1)),
-            width="stretch",
-        )
-        st.caption(
-            "How to read this: the bits each observer's uncertainty about the solution fell by with this "
-            "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "
-            "that had made one solution look likely, so the chances spread more evenly and the "
-            "uncertainty grows, even though the observer knows more."
-        )
+        if entropy is None:
+            st.caption("The information each observer gained: not computed (see above).")
+        else:
+            _gains_chart(entropy, s)
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
         rated = row[0] if row else {}
         if rated.get("expected_gain_bits") is None and not hand_known.get(rated.get("player"), True):
             st.info("Not rated: hand not in the log (the suggester's knowledge is not known).")
         elif rated.get("expected_gain_bits") is None:
-            st.info(f"Expected and best gain: {NO_ANALYSIS}.")
+            st.info(f"Expected and best gain: {LEFT_OUT if cut else NO_ANALYSIS}.")
         else:
             cols = st.columns(5)
             # two decimals: a metric wider than its fifth of the page is cut ("0.95…")
             cols[0].metric("Expected gain (bits)", f"{rated['expected_gain_bits']:.2f}")
             if rated.get("best_gain_bits") is None:
-                cols[1].metric("Best available (bits)", "n/a", help="stored with --light: run `clue-stats analyse`")
+                cols[1].metric(
+                    "Best available (bits)",
+                    "n/a",
+                    help=LEFT_OUT if cut else "stored with --light: run `clue-stats analyse`",
+                )
             else:
                 cols[1].metric("Best available (bits)", f"{rated['best_gain_bits']:.2f}")
             cols[2].metric("Accuracy", percent(rated.get("accuracy")))
@@ -299,10 +335,10 @@ with right:
                 )
 
 st.subheader("When each player became certain")
-analysed = data.header.get("analysis_version") is not None
+analysed = data.header.get("analysis_version") is not None and CERTAINTY_STAGE not in cut
 seats = {row["name"]: row for row in data.players.to_dicts()}
 if not analysed:
-    st.caption(f"When each player became certain, and missed wins: {NO_ANALYSIS}.")
+    st.caption(f"When each player became certain, and missed wins: {LEFT_OUT if cut else NO_ANALYSIS}.")
 rows = []
 for player in names:
     at = seats.get(player, {}).get("first_certain_seq")
@@ -313,7 +349,7 @@ for player in names:
             "certain after record": at,
             "at that record": describe_seq(game, at)
             if at is not None
-            else ("never certain" if analysed else "not analysed"),
+            else ("never certain" if analysed else "left out" if cut else "not analysed"),
             "accused at": accused[0]["seq"] if accused else None,
             "chance it was right": accused[0].get("p_correct") if accused else None,
             "turns waited": accused[0].get("turns_waited") if accused else None,

@@ -61,10 +61,20 @@ row[3].metric(
     percent(totals["review_accuracy"], 1) if totals["review_accuracy"] is not None else "not reviewed",
     help="the expected gain of the rated suggestions over their best available gain",
 )
+cut = totals["games_cut"]
 pending = [
-    f"{totals['not_analysed']:,} more are in games stored without analysis" if totals["not_analysed"] else "",
-    f"{totals['awaiting_review']:,} of the rated await the review (stored with `--light`)"
+    f"{totals['not_analysed']:,} more are in games stored without analysis"
+    + (" or whose expected gain the counting budget left out" if cut else "")
+    if totals["not_analysed"]
+    else "",
+    f"{totals['awaiting_review']:,} of the rated await the review (stored with `--light`"
+    + (", or left out over the counting budget" if cut else "")
+    + ")"
     if totals["awaiting_review"]
+    else "",
+    f"{cut:,} {'game is' if cut == 1 else 'games are'} only partly analysed: the counting budget left part "
+    "of the analysis out (the replay of each says what)"
+    if cut
     else "",
 ]
 if any(pending):
