@@ -170,7 +170,8 @@ def _annotate(rows: GameRows, game: Game, review: bool = True, limits: budget.Li
         graded = statements.statement_rows(game, ctx.before)
         rows.tables["statements"] = graded
 
-    finished |= run("the grading of what the players stated", statements_stage)
+    # a game with nothing stated computes nothing here (as the giveaways of a game with no hand)
+    finished |= run("the grading of what the players stated", statements_stage) and bool(graded)
 
     given: dict[int, float | None] = {}
     run("what the refuters gave away", lambda: given.update(giveaway.giveaway_columns(game, ctx.before)))
