@@ -723,7 +723,7 @@ def over_budget(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, st
     from clue_stats.cli import app
     from clue_stats.engine import counting
     from clue_stats.ingest.cluelog import write_game
-    from tests.helpers import random_game, small_deck
+    from clue_stats.testing import random_game, small_deck
 
     root = tmp_path_factory.mktemp("over-budget")
     (root / "logs").mkdir()
