@@ -148,3 +148,26 @@ def test_convert_reads_other_clients_and_reports_problems(tmp_path):
     junk.write_text('{"hello": 1}')
     unknown = run("convert", junk)
     assert unknown.exit_code == 2 and "--from" in unknown.stderr
+
+
+def test_an_installed_tool_caches_the_compiled_kernels_in_the_users_cache_folder(tmp_path, monkeypatch):
+    import clue_stats
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # a package folder that cannot be written (an installed tool): the user's cache folder
+    assert clue_stats.numba_cache_dir(package_writable=False) == tmp_path / "cache" / "clue-stats" / "numba"
+    assert clue_stats.numba_cache_dir(package_writable=True) is None  # a clone: numba's own, beside the sources
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))  # the user's own choice wins
+    assert clue_stats.numba_cache_dir(package_writable=False) is None
+
+
+def test_the_first_run_says_it_prepares_the_counting_engine_and_later_runs_do_not(tmp_path, monkeypatch):
+    from clue_stats.prepare import MESSAGE
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # where the mark is kept: none yet, a first run
+    first = CliRunner().invoke(app, ["validate", str(SAMPLES)])
+    assert first.exit_code == 0, first.output
+    assert f"{MESSAGE} ..." in first.stderr and f"{MESSAGE}: done in" in first.stderr
+    again = CliRunner().invoke(app, ["validate", str(SAMPLES)])
+    assert again.exit_code == 0 and MESSAGE not in again.stderr
