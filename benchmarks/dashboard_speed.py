@@ -145,6 +145,44 @@ def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:
     return results
 
 
+NEXT_RECORD_TARGET = 0.3  # seconds: the replay's "Next record" click (issue 21)
+
+
+def time_next_record(db: Path, label: str, clicks: int = 8) -> float:
+    """The replay of an analysed 6-player game, opened at its first record, then "Next record"
+    clicked ``clicks`` times, every cache cleared first: the median seconds a click. The entropy over
+    the game is read from the stored information rows (once, then cached); each click counts the
+    observer's notebook at the new record."""
+    os.environ["CLUE_STATS_DB"] = str(db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        game_id = con.execute(
+            "SELECT game_id FROM games WHERE analysis_version IS NOT NULL AND n_players = 6 ORDER BY game_id LIMIT 1"
+        ).fetchone()[0]
+    st.cache_data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=600)
+    at.query_params["game"] = game_id
+    at.query_params["seq"] = "1"
+    at.run()
+    start = time.perf_counter()
+    at.switch_page(pages.page("replay").file).run()
+    opened = time.perf_counter() - start
+    times = []
+    for _ in range(clicks):
+        start = time.perf_counter()
+        at.button(key="replay_next").click().run()
+        times.append(time.perf_counter() - start)
+        problems = [e.value for e in at.exception] + [e.value for e in at.error]
+        if problems:
+            print(f"  replay: PROBLEM {problems}")
+    times.sort()
+    median = times[len(times) // 2]
+    print(
+        f"  {label}: replay of {game_id} opened in {opened:.3f} s; next record median {median:.3f} s "
+        f"(min {times[0]:.3f}, max {times[-1]:.3f}; target {NEXT_RECORD_TARGET:g} s)"
+    )
+    return median
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -153,6 +191,7 @@ def main() -> None:
         "--deep-games", type=int, default=16, help="simulated 3-player games analysed with the best gain"
     )
     parser.add_argument("--games-per-count", type=int, default=8, help="simulated games at each of 4, 5 and 6 players")
+    parser.add_argument("--next-record-only", action="store_true", help="time only the replay's next record")
     args = parser.parse_args()
 
     args.db.parent.mkdir(parents=True, exist_ok=True)
@@ -182,6 +221,12 @@ def main() -> None:
     with duckdb.connect(str(base_db), read_only=True) as con:
         base_games = con.execute("SELECT count(*) FROM games").fetchone()[0]
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other work running shares them)")
+    print("\nthe replay's next record")
+    next_base = time_next_record(base_db, f"reference ({base_games} games)")
+    next_big = time_next_record(args.db, f"{args.games:,} games")
+    print(f"  ratio {next_big / next_base:.1f}x")
+    if args.next_record_only:
+        return
     reference = time_pages(base_db, f"reference: the base corpus ({base_games} games)")
     big = time_pages(args.db, f"{args.games:,} games ({size_mb:,.0f} MB)")
     print(f"\n  {'page':<12} {'ratio first':>12} {'ratio change':>13}   target {TARGET_SECONDS:g} s each")
