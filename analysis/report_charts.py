@@ -25,13 +25,25 @@ LABEL_COLOURS = ("#1a9850", "#91cf60", "#fee08b", "#fc8d59", "#d73027")
 _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')
 
 
+def _steps(series: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The points a step line needs: where the value changes, and the last (a run of records that
+    teach nothing draws the same line from one point; a game of 100,000 records that is solved
+    early needs a few hundred points, not 100,000, per observer)."""
+    kept: list[tuple[int, float]] = []
+    for i, (seq, entropy) in enumerate(series):
+        value = round(entropy, 6)
+        if not kept or kept[-1][1] != value or i == len(series) - 1:
+            kept.append((seq, value))
+    return kept
+
+
 def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.LayerChart | alt.FacetChart:
     """Every observer's envelope entropy after each record (a step line each), with accusations marked."""
     order = [line.observer for line in lines]
     values = [
-        {"seq": seq, "entropy": round(entropy, 6), "observer": line.observer}
+        {"seq": seq, "entropy": entropy, "observer": line.observer}
         for line in lines
-        for seq, entropy in line.series
+        for seq, entropy in _steps(line.series)
     ]
     colour = alt.Color(
         "observer:N", title=None, scale=alt.Scale(domain=order), sort=order, legend=alt.Legend(orient="right")

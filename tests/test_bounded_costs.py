@@ -129,3 +129,11 @@ def test_an_unknown_card_in_a_large_deck_still_gets_a_did_you_mean(tmp_path):
     log.write_text(custom_deck_game(100_000, records=[TURN, SUGGEST | {"weapon": "c4000l", "room": "c70001"}]))
     (unknown,) = [p for p in problems_of(log, budget.Limits(seconds=1)) if p.code == "unknown_card"]
     assert unknown.message.startswith("suggest.weapon: unknown weapon 'c4000l' (did you mean 'c400")
+
+
+def test_the_reports_entropy_chart_draws_a_step_line_from_its_changes_only():
+    from clue_stats.analysis.report_charts import _steps
+
+    # a long game solved early: 100,000 records at 0 bits draw the same line as two points
+    series = [(1, 3.5), (2, 3.5), (3, 1.0000001), (4, 1.0), *((seq, 0.0) for seq in range(5, 100_005))]
+    assert _steps(series) == [(1, 3.5), (3, 1.0), (5, 0.0), (100_004, 0.0)]
