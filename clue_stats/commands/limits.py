@@ -11,8 +11,8 @@ StatesOption = typer.Option(
     None,
     "--budget-states",
     min=0,
-    help=f"The most states the deal counting of one game may generate, for its checks and again for its analysis "
-    f"(default: ${budget.ENV_WORK}, else {budget.DEFAULT_WORK:,}; 0: no limit).",
+    help="The most states the deal counting of one game may generate, for its checks and again for each stage of "
+    f"its analysis (default: ${budget.ENV_WORK}, else {budget.DEFAULT_WORK:,}; 0: no limit).",
 )
 MemoryOption = typer.Option(
     None,
@@ -25,7 +25,7 @@ SecondsOption = typer.Option(
     None,
     "--budget-seconds",
     min=0,
-    help=f"Seconds of deal counting for one game's checks, and again for its analysis (default: "
+    help=f"Seconds of deal counting for one game's checks, and again for each stage of its analysis (default: "
     f"${budget.ENV_SECONDS}, else {budget.DEFAULT_SECONDS:g}; 0: no limit).",
 )
 
