@@ -16,12 +16,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import duckdb
 import polars as pl
 
 from clue_stats.analysis.stats import Z95, wilson_interval
-from clue_stats.analysis.store_read import GameFilter, frame
 from clue_stats.ingest.kinds import CONTEST, DIGITAL
+from clue_stats.ingest.store import GameFilter, Store
 
 AGENT_KINDS = (DIGITAL, CONTEST)
 GROUPINGS = ("strategy", "name")
@@ -45,15 +44,13 @@ def ratio_interval(expected: list[float], best: list[float], z: float = Z95) -> 
     return ratio, ratio - half, ratio + half
 
 
-def games_of_any_kind(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> int:
+def games_of_any_kind(con: Store, filters: GameFilter = GameFilter()) -> int:
     """The games the filters select, whatever their kind (to tell an empty database from one without agents)."""
     where, params = replace(filters, kinds=None).where("g")
     return int(con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchall()[0][0])
 
 
-def agent_summary(
-    con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), by: str = "strategy"
-) -> pl.DataFrame:
+def agent_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "strategy") -> pl.DataFrame:
     """One row per agent (``by`` strategy: the program or model; or name) over the selected games of
     the agents' kinds: player_games (seats played); rated_suggestions, review_accuracy (low, high); accusations,
     unsure_accusations (p_correct < 1), unsure_rate (low, high); reviewed_games, missed_wins,
@@ -69,8 +66,7 @@ def agent_summary(
             SELECT p.game_id, p.name, p.{by} AS who, p.missed_win
             FROM players p JOIN chosen USING (game_id) WHERE p.{by} IS NOT NULL
         )"""
-    per_agent = frame(
-        con,
+    per_agent = con.frame(
         seats
         + """,
         acc AS (
@@ -109,8 +105,7 @@ def agent_summary(
         """,
         params,
     )
-    rated = frame(
-        con,
+    rated = con.frame(
         seats
         + """
         SELECT seats.who AS agent, s.expected_gain_bits AS expected, s.best_gain_bits AS best

@@ -6,20 +6,19 @@ them too).
 
 from __future__ import annotations
 
-import duckdb
 import polars as pl
 
 from clue_stats.analysis.names import edition_name, name_columns
 from clue_stats.analysis.ratings import POOLS
 from clue_stats.analysis.stats import wilson_interval
-from clue_stats.analysis.store_read import GameFilter, frame
+from clue_stats.ingest.store import GameFilter, Store
 
 MIN_POOL_GAMES = 5  # a pool with fewer rated games is not shown as a league (said in words)
 HISTORY_POINTS = 400  # a player's course is cut into at most this many stretches of games
 TOP = 5  # best and worst suggestions per player
 
 
-def has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+def has_column(con: Store, table: str, column: str) -> bool:
     # a database written before the review's columns existed is still read
     return bool(
         con.execute(
@@ -28,7 +27,7 @@ def has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
     )
 
 
-def review_aggregates(con: duckdb.DuckDBPyConnection, alias: str = "p") -> tuple[str, str]:
+def review_aggregates(con: Store, alias: str = "p") -> tuple[str, str]:
     """SQL aggregates over a player's seats (``players`` under ``alias``): their review accuracy over
     several games (the mean of ``review_accuracy`` over the games that have one) and their missed
     wins (``missed_win`` counted); NULL for a database written before the review's columns."""
@@ -48,12 +47,11 @@ def _rated(filters: GameFilter) -> tuple[str, list]:
     )
 
 
-def pool_sizes(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+def pool_sizes(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """Every pool with rated games in the selection: pool, games, players, enough (>= MIN_POOL_GAMES)."""
     where, params = filters.where("g")
     join = "" if filters == GameFilter() else f"JOIN games g USING (game_id) WHERE {where}"
-    sizes = frame(
-        con,
+    sizes = con.frame(
         f"""
         SELECT pool, count(DISTINCT game_index)::BIGINT AS games, count(DISTINCT player)::BIGINT AS players
         FROM ratings {join} GROUP BY pool""",
@@ -70,15 +68,14 @@ def pool_sizes(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(
     )
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, pool: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """One row per player of the pool, highest conservative rating first: rating (after their last
     selected game), mu, sigma, rating_change (over the selection), games, wins, win_rate with its 95 %
     Wilson interval (win_low, win_high), review_accuracy (mean over their games with one),
     missed_wins, mean_turns_waited (over their timed accusations), last_played."""
     rated, params = _rated(filters)
     accuracy, missed = review_aggregates(con)
-    board = frame(
-        con,
+    board = con.frame(
         f"""
         WITH {rated},
         waits AS (
@@ -129,17 +126,14 @@ def leaderboard(con: duckdb.DuckDBPyConnection, pool: str, filters: GameFilter =
     )
 
 
-def history(
-    con: duckdb.DuckDBPyConnection, pool: str, players: list[str], filters: GameFilter = GameFilter()
-) -> pl.DataFrame:
+def history(con: Store, pool: str, players: list[str], filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """Each player's course over their selected games: their n-th game (``game``), played_at, mu,
     sigma and conservative rating after it, and their review accuracy in it. A player with more than
     HISTORY_POINTS games is shown in as many stretches of games (the rating at the end of each, the
     mean review accuracy over it), so that a chart stays small."""
     rated, params = _rated(filters)
     accuracy = "p.review_accuracy" if has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
-    return frame(
-        con,
+    return con.frame(
         f"""
         WITH {rated},
         mine AS (
@@ -162,7 +156,7 @@ def history(
 
 
 def suggestions_of(
-    con: duckdb.DuckDBPyConnection, pool: str, player: str, filters: GameFilter = GameFilter(), top: int = TOP
+    con: Store, pool: str, player: str, filters: GameFilter = GameFilter(), top: int = TOP
 ) -> dict[str, pl.DataFrame]:
     """A player's best and worst rated suggestions in the pool's selected games (best: the least bits
     lost, the most informative first; worst: the most bits lost), cards and edition by their names."""
@@ -173,8 +167,7 @@ def suggestions_of(
         ("best", "bits_lost ASC, expected_gain_bits DESC, game_id, seq"),
         ("worst", "bits_lost DESC, expected_gain_bits ASC, game_id, seq"),
     ):
-        out[key] = frame(
-            con,
+        out[key] = con.frame(
             f"""
             WITH {rated}
             SELECT s.game_id, s.seq, g.played_at, g.edition, s.suspect, s.weapon, s.room, s.expected_gain_bits,
@@ -193,7 +186,7 @@ def suggestions_of(
 
 
 def head_to_head(
-    con: duckdb.DuckDBPyConnection,
+    con: Store,
     pool: str,
     players: list[str],
     opponents: list[str] | None = None,
@@ -204,8 +197,7 @@ def head_to_head(
     ranks rated), and share_ahead (of the games in which one finished ahead of the other)."""
     rated, params = _rated(filters)
     them = "TRUE" if opponents is None else "player IN (SELECT unnest(?))"
-    return frame(
-        con,
+    return con.frame(
         f"""
         WITH {rated},
         mine AS (SELECT game_id, player, rank FROM r WHERE player IN (SELECT unnest(?))),

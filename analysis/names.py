@@ -14,11 +14,11 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import duckdb
 import polars as pl
 
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import CATEGORIES, Deck, Edition, editions, slug
+from clue_stats.ingest.store import Store
 
 CUSTOM = "custom"
 
@@ -97,7 +97,7 @@ def of_custom_deck(spec: dict) -> Names:
         return Names(Deck((), (), ()))
 
 
-def stored_names(con: duckdb.DuckDBPyConnection, game_ids: Iterable[str]) -> dict[str, Names]:
+def stored_names(con: Store, game_ids: Iterable[str]) -> dict[str, Names]:
     """The names of stored games with a custom deck (read from their `game` record), by game id."""
     ids = sorted(set(game_ids))
     if not ids:
@@ -125,7 +125,7 @@ def _readable(card: str) -> str:
 def name_columns(
     frame: pl.DataFrame,
     columns: Sequence[str],
-    con: duckdb.DuckDBPyConnection | None = None,
+    con: Store | None = None,
     *,
     edition: str = "edition",
     game_id: str = "game_id",

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-import duckdb
-
 from clue_stats.analysis.league import review_aggregates
 from clue_stats.analysis.ratings import ORDER_SQL, POOL_SQL
 from clue_stats.analysis.report import PostMortem, SuggestionLine
+from clue_stats.ingest.store import Store
 
 NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
 
@@ -104,7 +103,7 @@ def anchor(game_id: str) -> str:
     return "game-" + (re.sub(r"[^0-9A-Za-z_-]+", "-", game_id).strip("-") or "x")
 
 
-def night_game_ids(con: duckdb.DuckDBPyConnection, first: str, last: str) -> list[str]:
+def night_game_ids(con: Store, first: str, last: str) -> list[str]:
     """The ids of the games of the nights from ``first`` to ``last`` (inclusive), in played order."""
     rows = con.execute(
         f"SELECT g.game_id FROM games g WHERE {NIGHT_SQL.format(g='g')} BETWEEN ? AND ? "
@@ -114,7 +113,7 @@ def night_game_ids(con: duckdb.DuckDBPyConnection, first: str, last: str) -> lis
     return [r[0] for r in rows]
 
 
-def nights_played(con: duckdb.DuckDBPyConnection) -> list[str]:
+def nights_played(con: Store) -> list[str]:
     """Every night with a stored game, in order."""
     rows = con.execute(
         f"SELECT DISTINCT {NIGHT_SQL.format(g='g')} AS night FROM games g WHERE g.played_at IS NOT NULL ORDER BY 1"
@@ -122,7 +121,7 @@ def nights_played(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r[0] for r in rows if r[0]]
 
 
-def gather_night(con: duckdb.DuckDBPyConnection, first: str, last: str) -> Night:
+def gather_night(con: Store, first: str, last: str) -> Night:
     """The summary of the nights from ``first`` to ``last``: reads only."""
     ids = night_game_ids(con, first, last)
     night = Night(first, last, [])
@@ -211,7 +210,7 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
     )
 
 
-def _players(con: duckdb.DuckDBPyConnection, ids: list[str]) -> list[NightPlayer]:
+def _players(con: Store, ids: list[str]) -> list[NightPlayer]:
     accuracy, missed = review_aggregates(con)
     from clue_stats.analysis.ratings import register_person_names
 

@@ -45,33 +45,17 @@ OUTPUT_TABLES = ("suggestions", "information", "accusations", "statements", "pla
 EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
 GAMES_PER_PARTITION = 2000  # enough games that a task's start-up is small next to their analysis
 
-_ARROW_TYPES = {
-    "VARCHAR": pa.string(),
-    "INTEGER": pa.int32(),
-    "BIGINT": pa.int64(),
-    "DOUBLE": pa.float64(),
-    "BOOLEAN": pa.bool_(),
-    "TIMESTAMP": pa.timestamp("us"),
-    "JSON": pa.string(),
-}
-
 
 @cache
 def output_schema(table: str) -> pa.Schema:
-    """The Arrow schema of a table as the store defines it (one source of truth: store.SCHEMA), so
-    that every partition's file has the same types, even where a column is all NULL (the best
-    available gain with ``review=False``)."""
-    from clue_stats.ingest.store import SCHEMA
+    """The Arrow schema of a table as the store declares it (ingest.store.schema), so that every
+    partition's file has the same types, even where a column is all NULL (the best available gain
+    with ``review=False``)."""
+    from clue_stats.ingest.store.schema import TABLE
 
-    with duckdb.connect(":memory:") as con:
-        con.execute(SCHEMA)
-        columns = con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-            [table],
-        ).fetchall()
-    if not columns:
+    if table not in TABLE:
         raise ValueError(f"not a table of the store: {table!r}")
-    return pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in columns])
+    return TABLE[table].arrow_schema()
 
 
 @dataclass
@@ -183,7 +167,7 @@ def analyse_stored(
     budget ``limits`` (default: the environment's or the defaults, as ingest's), and the
     over_budget messages of the stages it cut. Raises StoreError when the records do not make a game."""
     from clue_stats.analysis.game_analysis import analyse_within
-    from clue_stats.analysis.store_read import game_from_payloads
+    from clue_stats.ingest.store import game_from_payloads
 
     game = game_from_payloads(payloads, lines, game_id)
     rows, cuts = analyse_within(game, None, None, review, limits or Limits.from_env())

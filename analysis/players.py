@@ -8,17 +8,14 @@ by the analysis of each game); the same filters as every corpus query. Players a
 
 from __future__ import annotations
 
-import duckdb
 import polars as pl
 
-from clue_stats.analysis.store_read import GameFilter, frame
+from clue_stats.ingest.store import GameFilter, Store
 
 GROUPINGS = ("name", "strategy")
 
 
-def player_summary(
-    con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter(), by: str = "name"
-) -> pl.DataFrame:
+def player_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "name") -> pl.DataFrame:
     """One row per player (or strategy): games, wins, win_rate, suggestions, rated_suggestions,
     mean_accuracy, review_accuracy, accusations, mean_turns_waited, certain_games, missed_wins;
     most games first."""
@@ -64,4 +61,4 @@ def player_summary(
         GROUP BY seats.who
         ORDER BY games DESC, {by}
     """
-    return frame(con, sql, params)
+    return con.frame(sql, params)

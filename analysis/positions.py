@@ -16,14 +16,13 @@ from __future__ import annotations
 import functools
 import math
 
-import duckdb
 import polars as pl
 
 from clue_stats.analysis.names import of_edition, square_name
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
-from clue_stats.analysis.store_read import GameFilter, frame
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import editions
+from clue_stats.ingest.store import GameFilter, Store
 
 DIMENSIONS = ("turn_order", "character", "start_square")
 
@@ -54,7 +53,7 @@ def start_squares() -> pl.DataFrame:
     )
 
 
-def _counts(con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter) -> pl.DataFrame:
+def _counts(con: Store, dimension: str, filters: GameFilter) -> pl.DataFrame:
     where, params = filters.where("g")
     if dimension == "turn_order":
         # games where the log cannot tell who played first have a NULL turn order for everyone
@@ -80,15 +79,13 @@ def _counts(con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter)
         ORDER BY g.edition, g.n_players, {dimension}
     """
     try:
-        return frame(con, sql, params)
+        return con.frame(sql, params)
     finally:
         if dimension == "start_square":
             con.unregister("clue_stats_start_squares")
 
 
-def position_effects(
-    con: duckdb.DuckDBPyConnection, dimension: str, filters: GameFilter = GameFilter()
-) -> pl.DataFrame:
+def position_effects(con: Store, dimension: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """One row per (edition, n_players, position): games, wins, win_rate, ci_low, ci_high (95 %
     Wilson), expected_rate (no effect) and p_value (exact two-sided binomial test against it)."""
     counts = _counts(con, dimension, filters)
@@ -107,7 +104,7 @@ def position_effects(
     )
 
 
-def seat_test(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+def seat_test(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """The chi-square test of "no seat effect", per (edition, n_players), over the games with a
     winner whose turn order is known: games_won, chi2, df, p_value, and the wins per seat."""
     where, params = filters.where("g")
@@ -117,7 +114,7 @@ def seat_test(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()
         WHERE {where} AND p.won AND p.turn_order IS NOT NULL
         GROUP BY ALL ORDER BY ALL
     """
-    wins = frame(con, sql, params)
+    wins = con.frame(sql, params)
     rows: dict[str, list] = {
         "edition": [],
         "n_players": [],

@@ -18,12 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 from openskill.models import PlackettLuce
 
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
+from clue_stats.ingest.store import Store
 
 POOLS = ("people", "bots", "simulations")  # the order pages list them in
 CONSERVATIVE_SIGMAS = 3.0  # rating = mu - 3 sigma: the skill the player is very likely above
@@ -102,14 +102,14 @@ def person_names(merges: Iterable[tuple[str, str]]) -> dict[str, str]:
     return resolved
 
 
-def standing_merges(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+def standing_merges(con: Store) -> list[tuple[str, str]]:
     rows = con.execute(
         "SELECT name, merged_into FROM player_merges WHERE unmerged_at IS NULL ORDER BY merged_at"
     ).fetchall()
     return [(a, b) for a, b in rows]
 
 
-def register_person_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+def register_person_names(con: Store) -> dict[str, str]:
     """Make the table ``person_names(name, person)`` visible to this connection's queries."""
     names = person_names(standing_merges(con))
     con.register(
@@ -217,7 +217,7 @@ def _first_difference(now: list[tuple[str, str]], stored: list[tuple[str, str]])
     return min(len(now), len(stored))
 
 
-def rating_updates(con: duckdb.DuckDBPyConnection, from_scratch: bool = False) -> list[tuple[str, int, pa.Table]]:
+def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, int, pa.Table]]:
     """What the ``ratings`` table needs to match the stored games: (pool, from_index, rows) for every
     pool whose games changed, each recomputed from its first changed game (from the first game of
     every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
@@ -280,14 +280,19 @@ class MergeRefused(UsageError):
     """A merge that cannot be recorded; the message says why."""
 
 
-def _known_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+def _known_names(con: Store) -> list[str]:
     return [r[0] for r in con.execute("SELECT DISTINCT name FROM players ORDER BY name").fetchall()]
 
 
-def merge_plan(con: duckdb.DuckDBPyConnection, name: str, merged_into: str) -> tuple[str, str]:
+# what a pool's seats are, in words (a merge across pools names them)
+POOL_SEATS = {"people": "a person", "bots": "a bot", "simulations": "a simulated player"}
+
+
+def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> tuple[str, str]:
     """The merge to record for "``name`` is ``merged_into``": between the two persons the names
     belong to now (a name merged before brings its person along). Raises MergeRefused: a name no
-    game has, two names already one person, or two persons who sat in one game."""
+    game has, two names already one person, two persons who sat in one game, or (unless ``force``)
+    a person and a bot or simulated player (names whose games are rated in different pools)."""
     import difflib
 
     known = set(_known_names(con))
@@ -314,10 +319,31 @@ def merge_plan(con: duckdb.DuckDBPyConnection, name: str, merged_into: str) -> t
         raise MergeRefused(
             f"{name!r} and {merged_into!r} sat at the same table (game {games}): two people, not one; not merged"
         )
+    if not force:
+        pools_a, pools_b = _pools_of(con, aliases_a), _pools_of(con, aliases_b)
+        if pools_a != pools_b:
+            raise MergeRefused(
+                f"{name!r} played as {_seat_words(pools_a)} and {merged_into!r} as {_seat_words(pools_b)}: "
+                "their games are rated apart; not merged (--force merges them anyway)"
+            )
     return a, b
 
 
-def player_names(con: duckdb.DuckDBPyConnection, pools: Iterable[str] = ("people",)) -> list[dict]:
+def _pools_of(con: Store, names: list[str]) -> set[str]:
+    """The pools of the games these names sat in."""
+    rows = con.rows(
+        f"SELECT DISTINCT {POOL_SQL.format(g='g')} FROM players p JOIN games g USING (game_id) "
+        "WHERE p.name IN (SELECT unnest(?))",
+        [names],
+    )
+    return {r[0] for r in rows}
+
+
+def _seat_words(pools: set[str]) -> str:
+    return " and ".join(POOL_SEATS.get(p, p) for p in POOLS if p in pools)
+
+
+def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
     """Every person of the pools: their name, the other names they played under, games, first and
     last played, and the merges that made them one (name -> merged into)."""
     resolved = register_person_names(con)

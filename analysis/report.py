@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from clue_stats.analysis.record_words import describe, triple_names
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
+from clue_stats.ingest.store import Store, stored_game
 
 TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
@@ -49,12 +49,10 @@ def over_budget_messages(problems: list[dict[str, Any]]) -> list[str]:
     return [p["message"] for p in problems if p.get("code") == "over_budget"]
 
 
-def gather(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportData:
+def gather(con: Store, game_id: str) -> ReportData:
     """Read one stored game for its report: quick, so the read-only connection is held briefly
-    (raises store_read.GameNotFound if no game has this id)."""
-    from clue_stats.analysis import store_read
-
-    stored = store_read.stored_game(con, game_id)
+    (raises store.GameNotFound if no game has this id)."""
+    stored = stored_game(con, game_id)
     return ReportData(
         game=stored.game,
         header=stored.header,

@@ -9,21 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import duckdb
 import polars as pl
 
-from clue_stats.analysis.store_read import GameFilter, frame, selection
+from clue_stats.ingest.store import GameFilter, Store, selection
 
 TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... per list
 MISSED_LIMIT = 200  # missed wins listed (newest first)
 
 
-def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> dict[str, Any]:
-    rows = frame(con, sql, params).to_dicts()
+def _one(con: Store, sql: str, params: list[Any]) -> dict[str, Any]:
+    rows = con.frame(sql, params).to_dicts()
     return rows[0] if rows else {}
 
 
-def _games(con: duckdb.DuckDBPyConnection, filters: GameFilter) -> tuple[int, int]:
+def _games(con: Store, filters: GameFilter) -> tuple[int, int]:
     """The games the filters select, and how many of them the counting budget analysed only partly."""
     where, params = filters.where("g")
     row = _one(
@@ -42,7 +41,7 @@ def _bins(column: str, width: float) -> str:
     return f"floor({column} / {width}) * {width}"
 
 
-def suggestion_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> dict[str, Any]:
+def suggestion_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[str, Any]:
     """Gains, accuracy and labels of the selection's suggestions: totals (with how many are not
     rated because the log does not hold the suggester's hand), histograms, per strategy and per
     player, label counts, and the best and worst suggestions.
@@ -52,8 +51,7 @@ def suggestion_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
     that small table. At 100,000 games the join is the costly part, so it is done once."""
     join_s, in_s, selected = selection(filters, "s")
     games, cut = _games(con, filters)
-    grain = frame(
-        con,
+    grain = con.frame(
         f"""
         SELECT coalesce(p.strategy, '(not given)') AS strategy, s.player, s.label,
                {_bins("s.accuracy", 0.05)} AS accuracy_bin, {_bins("s.expected_gain_bits", 0.25)} AS gain_bin,
@@ -74,8 +72,7 @@ def suggestion_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
         ("best", "{t}.accuracy DESC, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
         ("worst", "{t}.bits_lost DESC, {t}.accuracy ASC, {t}.game_id, {t}.seq"),
     ):
-        ranked[key] = frame(
-            con,
+        ranked[key] = con.frame(
             f"""
             WITH t AS (SELECT s.* FROM suggestions s {join_s} WHERE s.bits_lost IS NOT NULL AND {in_s}
                        ORDER BY {order.format(t="s")} LIMIT {TOP})
@@ -164,7 +161,7 @@ def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
     }
 
 
-def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = GameFilter()) -> dict[str, Any]:
+def accusation_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[str, Any]:
     """p_correct and turns waited of the selection's accusations, lucky and unlucky guesses, and the
     missed wins (``players.missed_win``) with the players who were certain."""
     join_a, in_a, selected = selection(filters, "a")
@@ -174,8 +171,7 @@ def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
                  a.first_certain_seq, a.turns_waited, g.winner, g.edition"""
     games, _ = _games(con, filters)
     # every accusation of the selection, counted by outcome, p_correct bin and turns waited
-    grain = frame(
-        con,
+    grain = con.frame(
         f"""
         SELECT {outcome} AS outcome,
                CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
@@ -185,16 +181,14 @@ def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
         FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""",
         selected,
     )
-    lucky = frame(
-        con,
+    lucky = con.frame(
         f"""
         SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
         WHERE a.p_correct < 1 AND a.correct AND {in_a}
         ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""",
         selected,
     )
-    unlucky = frame(
-        con,
+    unlucky = con.frame(
         f"""
         SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
         WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
@@ -209,8 +203,7 @@ def accusation_summary(con: duckdb.DuckDBPyConnection, filters: GameFilter = Gam
         FROM players p {join_p} WHERE {in_p}""",
         selected,
     )
-    missed = frame(
-        con,
+    missed = con.frame(
         f"""
         WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p {join_p}
                    WHERE p.missed_win AND {in_p})

@@ -22,9 +22,9 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from clue_stats.analysis.store_read import frame, open_store  # noqa: E402
 from clue_stats.analysis.suggestions import LABEL_ORDER, LABELS, THRESHOLD_TOLERANCE  # noqa: E402
 from clue_stats.engine.strategies import STRATEGIES  # noqa: E402
+from clue_stats.ingest.store import read_connection  # noqa: E402
 
 CLI = [sys.executable, "-m", "clue_stats"]
 QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
@@ -49,9 +49,8 @@ def main() -> None:
         subprocess.run([*CLI, "ingest", str(root / "sim"), "--db", str(db), "--workers", str(args.workers)], check=True)
         quantiles = ", ".join(f"round(quantile_cont(s.bits_lost, {q}), 3) AS q{round(q * 100)}" for q in QUANTILES)
         labels = ", ".join(f"round(avg((s.label = '{w}')::INTEGER), 3) AS \"{w}\"" for w in LABEL_ORDER)
-        with open_store(db) as con:
-            by_strategy = frame(
-                con,
+        with read_connection(db) as con:
+            by_strategy = con.frame(
                 f"""
                 SELECT coalesce(p.strategy, 'all') AS strategy, count(*) AS suggestions,
                        round(avg((s.bits_lost <= {LABELS[0][1] + THRESHOLD_TOLERANCE})::INTEGER), 3) AS lost_nothing, {quantiles},
@@ -59,8 +58,7 @@ def main() -> None:
                 FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
                 GROUP BY ROLLUP (p.strategy) ORDER BY p.strategy NULLS LAST""",
             )
-            shares = frame(
-                con,
+            shares = con.frame(
                 f"""
                 SELECT coalesce(p.strategy, 'all') AS strategy, {labels}
                 FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player

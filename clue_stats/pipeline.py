@@ -14,6 +14,7 @@ are recognised as soon as they are read, before their checks and analysis.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -22,10 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from clue_stats import children
-from clue_stats.analysis import store_read
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError
@@ -36,13 +34,15 @@ from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store
 from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.rows import game_rows
-from clue_stats.ingest.store import GameRows, Rejection
+from clue_stats.ingest.store import GameRows, Rejection, Store, reads
 from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 
 BATCH_GAMES = 500  # games per write transaction
 ANALYSE_BATCH = 200  # stored games read, analysed and written back at a time (analyse_store)
 BATCH_FILE_REJECTIONS = 5_000  # rejected files (empty, unreadable) per write transaction
 BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
+BUSY_WAIT = 0.5  # seconds a batch waits for a reader that holds the file before it stays pending
+MAX_PENDING = 8 * BATCH_GAMES  # checked games kept waiting for the file before ingest waits with them
 PARALLEL_FROM = 64  # games in a window before worker processes pay off
 WINDOW = 256  # games handed to the workers at a time (bounds memory on huge files)
 
@@ -339,17 +339,38 @@ def ingest_paths(
     limits = limits or budget.Limits.from_env()
     with store.write_connection(db, wait_seconds) as con:
         started = store.start_run(con, [str(p) for p in paths])
-        stored = frozenset(h for (h,) in con.execute("SELECT content_sha256 FROM games").fetchall())
+        stored = reads.stored_hashes(con)
     pending_rows: list[GameRows] = []
     pending_rejections: list[Rejection] = []
     last_write = time.monotonic()
+    retry_at = 0.0  # a batch the file was not free for is tried again from this time on
+    busy = False  # the file stayed held by another process: the run ends without its last writes
 
-    def flush() -> None:
-        nonlocal pending_rows, pending_rejections, last_write
+    def flush(last: bool = False) -> None:
+        """Write the games checked so far, if the file can be had. While a reader holds it, the
+        batch waits only briefly and stays pending (checking goes on, the next flush tries again);
+        the last batch, or one that has grown to MAX_PENDING games, waits ``wait_seconds``, then
+        StoreBusy says what was stored and what was checked but is not."""
+        nonlocal pending_rows, pending_rejections, last_write, retry_at, busy
         if not pending_rows and not pending_rejections:
             return
-        with store.write_connection(db, wait_seconds) as con:
-            result = store.write_batch(con, pending_rows, pending_rejections, replace=replace)
+        must = last or len(pending_rows) >= MAX_PENDING
+        if not must and time.monotonic() < retry_at:
+            return
+        try:
+            with store.write_connection(db, wait_seconds if must else min(wait_seconds, BUSY_WAIT)) as con:
+                result = store.write_batch(con, pending_rows, pending_rejections, replace=replace)
+        except store.StoreBusy as exc:
+            if not must:
+                retry_at = time.monotonic() + BATCH_SECONDS
+                return
+            busy = True
+            raise store.StoreBusy(
+                f"{exc}. Stored before it: {summary.games_stored} games; checked and not stored: "
+                f"{len(pending_rows)} games and {len(pending_rejections)} rejections"
+                + ("" if last else ", and the files not yet read")
+                + "; run the same ingest again when the file is free (stored games are recognised and skipped)"
+            ) from None
         summary.games_stored += len(result.stored)
         summary.games_replaced += len(result.replaced)
         summary.games_skipped += len(result.skipped)
@@ -396,30 +417,34 @@ def ingest_paths(
                 if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
                     flush()
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
-        flush()
+        flush(last=True)
         completed = True
     finally:
         _remember_stored(frozenset())
         if pool is not None:
             pool.shutdown()
-        # the run's row is finished whatever happened, with what was stored up to here
-        with store.write_connection(db, wait_seconds) as con:
-            if completed:  # a failed run's games are rated by the next run
-                update_ratings(con)
-            store.finish_run(
-                con,
-                started,
-                files_read=summary.files_read,
-                files_skipped=summary.files_skipped,
-                games_stored=summary.games_stored,
-                games_skipped=summary.games_skipped,
-                games_rejected=summary.games_rejected,
-            )
+        # the run's row is finished whatever happened, with what was stored up to here (not waited
+        # for again when the file stayed busy: the next run rates the games)
+        with contextlib.ExitStack() as finishing:
+            if busy:
+                finishing.enter_context(contextlib.suppress(store.StoreBusy))
+            with store.write_connection(db, BUSY_WAIT if busy else wait_seconds) as con, con.atomic():
+                if completed:  # a failed run's games are rated by the next run
+                    update_ratings(con)
+                store.finish_run(
+                    con,
+                    started,
+                    files_read=summary.files_read,
+                    files_skipped=summary.files_skipped,
+                    games_stored=summary.games_stored,
+                    games_skipped=summary.games_skipped,
+                    games_rejected=summary.games_rejected,
+                )
     summary.seconds = round(time.monotonic() - clock, 2)
     return summary
 
 
-def update_ratings(con: duckdb.DuckDBPyConnection, from_scratch: bool = False) -> list[str]:
+def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
     from clue_stats.analysis.ratings import rating_updates
@@ -430,29 +455,35 @@ def update_ratings(con: duckdb.DuckDBPyConnection, from_scratch: bool = False) -
 
 
 def delete_games(db: str | Path, game_ids: list[str], wait_seconds: float = 30.0) -> list[str]:
-    """`clue-stats delete`: remove stored games, and rate the games after them again."""
-    with store.write_connection(db, wait_seconds) as con:
+    """`clue-stats delete`: remove stored games, and rate the games after them again, in one
+    transaction (an interruption leaves the games and the league as they were)."""
+    with store.write_connection(db, wait_seconds) as con, con.atomic():
         found = store.delete_games(con, game_ids)
         if found:
             update_ratings(con)
     return found
 
 
-def merge_players(db: str | Path, name: str, merged_into: str, wait_seconds: float = 30.0) -> str:
-    """`clue-stats players merge`: record that two names are one person and rate again; returns the
-    person's name. Raises ValueError with the reason when the merge cannot be (the CLI shows it)."""
+def merge_players(
+    db: str | Path, name: str, merged_into: str, wait_seconds: float = 30.0, force: bool = False
+) -> tuple[str, str]:
+    """`clue-stats players merge`: record that two names are one person and rate again, in one
+    transaction (an interruption leaves the league as it was); returns the merge recorded (name,
+    merged into): between the persons the names belong to, so ``unmerge`` of that name undoes it.
+    Raises MergeRefused with the reason when the merge cannot be (a person with a bot or simulated
+    player only with ``force``)."""
     from clue_stats.analysis.ratings import merge_plan
 
-    with store.write_connection(db, wait_seconds) as con:
-        name, merged_into = merge_plan(con, name, merged_into)
+    with store.write_connection(db, wait_seconds) as con, con.atomic():  # the merge and the ratings, or neither
+        name, merged_into = merge_plan(con, name, merged_into, force)
         store.record_merge(con, name, merged_into)
         update_ratings(con)
-    return merged_into
+    return name, merged_into
 
 
 def unmerge_player(db: str | Path, name: str, wait_seconds: float = 30.0) -> int:
     """`clue-stats players unmerge`: undo a name's standing merge and rate again; how many were undone."""
-    with store.write_connection(db, wait_seconds) as con:
+    with store.write_connection(db, wait_seconds) as con, con.atomic():  # the unmerge and the ratings, or neither
         undone = store.undo_merge(con, name)
         if undone:
             update_ratings(con)
@@ -539,35 +570,9 @@ def _analyse_stored(
     """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make),
     under the budget; the over_budget problem of each stage past it."""
     game_id, payloads, lines, source_file, limits = item
-    game = store_read.game_from_payloads(payloads, lines, game_id)
+    game = store.game_from_payloads(payloads, lines, game_id)
     rows, cuts = analyse_within(game, None, source_file, True, limits)
     return rows, [p.located(source_file) for p in cuts]
-
-
-# Per stored game: whether its analysis is this version's, whole (no stage cut by the budget) and
-# holds the whole review (a rated suggestion, one with an expected gain, has a best available gain too).
-_REVIEW_STATE = """
-    SELECT g.game_id, g.source_file,
-           g.analysis_version IS NULL OR g.analysis_version < ? OR g.analysis_cut IS NOT NULL AS outdated,
-           coalesce(bool_or(s.expected_gain_bits IS NOT NULL AND s.best_gain_bits IS NULL), FALSE) AS unreviewed
-    FROM games g LEFT JOIN suggestions s ON s.game_id = g.game_id
-    GROUP BY g.game_id, g.source_file, g.analysis_version, g.analysis_cut
-"""
-
-
-def _analyse_targets(con) -> tuple[list[tuple[str, str | None]], int]:
-    """(game_id, source_file) of every game to analyse, and how many of them are outdated."""
-    rows = con.execute(_REVIEW_STATE + " ORDER BY g.game_id", [ANALYSIS_VERSION]).fetchall()
-    return [(gid, source) for gid, source, old, thin in rows if old or thin], sum(1 for r in rows if r[2])
-
-
-def review_counts(con) -> tuple[int, int]:
-    """(stored games, games with this version's whole review)."""
-    ((total, reviewed),) = con.execute(
-        f"SELECT count(*), count(*) FILTER (WHERE NOT outdated AND NOT unreviewed) FROM ({_REVIEW_STATE})",
-        [ANALYSIS_VERSION],
-    ).fetchall()
-    return total, reviewed
 
 
 def analyse_store(
@@ -589,12 +594,9 @@ def analyse_store(
     clock = time.monotonic()
     summary = AnalyseSummary(str(db), ANALYSIS_VERSION)
     limits = limits or budget.Limits.from_env()
-    with store.read_connection(db, wait_seconds):  # says so when there is no database (writing would make one)
-        pass
-    with store.write_connection(db, wait_seconds):  # a database of an older version gets its new columns
-        pass
-    with store.read_connection(db, wait_seconds) as con:
-        targets, summary.games_outdated = _analyse_targets(con)
+    # once: an older database gets its new columns, and the games to analyse are found
+    with store.write_connection(db, wait_seconds, create=False) as con:
+        targets, summary.games_outdated = reads.analyse_targets(con, ANALYSIS_VERSION)
     summary.games_to_analyse = len(targets)
     if started is not None:
         started(len(targets))
@@ -603,7 +605,7 @@ def analyse_store(
         for start in range(0, len(targets), ANALYSE_BATCH):
             chunk = targets[start : start + ANALYSE_BATCH]
             with store.read_connection(db, wait_seconds) as con:
-                payloads = store_read.stored_games(con, [gid for gid, _ in chunk])
+                payloads = store.stored_games(con, [gid for gid, _ in chunk])
             items = [(gid, *payloads[gid], source, limits) for gid, source in chunk if gid in payloads]
             results = []
             for rows, cuts in (
@@ -625,6 +627,6 @@ def analyse_store(
         if pool is not None:
             pool.shutdown()
     with store.read_connection(db, wait_seconds) as con:
-        summary.games_stored, summary.games_reviewed = review_counts(con)
+        summary.games_stored, summary.games_reviewed = reads.review_counts(con, ANALYSIS_VERSION)
     summary.seconds = round(time.monotonic() - clock, 2)
     return summary

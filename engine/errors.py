@@ -4,7 +4,7 @@
     ├── InputError            input that cannot be used (a file, a record, a name in it)
     │   ├── UsageError        ... given on the command line: an option, a name, a path
     │   │   ├── engine.simulate.SimulationError, engine.strategies.UnknownStrategy,
-    │   │   ├── engine.board.UnknownBoard, analysis.store_read.GameNotFound,
+    │   │   ├── engine.board.UnknownBoard, ingest.store.GameNotFound,
     │   │   │   analysis.ratings.MergeRefused
     │   │   └── ingest.store.NotADatabase (also a StoreError: --db naming another kind of file)
     │   └── engine.board.BoardFormatError, engine.editions.UnknownName,

@@ -23,10 +23,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from clue_stats.ingest.cluelog import FIELDS, PLAYER_FIELDS
-from clue_stats.ingest.store import pseudonym_secret, read_connection
+from clue_stats.ingest.store import Store, pseudonym_secret, read_connection
+from clue_stats.ingest.store.schema import TABLE
 
 TABLES = (
     "games",
@@ -42,25 +41,13 @@ TABLES = (
     "ingest_runs",
 )
 
-# table -> columns holding a player's name
-NAME_COLUMNS = {
-    "games": ("winner", "perspective"),
-    "players": ("name",),
-    "events": ("player",),
-    "suggestions": ("player", "shown_by"),
-    "information": ("observer",),
-    "accusations": ("player",),
-    "statements": ("player", "about"),
-}
+# table -> columns holding a player's name (the schema's ``holds="name"``)
+NAME_COLUMNS = {t: names for t in TABLES if (names := TABLE[t].names(holds="name"))}
 # table -> columns left out of a pseudonymised export: free text and file paths, which may hold names
 # and places (a folder named after a player, the club's name in `source`), and the hashes of the
 # original text (a game id made from one would name the game again, and they tie the export to the files)
 LEFT_OUT = {
-    "games": ("source_file", "source", "place", "content_sha256"),
-    "problems": ("source_file", "message", "raw_sha256"),
-    "rejected": ("source_file", "raw", "message", "raw_sha256"),
-    "history": ("source_file", "raw", "message", "sha256"),
-    "ingest_runs": ("paths",),
+    t: kept for t in TABLES if (kept := tuple(c.name for c in TABLE[t].columns if c.holds in ("text", "path", "hash")))
 }
 # fields of a record's payload left out (free text); besides, every field clue-log/1 does not define
 PAYLOAD_LEFT_OUT = {"note", "source", "place", "cause"}
@@ -118,7 +105,7 @@ def pseudonymise_payload(payload: str, salt: str) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+def _columns(con: Store, table: str) -> list[str]:
     return [
         r[0]
         for r in con.execute(
@@ -140,21 +127,21 @@ def export(
     written: dict[str, int] = {}
     with read_connection(db) as con:  # first: a database that cannot be read leaves no folder behind
         folder.mkdir(parents=True, exist_ok=True)
-        # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string; 2.x's stubs want its enum)
+        # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string)
         con.create_function(
             "pseudonym",
             lambda name: pseudonym(name, salt),
             ["VARCHAR"],
             "VARCHAR",
             null_handling="special",
-        )  # type: ignore[call-overload]
+        )
         con.create_function(
             "game_pseudonym",
             lambda game_id: game_pseudonym(game_id, salt),
             ["VARCHAR"],
             "VARCHAR",
             null_handling="special",
-        )  # type: ignore[call-overload]
+        )
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
             columns = _columns(con, table)

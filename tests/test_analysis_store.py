@@ -14,18 +14,18 @@ from typer.testing import CliRunner
 from clue_stats import pipeline
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION
 from clue_stats.analysis.players import player_summary
-from clue_stats.analysis.store_read import (
+from clue_stats.cli import app
+from clue_stats.ingest import store
+from clue_stats.ingest.cluelog import write_game
+from clue_stats.ingest.store import (
     GameFilter,
     GameNotFound,
     filter_choices,
     game_table,
     list_games,
-    open_store,
+    read_connection,
     stored_game,
 )
-from clue_stats.cli import app
-from clue_stats.ingest import store
-from clue_stats.ingest.cluelog import write_game
 from clue_stats.testing import random_game
 from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load
 
@@ -42,7 +42,7 @@ def logs(tmp_path: Path) -> Path:
 
 
 def _query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
-    with open_store(db) as con:
+    with read_connection(db) as con:
         return con.execute(sql, params or []).fetchall()
 
 
@@ -174,7 +174,7 @@ def test_analyse_without_database(tmp_path: Path) -> None:
 
 def test_store_reads(logs: Path, db: Path) -> None:
     pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
-    with open_store(db) as con:
+    with read_connection(db) as con:
         game = stored_game(con, "worked-example").game
         original = load(docs_log("## Worked example"))
         assert game.records == original.records and game.names == original.names
@@ -197,7 +197,7 @@ def test_store_reads(logs: Path, db: Path) -> None:
 def test_player_summary(logs: Path, db: Path) -> None:
     pipeline.ingest_paths([str(logs)], db, analyse=True, workers=1)
     _analyse(db, "--deep")
-    with open_store(db) as con:
+    with read_connection(db) as con:
         summary = {r["name"]: r for r in player_summary(con).iter_rows(named=True)}
         only_two = player_summary(con, GameFilter(n_players=2))
         with pytest.raises(ValueError):
@@ -216,7 +216,7 @@ def test_docs_sql_runs_and_columns_are_documented(logs: Path, db: Path) -> None:
     text = DOCS.read_text(encoding="utf-8")
     blocks = re.findall(r"```sql\n(.*?)```", text, re.S)
     assert len(blocks) >= 5
-    with open_store(db) as con:
+    with read_connection(db) as con:
         for sql in blocks:
             con.execute(sql).fetchall()
         table_entropy = next(b for b in blocks if "observer IS NULL" in b)

@@ -7,7 +7,6 @@ import json
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 from typer.testing import CliRunner
 
@@ -17,6 +16,7 @@ from clue_stats.cli import app
 from clue_stats.engine import budget, counting, counting_kernel, rules
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.knowledge import knowledge_at
+from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import write_game
 from clue_stats.testing import random_game, small_deck
 
@@ -172,7 +172,7 @@ def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(t
     assert result.exit_code == 0, result.output
     assert "3 games stored" in result.stdout and "2 over the budget" in result.stdout
     assert "over_budget: the analysis left out the review of the suggestions at records" in result.stderr
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         games = {
             Path(f).name: (gid, version, cut)
             for gid, f, version, cut in con.sql(
@@ -258,7 +258,7 @@ def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp
     assert "1 over the budget" in cut.stdout and "the review of the suggestions at records" in cut.stderr
 
     def state():
-        with duckdb.connect(str(db), read_only=True) as con:
+        with store.read_connection(db) as con:
             return (
                 con.sql("SELECT analysis_version, analysis_cut FROM games").fetchall()[0],
                 con.sql("SELECT count(*) FROM information").fetchall()[0][0],
@@ -310,7 +310,7 @@ def test_analyse_leaves_a_game_none_of_whose_stages_fit_as_it_was(tmp_path, db):
     assert "0 games analysed" in result.stdout
     assert "1 over the budget (0 partly analysed, 1 left as they were)" in result.stdout
     assert result.stderr.count("over_budget: the analysis left out") == 2 and "blind.jsonl" in result.stderr
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         assert con.sql("SELECT analysis_version, analysis_cut FROM games").fetchall() == [(None, None)]
 
 
@@ -324,8 +324,8 @@ def test_reingesting_stored_games_checks_and_analyses_none_of_them(samples, db, 
     stored = before["games_stored"] + before["games_skipped"]  # a sample is there twice (.clue and .jsonl)
     assert before["games_stored"] > 0
     calls = []
-    real = game_analysis._annotate
-    monkeypatch.setattr(game_analysis, "_annotate", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = game_analysis._analyse
+    monkeypatch.setattr(game_analysis, "_analyse", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(pipeline, "validate", lambda game: calls.append(2) or rules.validate(game))
     again = runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"])
     data = json.loads(again.stdout)

@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 from clue_stats import pipeline
 from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import positions as position_stats
-from clue_stats.analysis import store_read, timeline
+from clue_stats.analysis import timeline
 from clue_stats.analysis.names import edition_name, of_edition
 from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
@@ -185,8 +185,8 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     at = open_app(corpus, monkeypatch, "replay", game=DUEL_GAME, seq="0")
     assert_clean(at)
     assert at.selectbox(key="replay_game").value == DUEL_GAME
-    with store_read.open_store(corpus) as con:
-        game = store_read.stored_game(con, DUEL_GAME).game
+    with store.read_connection(corpus) as con:
+        game = store.stored_game(con, DUEL_GAME).game
     suggestions = [r.seq for r in game.records if r.type == "suggest"]
     assert at.slider(key="replay_seq").value == 0
     assert f"Record 0 of {len(game.records)}" in texts(at)
@@ -310,8 +310,8 @@ def test_a_replay_link_past_the_last_record_shows_the_end(corpus, monkeypatch):
 
 
 def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
-    with store_read.open_store(corpus) as con:
-        game = store_read.stored_game(con, XSS_GAME).game
+    with store.read_connection(corpus) as con:
+        game = store.stored_game(con, XSS_GAME).game
     noted = next(r.seq for r in game.records if r.type == "suggest")
     at = open_app(corpus, monkeypatch, "replay", game=XSS_GAME, seq=str(noted))
     assert_clean(at)
@@ -417,7 +417,7 @@ def test_accusations_page_counts_guesses_and_missed_wins(corpus, monkeypatch):
 def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "positions")
     assert_clean(at)
-    with store_read.open_store(corpus) as con:
+    with store.read_connection(corpus) as con:
         effects = {d: position_stats.position_effects(con, d) for d in ("turn_order", "character", "start_square")}
         test = position_stats.seat_test(con)
     games_at = dict(sql(corpus, "SELECT n_players, count(*) FROM games GROUP BY ALL"))
@@ -474,7 +474,7 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
 def test_players_page_is_the_league_of_each_pool(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "players")
     assert_clean(at)
-    with store_read.open_store(corpus) as con:
+    with store.read_connection(corpus) as con:
         board = league_stats.leaderboard(con, "people")
         pools = league_stats.pool_sizes(con)
     assert at.segmented_control(key="league_pool").value == "people"
@@ -694,14 +694,14 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
     # the statistics, and the Players page's leaderboard
     from clue_stats.analysis import players as player_stats
 
-    with store_read.open_store(db) as con:
+    with store.read_connection(db) as con:
         summary = {r["name"]: r for r in player_stats.player_summary(con, by="name").iter_rows(named=True)}
         board = {r["player"]: r for r in league_stats.leaderboard(con, "people").iter_rows(named=True)}
     assert {n: r["missed_wins"] for n, r in summary.items()} == {"Anna": 3, "Ben": 0}
     assert {n: r["missed_wins"] for n, r in board.items()} == {"Anna": 3, "Ben": 0}
     # the report, game by game
     for game_id in ("worked-example", "miss", "miss-2", "no-turn"):
-        with store_read.open_store(db) as con:
+        with store.read_connection(db) as con:
             pm = post_mortem(gather(con, game_id))
         for line in pm.timing:
             assert line.missed_win == columns[(game_id, line.player)][0]

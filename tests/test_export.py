@@ -8,9 +8,9 @@ import duckdb
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis.store_read import game_from_payloads
 from clue_stats.cli import app
 from clue_stats.ingest.export import game_pseudonym
+from clue_stats.ingest.store import game_from_payloads
 from tests.helpers import FIXTURES
 
 runner = CliRunner()

@@ -5,6 +5,7 @@ count), so a lower layer that reaches up fails here, not in a user's installatio
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,43 @@ def test_the_commands_and_the_cli_do_not_import_each_other() -> None:
         if name == "clue_stats.cli" or name.startswith("clue_stats.cli.")
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_dashboard_reads_the_store_only_through_its_reads() -> None:
+    """DESIGN: the dashboard imports analysis and the store (its reads), nothing else of ingest, and
+    never DuckDB itself: every query it shows is the store's or the analysis's."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sources("dashboard")
+        for line, name in imports(path)
+        if name.split(".")[0] == "duckdb"
+        or (_layer_of_module(name) == "ingest" and not (name + ".").startswith("clue_stats.ingest.store."))
+        and name != "clue_stats.ingest"
+    ]
+    assert not wrong, "the dashboard reaches past the store:\n" + "\n".join(wrong)
+
+
+def _code_lines(path: Path) -> list[tuple[int, str]]:
+    return [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)]
+
+
+def test_only_the_store_opens_the_database_or_writes_a_transaction() -> None:
+    """One object owns the DuckDB file: no other module connects to a database file or writes its
+    own BEGIN, COMMIT or ROLLBACK (an in-memory DuckDB for computing is not the store), and the
+    dashboard writes no SQL of its own."""
+    store_package = ROOT / "ingest" / "store"
+    transaction = re.compile(r"""["'](BEGIN|COMMIT|ROLLBACK)\b""")
+    wrong = []
+    for layer in LAYERS:
+        for path in sources(layer):
+            if store_package in path.parents:
+                continue
+            for n, line in _code_lines(path):
+                connects = "duckdb.connect(" in line and 'duckdb.connect(":memory:")' not in line
+                sql_in_dashboard = layer == "dashboard" and re.search(r"\b(SELECT|FROM \w+ WHERE)\b", line)
+                if connects or transaction.search(line) or sql_in_dashboard:
+                    wrong.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not wrong, "outside the store:\n" + "\n".join(wrong)
 
 
 def test_the_checker_sees_imports() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from clue_stats import pipeline
 from clue_stats.analysis import league
-from clue_stats.analysis.store_read import GameFilter
+from clue_stats.ingest import store
+from clue_stats.ingest.store import GameFilter
 from tests.helpers import SEASON, write_games
 
 
@@ -22,7 +23,7 @@ def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_leaderboard_counts_the_season(season_db: Path) -> None:
-    with duckdb.connect(str(season_db), read_only=True) as con:
+    with store.read_connection(season_db) as con:
         board = league.leaderboard(con, "people")
     rows = {r["player"]: r for r in board.to_dicts()}
     assert board["player"][0] == "Alice"
@@ -37,13 +38,13 @@ def test_the_leaderboard_counts_the_season(season_db: Path) -> None:
     assert alice["rating"] == pytest.approx(alice["mu"] - 3 * alice["sigma"])
     assert alice["last_played"] == "2026-10-16"
     # "Played until" gives the table as it stood then: Alice after her first two games only
-    with duckdb.connect(str(season_db), read_only=True) as con:
+    with store.read_connection(season_db) as con:
         early = league.leaderboard(con, "people", GameFilter(date_to="2026-09-04"))
     assert early.filter(early["player"] == "Alice")["games"].item() == 2
 
 
 def test_head_to_head_counts_who_finished_ahead(season_db: Path) -> None:
-    with duckdb.connect(str(season_db), read_only=True) as con:
+    with store.read_connection(season_db) as con:
         versus = league.head_to_head(con, "people", ["Alice"], ["Bob"])
     row = versus.to_dicts()[0]
     # by hand from SEASON: every game of Alice but s04 (11); Alice won
@@ -60,7 +61,7 @@ def test_the_review_columns_are_read_where_the_store_has_them(season_db: Path, t
         con.execute("ALTER TABLE players ADD COLUMN IF NOT EXISTS missed_win BOOLEAN")
         con.execute("UPDATE players SET review_accuracy = CASE game_id WHEN 's01' THEN 0.5 WHEN 's02' THEN 1.0 END")
         con.execute("UPDATE players SET missed_win = (name = 'Bob' AND game_id IN ('s03', 's05'))")
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         board = {r["player"]: r for r in league.leaderboard(con, "people").to_dicts()}
         course = league.history(con, "people", ["Alice"])
     assert board["Alice"]["review_accuracy"] == pytest.approx(0.75)  # the mean over her games that have one

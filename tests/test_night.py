@@ -6,12 +6,12 @@ import json
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
+from clue_stats.ingest import store
 from tests.helpers import LATE_GAME, SEASON, XSS, write_games
 
 runner = CliRunner()
@@ -57,7 +57,7 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
     assert 'href="#game-late-waiter"' in wait and 'id="game-late-waiter"' in page
     assert "Best suggestion" in page  # the late game's suggestions are rated (both hands in the log)
     # each player's rating change is the ratings table's: after their last game minus before their first
-    with duckdb.connect(str(season_db), read_only=True) as con:
+    with store.read_connection(season_db) as con:
         alice = con.execute(
             "SELECT arg_min(rating_before, game_index), arg_max(rating_after, game_index) FROM ratings "
             "WHERE player = 'Alice' AND game_id IN ('s01', 's02')"
@@ -75,7 +75,7 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
 def test_the_biggest_blunder_is_a_blunder_else_the_largest_loss(season_db: Path) -> None:
     """The night's most bits lost is read from the stored column, and called a blunder only when its
     label says so: a night whose worst suggestion is a mistake has a "largest loss"."""
-    with duckdb.connect(str(season_db), read_only=True) as con:
+    with store.read_connection(season_db) as con:
         worst = {
             night: con.execute(
                 "SELECT bits_lost, label FROM suggestions WHERE game_id IN (SELECT unnest(?)) AND bits_lost > 0 "

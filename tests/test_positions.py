@@ -11,10 +11,9 @@ import pytest
 
 from clue_stats.analysis.positions import position_effects, seat_test, start_squares
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
-from clue_stats.analysis.store_read import GameFilter, open_store
 from clue_stats.engine.board import load_board
 from clue_stats.ingest import store
-from clue_stats.ingest.store import GameRows
+from clue_stats.ingest.store import GameFilter, GameRows, read_connection
 
 CHARACTERS = ("scarlett", "mustard", "white", "green", "peacock", "plum")
 
@@ -94,7 +93,7 @@ def _corpus(path: Path, games: int, first_seat_share: float, seed: int, n_player
 def test_planted_first_seat_advantage_is_found(tmp_path: Path) -> None:
     db = tmp_path / "planted.duckdb"
     _corpus(db, 1200, first_seat_share=0.40, seed=7)
-    with open_store(db) as con:
+    with read_connection(db) as con:
         seats = position_effects(con, "turn_order")
         test = seat_test(con)
     first = seats.filter(seats["turn_order"] == 0).row(0, named=True)
@@ -111,7 +110,7 @@ def test_planted_first_seat_advantage_is_found(tmp_path: Path) -> None:
 def test_fair_corpus_reports_no_effect(tmp_path: Path) -> None:
     db = tmp_path / "fair.duckdb"
     _corpus(db, 1200, first_seat_share=0.25, seed=11)
-    with open_store(db) as con:
+    with read_connection(db) as con:
         seats = position_effects(con, "turn_order")
         test = seat_test(con)
         characters = position_effects(con, "character")
@@ -162,7 +161,7 @@ def test_expected_rate_counts_games_nobody_won(tmp_path: Path) -> None:
         batch.append(rows)
     with store.write_connection(db) as con:
         store.write_batch(con, batch, [])
-    with open_store(db) as con:
+    with read_connection(db) as con:
         seats = position_effects(con, "turn_order")
         squares = position_effects(con, "start_square")
         dated = position_effects(con, "turn_order", GameFilter(date_from="2026-03-02", date_to="2026-03-03"))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
 import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
 from clue_stats.cli import app
+from clue_stats.ingest import store
 from tests.helpers import SEASON, game_lines, write_games
 
 runner = CliRunner()
@@ -22,7 +22,7 @@ def ingest(paths: list[Path], db: Path) -> None:
 
 
 def ratings(db: Path, pool: str = "people") -> list[tuple]:
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         return con.execute(
             "SELECT game_index, game_id, seat, player, rank, mu_before, sigma_before, mu_after, sigma_after, "
             "rating_after FROM ratings WHERE pool = ? ORDER BY game_index, seat",
@@ -31,7 +31,7 @@ def ratings(db: Path, pool: str = "people") -> list[tuple]:
 
 
 def final(db: Path, pool: str = "people") -> dict[str, float]:
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         rows = con.execute(
             "SELECT player, arg_max(rating_after, game_index) FROM ratings WHERE pool = ? GROUP BY player", [pool]
         ).fetchall()
@@ -135,7 +135,7 @@ def test_a_merged_name_rates_as_a_log_written_with_one_name(tmp_path: Path) -> N
     result = runner.invoke(app, ["players", "unmerge", "Robert", "--db", str(split)])
     assert result.exit_code == 0, result.output
     assert ratings(split) == separate
-    with duckdb.connect(str(split), read_only=True) as con:  # the merge stays on record, undone
+    with store.read_connection(split) as con:  # the merge stays on record, undone
         assert con.execute("SELECT name, merged_into, unmerged_at IS NOT NULL FROM player_merges").fetchall() == [
             ("Robert", "Bob", True)
         ]
@@ -190,3 +190,120 @@ def test_undated_games_are_rated_in_ingest_order(tmp_path: Path, undated_first: 
     games = [(f"u{i}", None, ["Ann", "Ben"], "Ann" if i % 2 else "Ben", ()) for i in range(4)]
     ingest([write_games(tmp_path / "u.jsonl", games)], db)
     assert [r[1] for r in ratings(db)][::2] == ["u0", "u1", "u2", "u3"]
+
+
+def _split_season(tmp_path: Path, renames: dict[str, dict[str, str]]) -> Path:
+    """The season with some games' names written otherwise (game id -> rename)."""
+    db = tmp_path / "split.duckdb"
+    files = [write_games(tmp_path / "split" / f"{g[0]}.jsonl", [g], renames.get(g[0])) for g in SEASON]
+    ingest(files, db)
+    return db
+
+
+def _league(db: Path) -> tuple[list, list]:
+    with store.read_connection(db) as con:
+        merges = con.execute("SELECT name, merged_into, unmerged_at IS NULL FROM player_merges ORDER BY ALL").fetchall()
+        rated = con.execute("SELECT * FROM ratings ORDER BY pool, game_index, seat").fetchall()
+    return merges, rated
+
+
+# A command of the league run in its own process, stopped (kill -9 by its pid) while it computes the
+# ratings again: after its merge, unmerge or delete was written and before it was committed.
+KILLED_DURING_RATINGS = """
+import sys, time
+from pathlib import Path
+from clue_stats import pipeline
+from clue_stats.analysis import ratings
+
+def rating_updates(*args, **kwargs):
+    Path(sys.argv[2]).write_text("rating")
+    time.sleep(120)
+
+ratings.rating_updates = rating_updates
+db, command = sys.argv[1], sys.argv[3]
+if command == "merge":
+    pipeline.merge_players(db, "Robert", "Bob")
+elif command == "unmerge":
+    pipeline.unmerge_player(db, "Robert")
+else:
+    pipeline.delete_games(db, ["s05"])
+"""
+
+
+@pytest.mark.parametrize("command", ["merge", "unmerge", "delete"])
+def test_a_league_command_killed_while_it_rates_leaves_the_league_as_it_was(tmp_path: Path, command: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.helpers import ROOT
+
+    db = _split_season(tmp_path, {g: {"Bob": "Robert"} for g in ("s02", "s06", "s12")})
+    if command == "unmerge":
+        pipeline.merge_players(db, "Robert", "Bob")
+    before = _league(db)
+    assert before[1], "the season is rated"
+    flag = tmp_path / "rating"
+    worker = subprocess.Popen(
+        [sys.executable, "-c", KILLED_DURING_RATINGS, str(db), str(flag), command], cwd=ROOT, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not flag.exists():
+            assert worker.poll() is None, worker.stderr.read().decode() if worker.stderr else ""
+            assert time.monotonic() < deadline, "the command never reached its ratings"
+            time.sleep(0.05)
+        os.kill(worker.pid, signal.SIGKILL)
+    finally:
+        worker.wait(timeout=60)
+    assert _league(db) == before  # the merges, and every rating, as they were
+    with store.read_connection(db) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == len(SEASON)
+
+
+def test_the_undo_hint_names_the_merge_it_undoes(tmp_path: Path) -> None:
+    db = _split_season(tmp_path, {"s02": {"Bob": "Robert"}, "s06": {"Bob": "Robert"}, "s12": {"Bob": "Rob"}})
+    assert runner.invoke(app, ["players", "merge", "Bob", "Robert", "--db", str(db)]).exit_code == 0
+    # Robert is Bob's already: merging Robert into Rob records Bob (Robert's person) into Rob
+    result = runner.invoke(app, ["players", "merge", "Rob", "Robert", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "Recorded: 'Bob' merged into 'Rob'" in result.output
+    hint = result.output.split("to undo this merge: ")[1].split()
+    assert hint[:3] == ["clue-stats", "players", "unmerge"] and hint[3] == "'Bob'"
+    merges, _ = _league(db)
+    assert merges == [("Bob", "Rob", True), ("Robert", "Bob", True)]
+    assert runner.invoke(app, ["players", "unmerge", "Bob", "--db", str(db)]).exit_code == 0
+    merges, _ = _league(db)  # the hint undid the last merge, and only it
+    assert merges == [("Bob", "Rob", False), ("Robert", "Bob", True)]
+
+
+def test_a_person_is_not_merged_with_a_bot_or_a_simulated_player(tmp_path: Path) -> None:
+    db = tmp_path / "mixed.duckdb"
+    bots = tmp_path / "bots.jsonl"
+    lines = game_lines(
+        "bot-0", "2026-09-01T10:00", ["deepclue", "hal"], "deepclue", strategies={"deepclue": "d", "hal": "h"}
+    )
+    bots.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(
+        app, ["simulate", "--games", "1", "--players", "3", "--seed", "4", "--out", str(tmp_path / "sim")]
+    )
+    assert result.exit_code == 0, result.output
+    ingest([write_games(tmp_path / "season.jsonl", SEASON), bots, tmp_path / "sim"], db)
+    with store.read_connection(db) as con:
+        simulated = con.execute(
+            "SELECT p.name FROM players p JOIN games g USING (game_id) WHERE g.kind = 'simulated' LIMIT 1"
+        ).fetchall()[0][0]
+    before = _league(db)
+    for other, what in (("deepclue", "a bot"), (simulated, "a simulated player")):
+        result = runner.invoke(app, ["players", "merge", "Alice", other, "--db", str(db)])
+        assert result.exit_code == 2, result.output
+        assert f"'{other}' played as {what} and 'Alice' as a person" in result.output
+        assert "--force" in result.output and "Traceback" not in result.output
+    assert _league(db) == before
+    result = runner.invoke(app, ["players", "merge", "deepclue", "hal", "--db", str(db)])
+    assert result.exit_code == 2 and "same table" in result.output  # bots merge as people do: not these two
+    result = runner.invoke(app, ["players", "merge", "Alice", "deepclue", "--force", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert _league(db)[0] == [("deepclue", "Alice", True)]

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from clue_stats.analysis.record_words import describe, describe_seq
-from clue_stats.analysis.store_read import game_from_payloads
+from clue_stats.ingest.store import game_from_payloads
 
 
 def game_of(records: list[dict]):

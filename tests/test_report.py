@@ -474,7 +474,7 @@ def _comparable(rows: list[dict]) -> list[dict]:
 def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
     from clue_stats.analysis.accusations import missed_win, turns_waited
     from clue_stats.analysis.report import timing_lines
-    from clue_stats.analysis.store_read import game_from_payloads
+    from clue_stats.ingest.store import game_from_payloads
 
     records = [
         {

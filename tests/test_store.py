@@ -80,17 +80,17 @@ def test_the_same_id_with_other_content_is_rejected_as_duplicate(tmp_path, sampl
 
 
 def test_a_failed_batch_leaves_nothing_behind(samples, db, monkeypatch):
-    original = store._insert
+    original = store.writes._insert
 
     def broken(con, table, rows):
         if table == "suggestions":
             raise RuntimeError("disk full")
         original(con, table, rows)
 
-    monkeypatch.setattr(store, "_insert", broken)
+    monkeypatch.setattr(store.writes, "_insert", broken)
     with pytest.raises(RuntimeError):
         pipeline.ingest_paths([str(samples)], db, analyse=False, workers=1)
-    monkeypatch.setattr(store, "_insert", original)
+    monkeypatch.setattr(store.writes, "_insert", original)
     c = counts(db)
     assert c["games"] == 0 and c["events"] == 0 and c["players"] == 0
 
@@ -130,3 +130,97 @@ def test_delete_removes_every_row_of_a_game(samples, db):
     with store.read_connection(db) as con:
         assert con.execute("SELECT count(*) FROM events WHERE game_id = 'uk2020-pub-league-7'").fetchone()[0] == 0
         assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+
+
+class HeldReader:
+    """Another program holding the database read-only (the DuckDB command line left open), in its
+    own process, until it is killed by its pid."""
+
+    def __init__(self, db) -> None:
+        import subprocess
+        import sys
+
+        script = "import duckdb, sys; c = duckdb.connect(sys.argv[1], read_only=True); print('held', flush=True); sys.stdin.read()"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None and self.process.stdout.readline().strip() == "held"
+
+    def kill(self) -> None:
+        import os
+        import signal
+
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=60)
+
+
+def _small_games(tmp_path, n: int):
+    from tests.helpers import game_lines
+
+    lines = []
+    for i in range(n):
+        lines += game_lines(f"g{i:03}", f"2026-09-04T20:{i % 60:02}", ["Ann", "Ben", "Cy"], "Ann", ("Ben",))
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def quick_batches(monkeypatch):
+    """Batches of 10 games; a batch the file is not free for waits 0.05 s and is tried every 0.1 s."""
+    monkeypatch.setattr(pipeline, "BATCH_GAMES", 10)
+    monkeypatch.setattr(pipeline, "BATCH_SECONDS", 0.1)
+    monkeypatch.setattr(pipeline, "BUSY_WAIT", 0.05)
+
+
+def test_a_reader_holding_the_file_past_the_wait_delays_ingest_and_loses_nothing(tmp_path, db, quick_batches):
+    """A reader that keeps the file longer than ingest's wait (0.3 s here): the batches it holds up
+    stay pending while the checking goes on, and are stored once it lets go."""
+    import time
+
+    games = _small_games(tmp_path, 60)
+    reader: list[HeldReader] = []
+
+    def progress(done: int, summary: pipeline.Summary) -> None:
+        progress.count += done  # type: ignore[attr-defined]
+        if progress.count == 15:  # type: ignore[attr-defined]
+            reader.append(HeldReader(db))
+        if progress.count == 45:  # type: ignore[attr-defined]
+            time.sleep(1.0)  # held three times ingest's wait
+            reader[0].kill()
+
+    progress.count = 0  # type: ignore[attr-defined]
+    try:
+        summary = pipeline.ingest_paths([str(games)], db, analyse=False, workers=1, progress=progress, wait_seconds=0.3)
+    finally:
+        for r in reader:
+            r.kill()
+    assert reader, "the reader held the file"
+    assert summary.games_stored == 60 and summary.games_rejected == 0
+    assert counts(db)["games"] == 60
+
+
+def test_a_reader_that_never_lets_go_keeps_every_batch_stored_and_says_what_is_left(tmp_path, db, quick_batches):
+    games = _small_games(tmp_path, 60)
+    reader: list[HeldReader] = []
+
+    def progress(done: int, summary: pipeline.Summary) -> None:
+        progress.count += done  # type: ignore[attr-defined]
+        if progress.count == 15:  # type: ignore[attr-defined]
+            reader.append(HeldReader(db))
+
+    progress.count = 0  # type: ignore[attr-defined]
+    try:
+        with pytest.raises(store.StoreBusy) as busy:
+            pipeline.ingest_paths([str(games)], db, analyse=False, workers=1, progress=progress, wait_seconds=0.3)
+    finally:
+        for r in reader:
+            r.kill()
+    message = str(busy.value)
+    assert "held by another process" in message
+    assert "Stored before it: 10 games; checked and not stored: 50 games" in message
+    assert "run the same ingest again" in message
+    assert counts(db)["games"] == 10  # the batch written before the reader came is kept
+    again = pipeline.ingest_paths([str(games)], db, analyse=False, workers=1)
+    assert again.games_stored == 50 and again.games_skipped == 10

@@ -25,7 +25,7 @@ from clue_stats.app import (
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import UsageError
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import kinds
+from clue_stats.ingest import kinds, store
 
 PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
 
@@ -206,16 +206,14 @@ def games_command(
     from rich import box
     from rich.table import Column, Table
 
-    from clue_stats.analysis import store_read
-
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
     except ValueError as exc:
         raise UsageError(f"--kind: {exc}") from None
     path = database(db)
-    with store_read.open_store(path) as con:
-        listed, total = store_read.list_games(con, store_read.GameFilter(kinds=tuple(chosen) or None), limit)
-        rejected = con.execute("SELECT count(*) FROM rejected").fetchall()[0][0]
+    with store.read_connection(path) as con:
+        listed, total = store.list_games(con, store.GameFilter(kinds=tuple(chosen) or None), limit)
+        rejected = store.reads.rejected_count(con)
     games = listed.to_dicts()
     if json_output:
         print_json({"games": games, "total": total, "rejected": rejected})

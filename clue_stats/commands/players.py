@@ -65,16 +65,24 @@ def players_command(
 def merge_command(
     keep: str = typer.Argument(..., help="The name to keep."),
     other: str = typer.Argument(..., help="Another name of the same person."),
+    force: bool = typer.Option(
+        False, "--force", help="Merge even a person with a bot or a simulated player (rated apart otherwise)."
+    ),
     db: str | None = DbOption,
     json_output: bool = JsonOption,
 ) -> None:
     """Record that two names are one person (`players merge "Bob" "Robert"`: Robert is Bob); the
     ratings are computed again. `players unmerge "Robert"` undoes it."""
-    person = pipeline.merge_players(database(db), other, keep)  # MergeRefused is a usage mistake: exit 2
+    # MergeRefused is a usage mistake: exit 2
+    merged, person = pipeline.merge_players(database(db), other, keep, force=force)
     if json_output:
-        print_json({"merged": other, "into": keep, "person": person})
+        print_json({"merged": other, "into": keep, "person": person, "recorded": {"name": merged, "into": person}})
     else:
-        out.print(f"{other} is now {person} in every game and rating (undo: clue-stats players unmerge {other!r})")
+        before = "" if merged == other else f" ({other!r} was merged into {merged!r} before)"
+        out.print(
+            f"{other} is now {person} in every game and rating. Recorded: {merged!r} merged into {person!r}"
+            f"{before}; to undo this merge: clue-stats players unmerge {merged!r}"
+        )
 
 
 @players_app.command("unmerge")

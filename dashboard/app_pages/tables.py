@@ -14,37 +14,17 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.dashboard.app_pages.common import LINK
+from clue_stats.ingest.store.schema import HEADERS as STORED_HEADERS
+from clue_stats.ingest.store.schema import IN_BITS, SHARES
 
-# column -> header; a column not listed keeps its name with "_" as spaces
+# column -> header: a stored column's is declared with it (ingest.store.schema); these are the columns
+# the queries compute; a column in neither keeps its name with "_" as spaces
 HEADERS: dict[str, str] = {
-    "game_id": "game",
-    "seq": "record",
-    "line": "line",
-    "played_at": "played",
-    "n_players": "players",
-    "n_records": "records",
-    "edition": "edition",
-    "variant": "variant",
-    "kind": "kind of game",
-    "source": "source",
-    "source_file": "file",
-    "winner": "winner",
-    "player": "player",
-    "name": "player",
-    "shown_by": "shown by",
-    "shown_card": "card shown",
+    **STORED_HEADERS,
     "suggestion": "suggestion",
     "best_suggestion": "best suggestion at that moment",
     "accusation": "accusation",
-    "expected_gain_bits": "expected gain (bits)",
-    "best_gain_bits": "best available gain (bits)",
-    "bits_lost": "bits lost",
-    "accuracy": "accuracy",
-    "label": "label",
     "outcome": "outcome",
-    "p_correct": "chance it was right",
-    "first_certain_seq": "certain after record",
-    "turns_waited": "own turns waited",
     "accused_at": "accused at record",
     "accused_correct": "accusation right",
     "mean_expected_gain": "mean expected gain (bits)",
@@ -58,41 +38,23 @@ HEADERS: dict[str, str] = {
     "ci_high": "95 % interval to",
     "expected_rate": "win rate with no effect",
     "p_value": "p-value",
-    "turn_order": "seat in turn order",
-    "character": "character",
     "start_square": "start square",
-    "code": "problem",
-    "severity": "severity",
-    "message": "message",
     "problems": "problems",
-    "rejected_at": "rejected at",
-    "happened_at": "when",
-    "event": "what happened",
-    "started_at": "started",
-    "finished_at": "finished",
-    "paths": "paths",
-    "files_read": "files read",
-    "files_skipped": "files skipped",
-    "games_stored": "games stored",
-    "games_skipped": "games already present",
-    "games_rejected": "games rejected",
     "first_played": "first played",
     "last_played": "last played",
     "analysed": "analysed",
-    "strategy": "strategy",
 }
 
-PERCENT = {
+# stored columns by their declared unit (ingest.store.schema), and the columns the queries compute
+PERCENT = SHARES | {
     "chance it was right",
-    "accuracy",
-    "p_correct",
     "mean_accuracy",
     "win_rate",
     "ci_low",
     "ci_high",
     "expected_rate",
 }
-BITS = {"expected_gain_bits", "best_gain_bits", "bits_lost", "mean_expected_gain", "giveaway_bits", "gain_bits"}
+BITS = IN_BITS | {"mean_expected_gain"}
 
 
 def header(column: str) -> str:

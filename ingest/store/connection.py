@@ -1,0 +1,218 @@
+"""The open database: :class:`Store` owns one DuckDB connection, its lock retry, and the one
+``atomic()`` every write runs in (sqlite-utils' ``Database`` is the model).
+
+DuckDB lets one process write a file at a time, so a writer holds the file only while it writes a
+batch: one transaction holds whole games (one or several), never part of one. Readers (dashboard,
+reports) open a short-lived read-only store that retries while a writer holds the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
+from clue_stats.ingest.store.schema import ensure_schema
+
+# The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
+DEFAULT_DB = "clue.duckdb"
+DUCKDB_MAGIC = b"DUCK"  # bytes 8 to 12 of every DuckDB database file
+READ_WAIT_SECONDS = 10.0  # a reader waits this long for a writer's batch, then says the store is busy
+WRITE_WAIT_SECONDS = 30.0
+
+
+NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device": DuckDB's IO errors quote it
+
+
+class DiskFull(StoreError):
+    """The database's disk filled up while writing: the transaction was rolled back."""
+
+
+class NotADatabase(UsageError, StoreError):
+    """The path names an existing file (or folder) that is not a DuckDB database: a usage mistake."""
+
+
+def database(named: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The database file: the one named (``--db``), else $CLUE_STATS_DB, else clue.duckdb here."""
+    env = os.environ if environ is None else environ
+    return named or env.get("CLUE_STATS_DB") or DEFAULT_DB
+
+
+def check_is_database(path: str | Path) -> None:
+    """Refuse, before DuckDB sees it, a path that exists and is not a DuckDB database: DuckDB would
+    open some other files (a CSV) as an empty database in memory, and the games would go nowhere."""
+    if str(path) == ":memory:":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise NotADatabase(f"{path} is a folder, not a database file")
+    try:
+        with open(target, "rb") as f:
+            head = f.read(12)
+    except FileNotFoundError:
+        return  # a new database
+    except OSError as exc:
+        raise NotADatabase(f"{path}: cannot read the database file: {exc.strerror or exc}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        raise NotADatabase(
+            f"{path} is not a DuckDB database (it holds something else, left untouched); "
+            "name a clue-stats database or a new file with --db"
+        )
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "lock" in text or "conflicting" in text or "being used" in text
+
+
+def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.DuckDBPyConnection:
+    check_is_database(path)
+    deadline = time.monotonic() + wait_seconds
+    delay = 0.02
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            if not _is_lock_error(exc):
+                raise StoreError(f"{path}: cannot open the database: {exc}") from None
+            if time.monotonic() >= deadline:
+                raise StoreBusy(
+                    f"{path} is held by another process (a running ingest, or a program that keeps it "
+                    f"open) and stayed busy for {wait_seconds:g} s; close it and try again"
+                ) from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
+class Store:
+    """One open database. Every write runs in :meth:`atomic` (nested blocks join the outer
+    transaction, so a merge and its ratings commit together or not at all); reads go through
+    :meth:`frame`, :meth:`rows` and :meth:`execute`. Open it with :func:`read_connection` or
+    :func:`write_connection` (or :meth:`open`), which close it again."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path, writable: bool) -> None:
+        self.con = con
+        self.path = str(path)
+        self.writable = writable
+        self._depth = 0  # how many atomic() blocks are open
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(
+        cls, path: str | Path, write: bool = False, wait_seconds: float | None = None, create: bool = True
+    ) -> Iterator[Store]:
+        """The database at ``path``: read-only (it must exist), or writable (made with the schema
+        if new, unless not ``create``; an older one given its new columns); waits up to
+        ``wait_seconds`` for a writer."""
+        if not (write and create) and not Path(path).exists():
+            raise StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
+        wait = wait_seconds if wait_seconds is not None else (WRITE_WAIT_SECONDS if write else READ_WAIT_SECONDS)
+        con = _connect(path, not write, wait)
+        try:
+            store = cls(con, path, write)
+            if write:
+                with store.atomic():
+                    ensure_schema(con)
+            yield store
+        except (duckdb.Error, OSError) as exc:
+            if not write or (NO_SPACE not in str(exc) and getattr(exc, "errno", None) != errno.ENOSPC):
+                raise
+            raise DiskFull(
+                f"the disk holding {path} is full ({NO_SPACE}): what was being written is not stored, "
+                "what was stored before it is kept and the database opens as before; free some space and "
+                "run the command again"
+            ) from None
+        finally:
+            con.close()
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[Store]:
+        """One transaction: committed when the block ends, rolled back when it raises (whatever it
+        raises, KeyboardInterrupt included). A block inside another joins it."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+            return
+        self.con.execute("BEGIN TRANSACTION")
+        self._depth = 1
+        try:
+            yield self
+        except BaseException:
+            # after a failed write (a full disk) DuckDB has rolled back itself, and saying so again
+            # would hide the reason ("no transaction is active")
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("ROLLBACK")
+            raise
+        else:
+            self.con.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    # ------------------------------------------------------------ reading (and the writes' SQL)
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> duckdb.DuckDBPyConnection:
+        return self.con.execute(sql, list(params or []))
+
+    def sql(self, sql: str, params: Sequence[Any] | None = None) -> duckdb.DuckDBPyRelation:
+        return self.con.sql(sql, params=list(params or []))
+
+    def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
+        """A query's result as a polars frame (column names kept even when no row matches)."""
+        # duckdb 2: a relation's .pl() fetches the whole result, so the connection is free again at once
+        result: pl.DataFrame = self.con.sql(sql, params=list(params or [])).pl()
+        return result
+
+    def one(self, sql: str, params: Sequence[Any] | None = None) -> dict[str, Any]:
+        """The first row of a query by column name ({} when none)."""
+        rows = self.frame(sql, params).to_dicts()
+        return rows[0] if rows else {}
+
+    def rows(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
+        # fetchall, not fetchone: duckdb 2 keeps a partly fetched result open on the connection
+        return self.con.execute(sql, list(params or [])).fetchall()
+
+    def register(self, name: str, data: Any) -> None:
+        self.con.register(name, data)
+
+    def unregister(self, name: str) -> None:
+        self.con.unregister(name)
+
+    @contextlib.contextmanager
+    def registered(self, name: str, data: Any) -> Iterator[None]:
+        """``data`` (an Arrow table) readable as the view ``name`` for the block."""
+        self.con.register(name, data)
+        try:
+            yield
+        finally:
+            self.con.unregister(name)
+
+    def create_function(self, *args: Any, **kwargs: Any) -> None:
+        self.con.create_function(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def read_connection(path: str | Path, wait_seconds: float = READ_WAIT_SECONDS) -> Iterator[Store]:
+    """A short-lived read-only store that retries while a writer holds the file."""
+    with Store.open(path, write=False, wait_seconds=wait_seconds) as store:
+        yield store
+
+
+@contextlib.contextmanager
+def write_connection(
+    path: str | Path, wait_seconds: float = WRITE_WAIT_SECONDS, create: bool = True
+) -> Iterator[Store]:
+    """A writable store, created with the schema if new (unless not ``create``: then it must
+    exist); held only as long as the caller needs."""
+    with Store.open(path, write=True, wait_seconds=wait_seconds, create=create) as store:
+        yield store

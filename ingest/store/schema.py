@@ -1,0 +1,400 @@
+"""The schema declared once: every table of analysis.md and each of its columns (type, analysis
+output or not, name or free text, header in words, the analysis version that added it), and what is
+made from them: the DDL, the migrations of older databases, the groups of tables the writes and
+reads work on, the headers tables show, the export's name and text columns and the Arrow types."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from clue_stats.engine.errors import StoreError
+from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
+
+SCHEMA_VERSION = 1
+# The version of the analysis: raised when a change alters any analysis column (a column it adds is
+# declared with it as its ``since``); `clue-stats analyse` recomputes games of an older version.
+# 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
+# 3: the players' statements graded (statements, players.stated_precision and stated_recall).
+# 4: the information gained against expected (suggestions and players).
+ANALYSIS_VERSION = 4
+PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+ARROW_TYPES = {
+    "VARCHAR": pa.string(),
+    "INTEGER": pa.int32(),
+    "BIGINT": pa.int64(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "TIMESTAMP": pa.timestamp("us"),
+    "JSON": pa.string(),
+}
+HOLDS = ("name", "text", "path", "hash")  # what a column holds, where that matters for sharing
+
+
+@dataclass(frozen=True)
+class Column:
+    """One stored column: its DuckDB type, whether it may be empty, whether the analysis computes it
+    (``clue-stats analyse`` rewrites it), what it holds where that matters for sharing (``name``: a
+    player's name, pseudonymised on export; ``text``: free text, ``path``: a file path, ``hash``: a
+    hash of the original text, each left out of a pseudonymised export), its header in words, and
+    the analysis version that added it (1: the first release). A column added after its table
+    reaches an older database when it is next opened for writing, filled by ``fill`` (SQL), else
+    NULL until `clue-stats analyse` computes it (the games' older analysis_version tells it to)."""
+
+    name: str
+    type: str
+    required: bool = False
+    analysis: bool = False
+    holds: str | None = None
+    header: str = ""
+    since: int = 1
+    fill: str | None = None
+    added: bool = False  # added after the table's first release (implied by since > 1 or a fill)
+    unit: str | None = None  # "bits" or "share" (0 to 1): how tables show its values
+
+    def __post_init__(self) -> None:
+        if (
+            self.type not in ARROW_TYPES
+            or (self.holds is not None and self.holds not in HOLDS)
+            or self.unit not in (None, "bits", "share")
+        ):
+            raise ValueError(f"column {self.name}: type {self.type!r}, holds {self.holds!r}, unit {self.unit!r}")
+
+    @property
+    def words(self) -> str:
+        """The column's header, as tables show it."""
+        return self.header or self.name.replace("_", " ")
+
+    @property
+    def migrated(self) -> bool:
+        return self.added or self.since > 1 or self.fill is not None
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...] = ()
+
+    def ddl(self) -> str:
+        parts = [f"{c.name} {c.type}{' NOT NULL' if c.required else ''}" for c in self.columns]
+        if self.key:
+            parts.append(f"PRIMARY KEY ({', '.join(self.key)})")
+        return f"CREATE TABLE IF NOT EXISTS {self.name} ({', '.join(parts)});"
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+    def names(self, **having: Any) -> tuple[str, ...]:
+        """The names of the columns whose attributes have the values given (``holds="name"``)."""
+        return tuple(c.name for c in self.columns if all(getattr(c, k) == v for k, v in having.items()))
+
+    def arrow_schema(self) -> pa.Schema:
+        return pa.schema([(c.name, ARROW_TYPES[c.type]) for c in self.columns])
+
+
+C = Column
+_GAME_ID = C("game_id", "VARCHAR", True, header="game")
+_SEQ = C("seq", "INTEGER", True, header="record")
+_LINE = C("line", "INTEGER", header="line")
+# the rule of ingest.kinds.kind_of, for games stored before the column existed
+_KIND_FILL = f"""UPDATE games SET kind = CASE
+    WHEN source = '{SIMULATOR_SOURCE}' THEN '{SIMULATED}'
+    WHEN (SELECT count(*) FILTER (WHERE p.strategy IS NULL) FROM players p WHERE p.game_id = games.game_id) = 0
+        THEN '{CONTEST}'
+    WHEN (SELECT count(p.strategy) FROM players p WHERE p.game_id = games.game_id) > 0 THEN '{DIGITAL}'
+    ELSE '{TABLETOP}' END
+   WHERE kind IS NULL"""
+
+# Every table of analysis.md, each column declared once: the DDL, the migrations, the export's name
+# and text columns, the tables' headers and the partitioned path's Arrow types are made from these.
+TABLES: tuple[Table, ...] = (
+    Table(
+        "schema_version",
+        (C("version", "INTEGER", True), C("applied_at", "TIMESTAMP", True)),
+    ),
+    Table(
+        "games",
+        (
+            _GAME_ID,
+            C("edition", "VARCHAR", True, header="edition"),
+            C("variant", "VARCHAR", True, header="variant"),
+            C("n_players", "INTEGER", True, header="players"),
+            C("kind", "VARCHAR", header="kind of game", fill=_KIND_FILL),
+            C("source", "VARCHAR", holds="text", header="source"),
+            C("played_at", "VARCHAR", header="played"),
+            C("place", "VARCHAR", holds="text"),
+            C("perspective", "VARCHAR", holds="name"),
+            C("winner", "VARCHAR", holds="name", header="winner"),
+            C("solution_suspect", "VARCHAR"),
+            C("solution_weapon", "VARCHAR"),
+            C("solution_room", "VARCHAR"),
+            C("source_file", "VARCHAR", holds="path", header="file"),
+            _LINE,
+            C("n_records", "INTEGER", True, header="records"),
+            C("hands_known", "INTEGER", True),
+            C("content_sha256", "VARCHAR", True, holds="hash"),
+            C("ingested_at", "TIMESTAMP", True),
+            C("analysis_version", "INTEGER", analysis=True),
+            # what the budget cut from a game's analysis, in words (NULL: nothing)
+            C("analysis_cut", "VARCHAR", analysis=True, added=True),
+        ),
+        key=("game_id",),
+    ),
+    Table(
+        "players",
+        (
+            _GAME_ID,
+            C("seat", "INTEGER", True),
+            C("name", "VARCHAR", True, holds="name", header="player"),
+            C("character", "VARCHAR", header="character"),
+            C("strategy", "VARCHAR", header="strategy"),
+            C("hand_size", "INTEGER", True),
+            C("hand_known", "BOOLEAN", True),
+            C("turn_order", "INTEGER", header="seat in turn order"),
+            C("won", "BOOLEAN", True),
+            C("eliminated", "BOOLEAN", True),
+            C("first_certain_seq", "INTEGER", analysis=True, header="certain after record"),
+            C("missed_win", "BOOLEAN", analysis=True, since=2),
+            C("rated_suggestions", "INTEGER", analysis=True, since=2, header="rated suggestions"),
+            C("review_accuracy", "DOUBLE", analysis=True, since=2),
+            # each player's stated deductions graded (the statements table)
+            C("stated_precision", "DOUBLE", analysis=True, since=3),
+            C("stated_recall", "DOUBLE", analysis=True, since=3),
+            C(
+                "gained_vs_expected_bits",
+                "DOUBLE",
+                analysis=True,
+                since=4,
+                header="gained against expected (bits)",
+                unit="bits",
+            ),
+        ),
+        key=("game_id", "seat"),
+    ),
+    Table(
+        "events",
+        (
+            _GAME_ID,
+            _SEQ,
+            _LINE,
+            C("type", "VARCHAR", True),
+            C("player", "VARCHAR", holds="name", header="player"),
+            C("payload", "JSON", True),
+        ),
+        key=("game_id", "seq"),
+    ),
+    Table(
+        "suggestions",
+        (
+            _GAME_ID,
+            _SEQ,
+            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("suspect", "VARCHAR", True),
+            C("weapon", "VARCHAR", True),
+            C("room", "VARCHAR", True),
+            C("shown_by", "VARCHAR", holds="name", header="shown by"),
+            C("shown_card", "VARCHAR", header="card shown"),
+            C("expected_gain_bits", "DOUBLE", analysis=True, header="expected gain (bits)", unit="bits"),
+            C("best_gain_bits", "DOUBLE", analysis=True, header="best available gain (bits)", unit="bits"),
+            C("best_suspect", "VARCHAR", analysis=True),
+            C("best_weapon", "VARCHAR", analysis=True),
+            C("best_room", "VARCHAR", analysis=True),
+            C("accuracy", "DOUBLE", analysis=True, header="accuracy", unit="share"),
+            C("label", "VARCHAR", analysis=True, header="label"),
+            C("giveaway_bits", "DOUBLE", analysis=True, unit="bits"),
+            C("bits_lost", "DOUBLE", analysis=True, since=2, header="bits lost", unit="bits"),
+            C("gained_bits", "DOUBLE", analysis=True, since=4, header="bits gained", unit="bits"),
+            C(
+                "gained_vs_expected_bits",
+                "DOUBLE",
+                analysis=True,
+                since=4,
+                header="gained against expected (bits)",
+                unit="bits",
+            ),
+        ),
+        key=("game_id", "seq"),
+    ),
+    Table(
+        "information",
+        (
+            _GAME_ID,
+            _SEQ,
+            C("observer", "VARCHAR", holds="name"),
+            C("type", "VARCHAR", True),
+            C("entropy_before", "DOUBLE", True, analysis=True),
+            C("entropy_after", "DOUBLE", True, analysis=True),
+            C("gain_bits", "DOUBLE", True, analysis=True, unit="bits"),
+            C("partial_view", "BOOLEAN", True, analysis=True),
+        ),
+    ),
+    Table(
+        "accusations",
+        (
+            _GAME_ID,
+            _SEQ,
+            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("suspect", "VARCHAR", True),
+            C("weapon", "VARCHAR", True),
+            C("room", "VARCHAR", True),
+            C("correct", "BOOLEAN"),
+            C("p_correct", "DOUBLE", analysis=True, header="chance it was right", unit="share"),
+            C("first_certain_seq", "INTEGER", analysis=True, header="certain after record"),
+            C("turns_waited", "INTEGER", analysis=True, header="own turns waited"),
+        ),
+        key=("game_id", "seq"),
+    ),
+    Table(
+        "statements",
+        (
+            _GAME_ID,
+            _SEQ,
+            _LINE,
+            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("claim", "VARCHAR", True),
+            C("category", "VARCHAR"),
+            C("card", "VARCHAR"),
+            C("about", "VARCHAR", holds="name"),
+            C("stated_count", "INTEGER"),
+            C("actual_count", "INTEGER", analysis=True),
+            C("grade", "VARCHAR", True, analysis=True),
+            C("stated_units", "INTEGER", True, analysis=True),
+            C("proven_units", "INTEGER", True, analysis=True),
+            C("missed_units", "INTEGER", True, analysis=True),
+        ),
+    ),
+    Table(
+        "problems",
+        (
+            C("source_file", "VARCHAR", holds="path", header="file"),
+            C("game_id", "VARCHAR", header="game"),
+            C("seq", "INTEGER", header="record"),
+            _LINE,
+            C("code", "VARCHAR", True, header="problem"),
+            C("severity", "VARCHAR", True, header="severity"),
+            C("message", "VARCHAR", True, holds="text", header="message"),
+            C("raw_sha256", "VARCHAR", holds="hash"),
+        ),
+    ),
+    Table(
+        "rejected",
+        (
+            C("source_file", "VARCHAR", holds="path", header="file"),
+            _LINE,
+            C("game_id", "VARCHAR", header="game"),
+            C("code", "VARCHAR", True, header="problem"),
+            C("message", "VARCHAR", True, holds="text", header="message"),
+            C("raw", "VARCHAR", holds="text"),
+            C("raw_sha256", "VARCHAR", True, holds="hash"),
+            C("rejected_at", "TIMESTAMP", True, header="rejected at"),
+        ),
+    ),
+    Table(
+        "history",
+        (
+            C("happened_at", "TIMESTAMP", True, header="when"),
+            C("game_id", "VARCHAR", header="game"),
+            C("event", "VARCHAR", True, header="what happened"),
+            C("source_file", "VARCHAR", holds="path", header="file"),
+            _LINE,
+            C("code", "VARCHAR", header="problem"),
+            C("message", "VARCHAR", holds="text", header="message"),
+            C("sha256", "VARCHAR", holds="hash"),
+            C("raw", "VARCHAR", holds="text"),
+        ),
+    ),
+    Table("settings", (C("key", "VARCHAR", True), C("value", "VARCHAR", True)), key=("key",)),
+    Table(
+        "ingest_runs",
+        (
+            C("started_at", "TIMESTAMP", True, header="started"),
+            C("finished_at", "TIMESTAMP", header="finished"),
+            C("paths", "VARCHAR", True, holds="path", header="paths"),
+            C("files_read", "INTEGER", header="files read"),
+            C("files_skipped", "INTEGER", header="files skipped"),
+            C("games_stored", "INTEGER", header="games stored"),
+            C("games_skipped", "INTEGER", header="games already present"),
+            C("games_rejected", "INTEGER", header="games rejected"),
+        ),
+    ),
+    Table(
+        "ratings",
+        (
+            C("pool", "VARCHAR", True),
+            C("game_index", "INTEGER", True),
+            _GAME_ID,
+            C("content_sha256", "VARCHAR", True, holds="hash"),
+            C("seat", "INTEGER", True),
+            C("name", "VARCHAR", True, holds="name", header="player"),
+            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("rank", "INTEGER", True),
+            C("mu_before", "DOUBLE", True),
+            C("sigma_before", "DOUBLE", True),
+            C("mu_after", "DOUBLE", True),
+            C("sigma_after", "DOUBLE", True),
+            C("rating_before", "DOUBLE", True),
+            C("rating_after", "DOUBLE", True),
+        ),
+        key=("game_id", "seat"),
+    ),
+    Table(
+        "player_merges",
+        (
+            C("name", "VARCHAR", True, holds="name", header="player"),
+            C("merged_into", "VARCHAR", True, holds="name", header="merged into"),
+            C("merged_at", "TIMESTAMP", True),
+            C("unmerged_at", "TIMESTAMP"),
+        ),
+    ),
+)
+TABLE = {t.name: t for t in TABLES}
+SCHEMA = "\n".join(t.ddl() for t in TABLES)
+
+# Tables whose rows belong to one stored game, in the order they are written.
+GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "statements", "problems")
+# Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
+ANALYSIS_TABLES = ("suggestions", "information", "accusations", "statements")
+# ... and the players columns it fills in (Arrow types, for the update).
+PLAYER_ANALYSIS_COLUMNS = {c.name: ARROW_TYPES[c.type] for c in TABLE["players"].columns if c.analysis}
+# Columns added after their table was first released: (table, column, type, fill SQL or None).
+MIGRATIONS = tuple((t.name, c.name, c.type, c.fill) for t in TABLES for c in t.columns if c.migrated)
+# column -> its header in words (a name two tables share has one header: checked by the tests)
+HEADERS = {c.name: c.words for t in TABLES for c in t.columns if c.header}
+# the columns whose values are bits, and those that are shares (shown as percentages)
+IN_BITS = frozenset(c.name for t in TABLES for c in t.columns if c.unit == "bits")
+SHARES = frozenset(c.name for t in TABLES for c in t.columns if c.unit == "share")
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """The tables made if missing, an older database given its new columns (in the caller's transaction)."""
+    con.execute(SCHEMA)
+    for table, column, sql_type, fill in MIGRATIONS:
+        present = con.execute(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?", [table, column]
+        ).fetchall()[0][0]
+        if not present:
+            con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
+            if fill is not None:
+                con.execute(fill)
+    # the secret of this database's pseudonyms (export --pseudonymise without --salt): random, made once
+    con.execute(
+        "INSERT INTO settings SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = ?)",
+        [PSEUDONYM_SECRET, secrets.token_hex(32), PSEUDONYM_SECRET],
+    )
+    ((version,),) = con.execute("SELECT max(version) FROM schema_version").fetchall()
+    if version is None:
+        con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, now()])
+    elif version > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {version}; this clue-stats knows up to {SCHEMA_VERSION}")
