@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from clue_stats import pipeline
 from clue_stats.analysis import agents
 from clue_stats.analysis.stats import wilson_interval
+from clue_stats.ingest import store
 from tests.helpers import ROOT
 
 HERE = Path(__file__).parent
@@ -38,7 +38,7 @@ def test_the_ratio_interval_by_hand():
 
 
 def test_agents_by_name_read_the_stored_columns(db: Path):
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         table = {r["agent"]: r for r in agents.agent_summary(con, by="name").to_dicts()}
         units = dict(
             con.execute(
@@ -61,7 +61,7 @@ def test_agents_by_name_read_the_stored_columns(db: Path):
 
 
 def test_agents_by_program_pool_every_seat(db: Path):
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         [row] = agents.agent_summary(con).to_dicts()
         accuracy = con.execute(
             "SELECT sum(expected_gain_bits) / sum(best_gain_bits) FROM suggestions s JOIN games g USING (game_id) "
@@ -112,7 +112,7 @@ def test_the_agents_command_gives_the_same_figures(db: Path):
 def test_the_games_report_shows_what_the_agents_said_they_knew(db: Path):
     from clue_stats.analysis import report, report_md
 
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         [game_id] = con.execute("SELECT game_id FROM games WHERE source_file LIKE '%sample_game_output%'").fetchall()[0]
         data = report.gather(con, game_id)
     text = report_md.render_markdown(report.post_mortem(data))
