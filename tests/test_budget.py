@@ -351,7 +351,7 @@ def test_the_report_of_a_game_stored_over_the_budget_shows_what_was_stored_and_c
     runner = CliRunner()
     counting.clear_caches()
     assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--budget-states", "400000"]).exit_code == 0
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         [(game_id, cut)] = con.sql("SELECT game_id, analysis_cut FROM games").fetchall()
 
     def counted(*args, **kwargs):
@@ -376,7 +376,7 @@ def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_p
     _write(folder, "six.jsonl", _review_cut_game())
     runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse"]).exit_code == 0
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         [(game_id,)] = con.sql("SELECT game_id FROM games").fetchall()
     counting.clear_caches()
     result = runner.invoke(
@@ -411,7 +411,7 @@ def test_the_games_list_says_which_games_the_budget_analysed_partly(tmp_path, db
     runner = CliRunner()
     counting.clear_caches()
     assert runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--budget-states", "400000"]).exit_code == 0
-    with duckdb.connect(str(db), read_only=True) as con:
+    with store.read_connection(db) as con:
         [(game_id, cut)] = con.sql("SELECT game_id, analysis_cut FROM games WHERE analysis_cut IS NOT NULL").fetchall()
     listed = runner.invoke(app, ["games", "--db", str(db)])
     assert listed.exit_code == 0
