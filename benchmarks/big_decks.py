@@ -3,6 +3,12 @@
 reference (benchmarks/plain_reference.py, plain_vector_counts) run in the same process.
 
     .venv/bin/python benchmarks/big_decks.py [--games 3] [--players 3,4,6] [--plain-limit 60]
+    .venv/bin/python benchmarks/big_decks.py --wide [--games 2]
+
+``--wide``: decks past the int64 program (10/10/15 at 6 players): the table's view of generated
+games (8 random suggestions), each record whose plan does not fit 63 bits counted by the compiled
+program with remainders (counting_kernel.run_wide) and by the exact Python program, CPU time, the
+counts compared.
 
 The games are simulated (engine.simulate with a custom deck: the live variant, no board) between
 notebook players, every hand dealt. Per game and view (each player, who knows their hand, and the
@@ -29,10 +35,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.plain_reference import OutOfTime, plain_vector_counts
-from clue_stats.engine import budget, counting
+from clue_stats.engine import budget, counting, counting_kernel
 from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline
 from clue_stats.engine.game import Suggest
 from clue_stats.engine.simulate import custom_deck, play_game, setup
+from clue_stats.testing import random_game, small_deck
 
 DECK = (10, 8, 12)
 
@@ -121,7 +128,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", default="3,4,6")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plain-limit", type=float, default=60.0, help="CPU seconds of the plain program per view")
+    parser.add_argument("--wide", action="store_true", help="decks past the int64 program (10/10/15)")
     args = parser.parse_args(argv)
+    if args.wide:
+        wide(args.games)
+        return
 
     warm = play_game(setup(3, strategies=["notebook"], seed=10**6, deck=custom_deck(*DECK)), 0)
     for k in knowledge_timeline(warm, TABLE)[::4]:  # load the compiled kernel before forking
@@ -163,6 +174,40 @@ def main(argv: list[str] | None = None) -> None:
                 f"total, {bound}{statistics.median(ratios):,.0f}x median, {bound}{min(ratios):,.0f}x least; records "
                 f"whose counts differ: {sum(v[3] for v in views)}"
             )
+
+
+def wide(games: int) -> None:
+    """The compiled program with remainders against the exact Python program, record by record."""
+    warm = random_game(0, n_players=6, n_suggestions=2, deck=small_deck(10, 10, 15))
+    counting_kernel.run_wide(counting.plan(knowledge_timeline(warm, TABLE)[-1]))  # compiled code loaded
+    compiled_s = python_s = 0.0
+    records = differ = 0
+    print("10/10/15 deck, 6 players, the table's view, records past 63 bits; CPU time")
+    for seed in range(games):
+        game = random_game(3 + seed, n_players=6, n_suggestions=8, deck=small_deck(10, 10, 15))
+        for seq, k in enumerate(knowledge_timeline(game, TABLE)):
+            pl = counting.plan(k)
+            if counting_kernel.fits(pl) or not counting_kernel.compiled(pl):
+                continue
+            start = time.process_time()
+            by_remainders = counting_kernel.run_wide(pl)
+            middle = time.process_time()
+            exact = {e: n for e, n in counting.run_python(pl).items() if n}
+            end = time.process_time()
+            compiled_s += middle - start
+            python_s += end - middle
+            records += 1
+            differ += by_remainders != exact
+            print(
+                f"  game {seed} record {seq:2d}: compiled {(middle - start) * 1000:8.1f} ms, Python "
+                f"{(end - middle) * 1000:9.1f} ms ({(end - middle) / max(middle - start, 1e-9):6.0f}x), "
+                f"bound 2^{counting_kernel.fill_bound(pl).bit_length()}",
+                flush=True,
+            )
+    print(
+        f"{records} records: compiled {compiled_s:.2f} s, Python {python_s:.2f} s, "
+        f"{python_s / max(compiled_s, 1e-9):.0f}x in total; records whose counts differ: {differ}"
+    )
 
 
 if __name__ == "__main__":

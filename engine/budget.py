@@ -6,9 +6,12 @@ game (its checks, or its analysis) may spend:
 
 - **work**: the states the counting programs generate, summed over every count of the stage. It is
   deterministic: the same game under the same limits stops at the same count on any machine.
-- **memory**: the memory of one count, in MiB, checked inside the count as it grows: the compiled
-  program's memory grows with the states it generates (its tables, and the moves it writes down),
-  the exact Python program's with the states it holds.
+- **memory**: the memory of one count, in MiB, checked inside the count before each allocation:
+  the compiled programs add up the arrays they hold (the states of the step before, the table
+  being filled, the moves and folds written down) with the one they are about to allocate, and
+  stop before it if the sum passes the limit; the exact Python programs count the states they hold
+  at a measured size each. docs/performance.md compares these figures with the resident memory the
+  counts really took.
 - **time**: a wall-clock deadline for the stage, from its start (so the checks' reading of the
   records and of a custom deck counts too), checked before every count (a single count is bounded
   by the other two); its message says where the seconds went.
@@ -33,13 +36,11 @@ from clue_stats.engine.errors import ClueStatsError, UsageError
 
 N = TypeVar("N", int, float)
 
-# Memory per state generated, at most, in the compiled program: its hash table (at most half full,
-# grown by doubling), the states' keys, counts and folded-state numbers, and the moves and folds
-# written down for the backward pass (which last the whole count).
-BYTES_PER_STATE = 192
 # Memory per state held, in the Python program (a dict of tuples and big integers; it holds the
-# states of two steps, the states generated merge into them).
-BYTES_PER_HELD_STATE_PYTHON = 512
+# states of two steps, the states generated merge into them; docs/performance.md gives the
+# measurement), and per count of a state's row in the Python gain program (a list of them).
+BYTES_PER_HELD_STATE_PYTHON = 256
+BYTES_PER_ROW_COUNT_PYTHON = 48
 
 # Defaults, far above any ordinary game (docs/performance.md gives the measurements): the most
 # states one game's checks (and again its analysis) may generate, the memory of one count, and
@@ -122,6 +123,7 @@ class Budget:
         self.counting_seconds = 0.0  # of them, in the counts of the deals
         self._count_started: float | None = None
         self.exceeded: BudgetExceeded | None = None  # why counting stopped, once it has
+        self.most_held = 0  # the most bytes one count held (as the memory limit reckons them)
 
     def allowance(self) -> tuple[int, int]:
         """Before a count: the states it may generate (the work left) and the bytes it may hold.
@@ -152,21 +154,25 @@ class Budget:
             self.counting_seconds += time.monotonic() - self._count_started
             self._count_started = None
 
-    def spend(self, states: int) -> None:
-        """After a count: the states it generated."""
+    def spend(self, states: int, held: int = 0) -> None:
+        """After a count: the states it generated and the most bytes it held."""
         self.spent += states
+        self.most_held = max(self.most_held, held)
         self._counted()
 
-    def stopped(self, states: int, work: int) -> BudgetExceeded:
+    def stopped(self, states: int, work: int, held: int = 0) -> BudgetExceeded:
         """A count stopped after generating ``states``, given ``work`` by :meth:`allowance`: past
-        the work left, else past its memory. The exception to raise."""
+        the work left, else before it would hold ``held`` bytes, past its memory. The exception to
+        raise."""
         self.spent += states
+        self.most_held = max(self.most_held, held)
         self._counted()
         if states > work:
             return self._over_work()
         return self._stop(
             "memory",
-            f"one count of the deals needed more than the memory limit of {self.limits.memory_mb:g} MiB",
+            f"one count of the deals needed more than the memory limit of {self.limits.memory_mb:g} MiB"
+            + (f" (it was about to hold {held / (1 << 20):,.0f} MiB)" if held else ""),
         )
 
     def _over_work(self) -> BudgetExceeded:

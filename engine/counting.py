@@ -17,9 +17,11 @@ the clauses in progress are met. A clause whose last card is placed is either me
 is dropped at once. A group's envelope choice stands for one given member of the group: by symmetry
 every member of a group has the same count, so no division is ever needed.
 
-The program runs compiled (engine.counting_kernel, numba, 64-bit integers) when a bound on every
-intermediate count fits in 63 bits, and as plain Python with exact big integers otherwise; both
-follow the same plan and are tested against each other and against enumeration of all deals.
+The program runs compiled (engine.counting_kernel, numba, 64-bit integers): once when a bound on
+every count it returns fits in 63 bits, else modulo 2**64 and modulo primes, the counts rebuilt by
+the Chinese remainder theorem (a state must still fit one 64-bit key); as plain Python with exact
+big integers only past that. Both follow the same plan and are tested against each other and
+against enumeration of all deals.
 """
 
 from __future__ import annotations
@@ -278,6 +280,7 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     spent = 0
     states: dict[_State, int] = {(pl.caps, (0, 0, 0), 0, 0): 1}
     most_held = memory // budget.BYTES_PER_HELD_STATE_PYTHON - len(states)  # beside the states before
+    held = 1
     for st in pl.steps.tolist():
         new: dict[_State, int] = {}
         for (caps, env, met, tag), n in states.items():
@@ -288,13 +291,14 @@ def run_python(pl: Plan) -> dict[tuple[int, int, int, int], int]:
                 new[key] = new.get(key, 0) + n * ways
                 spent += 1
                 if spending is not None and (spent > left or len(new) > most_held):
-                    raise spending.stopped(spent, left)
+                    raise spending.stopped(spent, left, (len(states) + len(new)) * budget.BYTES_PER_HELD_STATE_PYTHON)
+        held = max(held, len(states) + len(new))
         states = new
         if not states:
             break
         most_held = memory // budget.BYTES_PER_HELD_STATE_PYTHON - len(states)
     if spending is not None:
-        spending.spend(spent)
+        spending.spend(spent, held * budget.BYTES_PER_HELD_STATE_PYTHON)
     if not states:
         return {}
     out: dict[tuple[int, int, int, int], int] = {}
@@ -367,6 +371,8 @@ def _spread(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
 def _run(pl: Plan) -> dict[tuple[int, int, int, int], int]:
     if counting_kernel.fits(pl):
         return counting_kernel.run(pl)
+    if counting_kernel.compiled(pl):
+        return counting_kernel.run_wide(pl)
     return run_python(pl)
 
 
@@ -461,7 +467,7 @@ def _rows(pl: Plan) -> tuple[np.ndarray, np.ndarray]:
     if counting_kernel.fits(pl):
         ids, n = counting_kernel.run_arrays(pl)
         return ids, n.astype(object) if counting_kernel.wide(pl) else n
-    by_env = run_python(pl)
+    by_env = _run(pl)
     return np.array(list(by_env), dtype=np.int64).reshape(len(by_env), 4), np.array(list(by_env.values()), dtype=object)
 
 

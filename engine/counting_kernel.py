@@ -29,9 +29,15 @@ true number (the program only adds and multiplies counts, never divides or compa
 count it returns, the deals of one envelope (and tag), is at most the ways to deal the hands' room
 left, (room left)! / prod(room left in hand h)!; when that is below 2**62 each returned count is the
 true one, even where the partial counts on the way passed 2**64 (on a 30-card deck the spectator's
-partial counts do). The caller runs the Python program otherwise. :func:`wide` says when the counts
-of all envelopes together may pass 2**62: the caller then adds them up as Python integers. It needs
-numba (a dependency of the package), which it imports unconditionally.
+partial counts do). Past that, :func:`run_wide` runs the program again modulo primes below 2**31
+(every product then fits int64) and rebuilds each count from its remainders (the Chinese remainder
+theorem), while the state fits one key (:func:`compiled`); the caller runs the Python program only
+beyond. :func:`wide` says when the counts of all envelopes together may pass 2**62: the caller then
+adds them up as Python integers. It needs numba (a dependency of the package), which it imports
+unconditionally.
+
+The program adds up the bytes of the arrays it holds and checks the sum with the array it is about
+to allocate against the budget's memory limit, before allocating it (:func:`_afford`).
 """
 
 from __future__ import annotations
@@ -84,6 +90,43 @@ def fill_ways(caps: tuple[int, ...]) -> int:
     return ways
 
 
+# primes below 2**31 for the counts past 63 bits (run_wide): 2**64 times all of them passes 2**430
+PRIMES = (
+    2147483647,
+    2147483629,
+    2147483587,
+    2147483579,
+    2147483563,
+    2147483549,
+    2147483543,
+    2147483497,
+    2147483489,
+    2147483477,
+    2147483423,
+    2147483399,
+)
+WIDE_CARDS = 128  # the room left, and a group's size, index the binomials (run_wide's tables)
+
+
+@functools.cache
+def binomials(p: int) -> np.ndarray:
+    """The binomials below WIDE_CARDS modulo p, or modulo 2**64 (as int64, wrapped) when p is 0."""
+    m = p or 1 << 64
+    table = np.array([[math.comb(n, k) % m for k in range(WIDE_CARDS)] for n in range(WIDE_CARDS)], dtype=np.uint64)
+    return table.view(np.int64)
+
+
+def compiled(pl) -> bool:
+    """The compiled program can count the plan exactly: in int64 (:func:`fits`), or by
+    :func:`run_wide` (the state's bits fit one int64, the moduli pass the bound)."""
+    return (
+        _layout(pl)[6] < 62
+        and sum(pl.caps) < WIDE_CARDS
+        and not (len(pl.steps) and pl.steps[:, 1].max() >= WIDE_CARDS)
+        and fill_bound(pl) < (1 << 64) * math.prod(PRIMES)
+    )
+
+
 def fits(pl) -> bool:
     return (
         fill_bound(pl) < LIMIT
@@ -109,10 +152,26 @@ def run(pl) -> dict[tuple[int, int, int, int], int]:
     return {(a, b, c, t): n for (a, b, c, t), n in zip(ids.tolist(), counts.tolist())}
 
 
-def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
-    """The same as arrays: one row per envelope (its id per category, then the tag), and counts."""
+def _launch(pl, layout: np.ndarray, p: int, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One run of the compiled program, counting modulo p (0: modulo 2**64), under the budget in
+    force (engine.budget): the program stops once it has generated more states than the count's
+    allowance (work[1] = 1), or before it would hold more bytes than the memory limit (work[1] =
+    2; work[2]: the bytes it would then have held). work[0]: the states it generated."""
+    spending = budget.current()
+    left, memory = spending.allowance() if spending is not None else (LIMIT, LIMIT)
+    work = np.zeros(3, np.int64)
+    envs, counts = _run(pl.steps, layout, len(pl.caps), binom, left, memory, p, work)
+    if spending is not None:
+        if work[1]:
+            raise spending.stopped(int(work[0]), left, int(work[2]))
+        spending.spend(int(work[0]), int(work[2]))
+    return envs, counts
+
+
+def _packed(pl) -> np.ndarray:
+    """The plan's state packing and what the program reads beside its steps, as one int64 array."""
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
-    layout = np.array(
+    return np.array(
         [
             *offsets,
             *[(1 << w) - 1 for w in widths],
@@ -128,21 +187,49 @@ def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
         ],
         dtype=np.int64,
     )
-    # under a budget (engine.budget), the program stops once it has generated more states than
-    # the count's allowance, and says so in work[1]; work[0]: the states it generated
-    spending = budget.current()
-    left, memory = spending.allowance() if spending is not None else (LIMIT, LIMIT)
-    work = np.zeros(2, np.int64)
-    envs, counts = _run(pl.steps, layout, len(pl.caps), _BINOM, min(left, memory // budget.BYTES_PER_STATE), work)
-    if spending is not None:
-        if work[1]:
-            raise spending.stopped(int(work[0]), left)
-        spending.spend(int(work[0]))
+
+
+def _ids(pl, envs: np.ndarray) -> np.ndarray:
+    """The program's result keys as rows: the envelope id per category, then the tag."""
+    _, _, env_offsets, env_widths, _, tag_offset, _ = _layout(pl)
     ids = np.empty((len(envs), 4), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (envs >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
     ids[:, 3] = envs >> tag_offset
-    return ids, counts
+    return ids
+
+
+def run_arrays(pl) -> tuple[np.ndarray, np.ndarray]:
+    """The same as arrays: one row per envelope (its id per category, then the tag), and counts."""
+    envs, counts = _launch(pl, _packed(pl), 0, _BINOM)
+    return _ids(pl, envs), counts
+
+
+def run_wide(pl) -> dict[tuple[int, int, int, int], int]:
+    """(Envelope id per category, tag) -> deals, for a plan the program runs (:func:`compiled`) whose
+    counts may pass 2**62 (not :func:`fits`): it counts modulo 2**64 (its int64 arithmetic wraps),
+    then again modulo primes below 2**31 (its products then fit int64) until the moduli multiplied
+    pass the bound on every count; the Chinese remainder theorem gives each count, exact."""
+    layout = _packed(pl)
+    bound = fill_bound(pl)
+    runs = [(1 << 64, _launch(pl, layout, 0, binomials(0)))]
+    modulus = 1 << 64
+    for p in PRIMES:
+        if modulus > bound:
+            break
+        runs.append((p, _launch(pl, layout, p, binomials(p))))
+        modulus *= p
+    residues = [(m, dict(zip(envs.tolist(), counts.tolist()))) for m, (envs, counts) in runs]
+    keys = sorted(set().union(*(r for _, r in residues)))
+    out = {}
+    for key, ids in zip(keys, _ids(pl, np.array(keys, dtype=np.int64)).tolist()):
+        x, m = 0, 1
+        for p, by_key in residues:  # Garner: x stays the count modulo the moduli so far
+            x += m * ((by_key.get(key, 0) - x) * pow(m, -1, p) % p)
+            m *= p
+        if x:
+            out[(ids[0], ids[1], ids[2], ids[3])] = x
+    return out
 
 
 @njit(cache=True)
@@ -384,14 +471,15 @@ def _slot(key, shift):
 
 
 @njit(cache=True, inline="always")
-def _insert(t, shift, key, val):
-    """Adds val at key in the table t (key at 2j, value at 2j + 1); returns 1 when the key is new."""
+def _insert(t, shift, key, val, p):
+    """Adds val at key in the table t (key at 2j, value at 2j + 1), modulo p when p is set;
+    returns 1 when the key is new."""
     mask = (t.shape[0] >> 1) - 1
     j = _slot(key, shift)
     while True:
         k = t[2 * j]
         if k == key:
-            t[2 * j + 1] += val
+            t[2 * j + 1] = _add(t[2 * j + 1], val, p)
             return 0
         if k == -1:
             t[2 * j] = key
@@ -405,8 +493,17 @@ def _grow(t, shift):
     nt = np.full(t.shape[0] * 2, -1, np.int64)
     for j in range(0, t.shape[0], 2):
         if t[j] != -1:
-            _insert(nt, shift - 1, t[j], t[j + 1])
+            _insert(nt, shift - 1, t[j], t[j + 1], 0)
     return nt, shift - 1
+
+
+@njit(cache=True)
+def _slots(n):
+    """The slots of a table for n keys (at most half full), a power of two."""
+    size = 64
+    while size < 2 * n:
+        size *= 2
+    return size
 
 
 @njit(cache=True)
@@ -419,11 +516,45 @@ def _table(n):
     return np.full(2 * size, -1, np.int64), shift
 
 
+@njit(cache=True, inline="always")
+def _mul(a, b, p):
+    """a * b modulo p when p is set (a, b < p < 2**31), else modulo 2**64 (int64 wraps)."""
+    if p:
+        return (a * b) % p
+    return a * b
+
+
+@njit(cache=True, inline="always")
+def _add(a, b, p):
+    if p:
+        return (a + b) % p
+    return a + b
+
+
 @njit(cache=True)
-def _run(table, layout, n_hands, binom, limit, work):
-    """The plan's deals by envelope ids and tag (keys holding only those fields), and their counts.
-    ``limit``: the most states the forward pass may generate; past it the program stops with no
-    result and work[1] = 1. work[0]: the states generated.
+def _held(keys, e_from, f_env, more):
+    """The bytes the counting program holds: the states (keys, counts, folded-state numbers), the
+    moves and folds written down, and ``more`` int64s (the table being filled, ...)."""
+    return 8 * (3 * keys.shape[0] + 4 * e_from.shape[0] + 3 * f_env.shape[0] + more)
+
+
+@njit(cache=True, inline="always")
+def _afford(work, memory, held, extra):
+    """Whether the count may hold ``extra`` bytes more than ``held`` within ``memory``; work[2]
+    keeps the most it held (or asked for, when it stops)."""
+    need = held + extra
+    if need > work[2]:
+        work[2] = need
+    return need <= memory
+
+
+@njit(cache=True)
+def _run(table, layout, n_hands, binom, limit, memory, p, work):
+    """The plan's deals by envelope ids and tag (keys holding only those fields), and their counts,
+    modulo p when p is set (else modulo 2**64). ``limit``: the most states the forward pass may
+    generate; past it the program stops with no result and work[1] = 1. ``memory``: the most bytes
+    it may hold; before an allocation past it, it stops with work[1] = 2. work[0]: the states
+    generated; work[2]: the most bytes held (or about to be, when it stopped).
 
     Three passes: forwards over the operations (the steps, with the universal cards' fill before
     the first envelope choice), folding states as the module says and writing down the folded
@@ -509,6 +640,7 @@ def _run(table, layout, n_hands, binom, limit, work):
     nf = 0
     spent = 0  # states generated (successors, before they merge)
     growth = 2.0  # states after a step per state before, as last seen
+    t, shift = _table(0)
     for o in range(n_ops):
         s = ops[o]
         kind = table[s, 0] if s >= 0 else -1
@@ -524,7 +656,12 @@ def _run(table, layout, n_hands, binom, limit, work):
                 n_classes = max(n_classes, all_classes[s, h])
         classes = all_classes[max(s, 0)]
         env_mask = emask[c] << eoff[c]
-        t, shift = _table(min(int(n * growth), limit) + 16)  # no more room than the limit needs
+        size = _slots(min(int(n * growth), limit) + 16)  # no more room than the limit needs
+        if not _afford(work, memory, _held(keys, e_from, f_env, t.shape[0]), 16 * size):
+            work[0] = spent
+            work[1] = 2
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        t, shift = _table(min(int(n * growth), limit) + 16)
         used = 0
         for i in range(n):
             key = keys[i]
@@ -536,7 +673,7 @@ def _run(table, layout, n_hands, binom, limit, work):
             m = 0
             if kind == -1:  # the universal cards fill the room left
                 sk[0] = key & keep
-                sw[0] = _fill(key, off, cmask, binom)
+                sw[0] = _fill(key, off, cmask, binom, p)
                 sl[0] = 0
                 m = 1
             elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
@@ -621,11 +758,11 @@ def _run(table, layout, n_hands, binom, limit, work):
                                             dead = True
                                 if not dead:
                                     sk[m] = key2
-                                    sw[m] = ways[j] * binom[left[j], xs[j]]
+                                    sw[m] = _mul(ways[j], binom[left[j], xs[j]], p)
                                     sl[m] = eid if in_env else 0
                                     m += 1
                             continue
-                        ways[j + 1] = ways[j] * binom[left[j], xs[j]]
+                        ways[j + 1] = _mul(ways[j], binom[left[j], xs[j]], p)
                         left[j + 1] = left[j] - xs[j]
                         xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
                         j += 1
@@ -634,14 +771,28 @@ def _run(table, layout, n_hands, binom, limit, work):
                 work[0] = spent
                 work[1] = 1
                 return np.empty(0, np.int64), np.empty(0, np.int64)
-            if ne + m > e_to.shape[0]:
+            more_e = max(2 * e_to.shape[0], ne + m) if ne + m > e_to.shape[0] else 0
+            more_f = max(2 * f_to.shape[0], nf + m) if nf + m > f_to.shape[0] else 0
+            more_t = 0
+            while 4 * (used + m) > t.shape[0] << more_t:
+                more_t += 1
+            if (more_e or more_f or more_t) and not _afford(
+                work,
+                memory,
+                _held(keys, e_from, f_env, t.shape[0]),
+                32 * more_e + 24 * more_f + (8 * t.shape[0] << more_t if more_t else 0),
+            ):
+                work[0] = spent
+                work[1] = 2
+                return np.empty(0, np.int64), np.empty(0, np.int64)
+            if more_e:
                 e_from, e_to, e_ways, e_id = (
                     _more(e_from, ne + m),
                     _more(e_to, ne + m),
                     _more(e_ways, ne + m),
                     _more(e_id, ne + m),
                 )
-            if nf + m > f_to.shape[0]:
+            if more_f:
                 f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
             while 4 * (used + m) > t.shape[0]:  # at most half full after the state's successors
                 t, shift = _grow(t, shift)
@@ -655,7 +806,7 @@ def _run(table, layout, n_hands, binom, limit, work):
                     e_ways[ne] = sw[q]
                     e_id[ne] = sl[q]
                     ne += 1
-                    used += _insert(t, shift, key2, 0)
+                    used += _insert(t, shift, key2, 0, p)
                     continue
                 if sl[q]:
                     filled = 0
@@ -670,12 +821,16 @@ def _run(table, layout, n_hands, binom, limit, work):
                             if (env >> eoff[cat]) & emask[cat]:
                                 key2 |= 1 << eoff[cat]
                         f_env[nf] = env
-                        f_val[nf] = val * sw[q]
+                        f_val[nf] = _mul(val, sw[q], p)
                         f_to[nf] = key2
                         nf += 1
-                        used += _insert(t, shift, key2, 0)
+                        used += _insert(t, shift, key2, 0, p)
                         continue
-                used += _insert(t, shift, key2, val * sw[q])
+                used += _insert(t, shift, key2, _mul(val, sw[q], p), p)
+        if not _afford(work, memory, _held(keys, e_from, f_env, t.shape[0]), 24 * used):
+            work[0] = spent
+            work[1] = 2
+            return np.empty(0, np.int64), np.empty(0, np.int64)
         keys = np.empty(used, np.int64)
         vals = np.empty(used, np.int64)
         fidx = np.empty(used, np.int64)
@@ -708,7 +863,12 @@ def _run(table, layout, n_hands, binom, limit, work):
     used = 0
     # per folded state and final tag, its completions by the id its last open slot receives
     # (column tag * width_ids + id; id 0: every slot filled already)
-    after = np.zeros((n_folded[n_ops] if n else 0, n_tags * width_ids), np.int64)
+    rows = n_folded[n_ops] if n else 0
+    if not _afford(work, memory, _held(keys, e_from, f_env, t.shape[0] + out.shape[0]), 8 * rows * n_tags * width_ids):
+        work[0] = spent
+        work[1] = 2
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    after = np.zeros((rows, n_tags * width_ids), np.int64)
     for i in range(n):
         key = keys[i]
         complete = True
@@ -717,26 +877,41 @@ def _run(table, layout, n_hands, binom, limit, work):
                 complete = False
         if not complete:
             continue
-        fill = _fill(key, off, cmask, binom)
+        fill = _fill(key, off, cmask, binom, p)
         if fidx[i] >= 0:
             after[fidx[i], ((key & tag_all) >> tag_offset) * width_ids] = fill
         else:
-            used += _insert(out, shift, key & (env_all | tag_all), vals[i] * fill)
+            used += _insert(out, shift, key & (env_all | tag_all), _mul(vals[i], fill, p), p)
             if 4 * used > out.shape[0]:
+                if not _afford(
+                    work, memory, _held(keys, e_from, f_env, t.shape[0] + out.shape[0] + after.size), 16 * out.shape[0]
+                ):
+                    work[0] = spent
+                    work[1] = 2
+                    return np.empty(0, np.int64), np.empty(0, np.int64)
                 out, shift = _grow(out, shift)
     # backwards over the folded states' moves; each fold adds its count times its state's
     # completions to its ids (and the tag each completion ends with)
     if n:
         for o in range(n_ops - 1, -1, -1):
+            if not _afford(
+                work,
+                memory,
+                _held(keys, e_from, f_env, t.shape[0] + out.shape[0] + after.size),
+                8 * n_folded[o] * n_tags * width_ids,
+            ):
+                work[0] = spent
+                work[1] = 2
+                return np.empty(0, np.int64), np.empty(0, np.int64)
             before = np.zeros((n_folded[o], n_tags * width_ids), np.int64)
             for q in range(e_start[o], e_start[o + 1]):
                 a, b, w, x = e_from[q], e_to[q], e_ways[q], e_id[q]
                 if x:
                     for g in range(0, n_tags * width_ids, width_ids):
-                        before[a, g + x] += w * after[b, g]
+                        before[a, g + x] = _add(before[a, g + x], _mul(w, after[b, g], p), p)
                 else:
                     for y in range(n_tags * width_ids):
-                        before[a, y] += w * after[b, y]
+                        before[a, y] = _add(before[a, y], _mul(w, after[b, y], p), p)
             for q in range(f_start[o], f_start[o + 1]):
                 env, val, b = f_env[q], f_val[q], f_to[q]
                 last = -1  # the open slot the fold leaves, if any
@@ -750,8 +925,17 @@ def _run(table, layout, n_hands, binom, limit, work):
                             ids = env | (g << tag_offset)
                             if last >= 0:
                                 ids |= x << eoff[last]
-                            used += _insert(out, shift, ids, val * deals)
+                            used += _insert(out, shift, ids, _mul(val, deals, p), p)
                             if 4 * used > out.shape[0]:
+                                if not _afford(
+                                    work,
+                                    memory,
+                                    _held(keys, e_from, f_env, t.shape[0] + out.shape[0] + after.size + before.size),
+                                    16 * out.shape[0],
+                                ):
+                                    work[0] = spent
+                                    work[1] = 2
+                                    return np.empty(0, np.int64), np.empty(0, np.int64)
                                 out, shift = _grow(out, shift)
             after = before
     work[0] = spent
@@ -767,16 +951,16 @@ def _run(table, layout, n_hands, binom, limit, work):
 
 
 @njit(cache=True)
-def _fill(key, off, cmask, binom):
+def _fill(key, off, cmask, binom, p):
     """The ways the universal cards fill the room left in the hands: (room left)! / prod(room left
-    in hand h)!, a product of binomials."""
+    in hand h)!, a product of binomials (modulo p when p is set)."""
     room = 0
     for h in range(off.shape[0]):
         room += (key >> off[h]) & cmask[h]
     ways = 1
     for h in range(off.shape[0]):
         d = (key >> off[h]) & cmask[h]
-        ways *= binom[room, d]
+        ways = _mul(ways, binom[room, d], p)
         room -= d
     return ways
 

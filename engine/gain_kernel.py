@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from clue_stats.engine import budget, counting_kernel
-from clue_stats.engine.counting_kernel import _BINOM, _fill, _layout
+from clue_stats.engine.counting_kernel import _BINOM, _afford, _fill, _layout
 
 
 def fits(pl, tag_width: int) -> bool:
@@ -29,22 +29,15 @@ def fits(pl, tag_width: int) -> bool:
     return counting_kernel.fits(pl) and not counting_kernel.wide(pl) and _layout(pl)[5] + tag_width < 62
 
 
-def bytes_per_state(width: int) -> int:
-    """Memory per state generated, at most: the counting kernel's, and a row of ``width`` counts
-    (in arrays grown by doubling)."""
-    return budget.BYTES_PER_STATE + 16 * width
-
-
 def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python."""
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     # under a budget (engine.budget), the program stops once it has generated more states than
-    # the count's allowance, and says so in work[1]; work[0]: the states it generated
+    # the count's allowance (work[1] = 1), or before it would hold more bytes than the memory
+    # limit (work[1] = 2); work[0]: the states it generated, work[2]: the most bytes it held
     spending = budget.current()
-    per_state = bytes_per_state(width)
     left, memory = spending.allowance() if spending is not None else (counting_kernel.LIMIT, counting_kernel.LIMIT)
-    limit = min(left, memory // per_state)
-    work = np.zeros(2, np.int64)
+    work = np.zeros(3, np.int64)
     env, tags, vecs = _run(
         pl.steps,
         np.array(role_bit, np.int64),
@@ -62,13 +55,14 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
         tag0,
         width,
         n_ranks,
-        limit,
+        left,
+        memory,
         work,
     )
     if spending is not None:
         if work[1]:
-            raise spending.stopped(int(work[0]), left)
-        spending.spend(int(work[0]))
+            raise spending.stopped(int(work[0]), left, int(work[2]))
+        spending.spend(int(work[0]), int(work[2]))
     ids = np.empty((len(env), 3), dtype=np.int64)
     for c in range(3):
         ids[:, c] = (env >> env_offsets[c]) & ((1 << env_widths[c]) - 1)
@@ -150,6 +144,14 @@ def _slot(key, shift):
 
 
 @njit(cache=True)
+def _index_slots(size):
+    cap = 64
+    while cap < size:
+        cap *= 2
+    return cap
+
+
+@njit(cache=True)
 def _index(size):
     """An empty hash index of at least ``size`` slots: keys, row numbers, shift."""
     cap = 64
@@ -189,6 +191,7 @@ def _run(
     width,
     n_ranks,
     limit,
+    memory,
     work,
 ):
     """(Envelope keys, answers, rows) of the complete deals: a row holds the deals, then per vector
@@ -220,6 +223,7 @@ def _run(
     act = 1  # the columns in use: the deals and the rows of the vector cards placed so far
     growth = 2.0  # states after an operation per state before, as last seen
     spent = 0  # states generated
+    held = 0  # bytes of the states before and their index
     hw = max(n_hands, 1) + 1
     digits = np.empty(hw, np.int64)
     hl = np.empty(hw, np.int64)
@@ -257,6 +261,11 @@ def _run(
         vj = role_vec[s] if s >= 0 else -1
         env_mask = emask[c] << eoff[c]
         room = int(n * growth) + 16
+        # the arrays of the states before (and their index) stay while the new ones are filled
+        if not _afford(work, memory, held, 8 * room * (1 + width) + 16 * _index_slots(2 * room)):
+            work[0] = spent
+            work[1] = 2
+            return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
         nkeys = np.empty(room, np.int64)
         nvals = np.zeros((room, width), np.int64)
         used = 0
@@ -268,7 +277,7 @@ def _run(
             m = 0
             if kind == -1:  # the universal cards fill the room left
                 sk[0] = key & keep
-                sw[0] = _fill(key, off, cmask, binom)
+                sw[0] = _fill(key, off, cmask, binom, 0)
                 sd[0] = -1
                 m = 1
             elif kind == 2:  # envelope choice of a universal group
@@ -366,7 +375,7 @@ def _run(
                 if bit:
                     key2 = (key2 & ~tmask) | (_combine((key2 >> toff) & 63, rank, bit) << toff)
                 if fill_too:
-                    w *= _fill(key2, off, cmask, binom)
+                    w *= _fill(key2, off, cmask, binom, 0)
                     key2 &= keep
                 jh = _slot(key2, shift)
                 while hk[jh] != key2 and hk[jh] != -1:
@@ -375,6 +384,16 @@ def _run(
                     r = hi[jh]
                 else:
                     if used == room:  # more states than foreseen: twice the room, and a new index
+                        rows_bytes = 8 * room * (1 + width)
+                        if not _afford(
+                            work,
+                            memory,
+                            held + rows_bytes + 16 * hk.shape[0],
+                            2 * rows_bytes + 16 * _index_slots(4 * room),
+                        ):
+                            work[0] = spent
+                            work[1] = 2
+                            return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
                         nkeys, nvals = _more(nkeys, nvals, used)
                         room = nkeys.shape[0]
                         hk, hi, shift = _index(2 * room)
@@ -398,6 +417,7 @@ def _run(
                 if vj >= 0:  # the card's row: every deal of the state, at the rank it got
                     nvals[r, 1 + vj * n_ranks + rank] += vals[i, 0] * w
         growth = max(1.0, used / n)
+        held = 8 * nkeys.shape[0] * (1 + width) + 16 * hk.shape[0]  # keys and vals are views of these
         keys = nkeys[:used]
         vals = nvals[:used]
         n = used
@@ -408,6 +428,10 @@ def _run(
             break
     # the end: complete envelopes, times the ways the universal cards fill the room left
     room = n + 16
+    if not _afford(work, memory, held, 8 * room * (1 + width) + 16 * _index_slots(2 * room)):
+        work[0] = spent
+        work[1] = 2
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
     okeys = np.empty(room, np.int64)
     ovals = np.zeros((room, width), np.int64)
     used = 0
@@ -421,7 +445,7 @@ def _run(
                 complete = False
         if not complete:
             continue
-        fill = _fill(key, off, cmask, binom)
+        fill = _fill(key, off, cmask, binom, 0)
         key2 = key & keep
         jh = _slot(key2, shift)
         while hk[jh] != key2 and hk[jh] != -1:

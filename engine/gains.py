@@ -303,12 +303,13 @@ def run_python(
     row of deals per state: (envelope id per category, answer) -> [deals, then per vector card
     placed (in the order of its steps) its deals by rank]. Exact Python integers."""
     n_hands = len(pl.caps)
-    # under a budget (engine.budget), stop once more states are generated than the count's allowance
+    # under a budget (engine.budget), stop once more states are generated than the count's
+    # allowance, or the states held (of the step before and this one) pass its memory
     spending = budget.current()
-    per_state = 2 * gain_kernel.bytes_per_state(width)
+    per_state = budget.BYTES_PER_HELD_STATE_PYTHON + budget.BYTES_PER_ROW_COUNT_PYTHON * width
     left, memory = spending.allowance() if spending is not None else (0, 0)
-    limit = min(left, memory // per_state)
     spent = 0
+    held = 1
     states: dict[tuple[Any, ...], list[int]] = {(pl.caps, (0, 0, 0), 0, tag0): [1] + [0] * (width - 1)}
     for s, st in enumerate(pl.steps.tolist()):
         bit, j = role_bit[s], role_vec[s]
@@ -327,13 +328,14 @@ def run_python(
                 old = new.get(key)
                 new[key] = vec2 if old is None else [a + b for a, b in zip(old, vec2)]
                 spent += 1
-                if spending is not None and spent > limit:
-                    raise spending.stopped(spent, left)
+                if spending is not None and (spent > left or (len(states) + len(new)) * per_state > memory):
+                    raise spending.stopped(spent, left, (len(states) + len(new)) * per_state)
+        held = max(held, len(states) + len(new))
         states = new
         if not states:
             break
     if spending is not None:
-        spending.spend(spent)
+        spending.spend(spent, held * per_state)
     if not states:
         return {}
     out: dict[tuple[int, int, int, int], list[int]] = {}

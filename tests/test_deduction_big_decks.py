@@ -11,8 +11,8 @@ from itertools import combinations, product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clue_stats.engine import counting_kernel
-from clue_stats.engine.counting import plan
+from clue_stats.engine import budget, counting_kernel
+from clue_stats.engine.counting import plan, run_python
 from clue_stats.engine.deduction import (
     TABLE,
     count,
@@ -144,3 +144,33 @@ def test_master_detective_size_views_agree_with_the_plain_reference():
         expected = {e: n for e, n in plain_vector_counts(k).items() if n}
         counts = {(k.card_index[s], k.card_index[w], k.card_index[r]): n for (s, w, r), n in solution_counts(k).items()}
         assert counts == expected
+
+
+def test_decks_past_the_int64_program_are_counted_compiled_by_remainders():
+    # 10/10/15 at 6 players (35 cards): the table's counts pass 2**62, so the compiled program
+    # counts modulo 2**64 and a prime below 2**31 and rebuilds the counts (Chinese remainder theorem)
+    game = random_game(3, n_players=6, n_suggestions=8, deck=small_deck(10, 10, 15))
+    for seq in (6, 9, 11):
+        k = knowledge_at(game, TABLE, seq)
+        pl = plan(k)
+        assert not counting_kernel.fits(pl) and counting_kernel.compiled(pl)
+        assert counting_kernel.fill_bound(pl) > 2**64
+        with budget.limited(budget.UNLIMITED) as b:
+            wide = counting_kernel.run_wide(pl)
+        assert b.counts == 2  # modulo 2**64, then one prime
+        assert wide == {e: n for e, n in run_python(pl).items() if n}
+        solutions = solution_counts(k)
+        assert math.isclose(envelope_entropy(k), entropy_of(solutions.values(), sum(solutions.values())), abs_tol=1e-12)
+
+
+def test_several_primes_rebuild_counts_far_past_64_bits():
+    # 30/30/30 at 3 players, the table before anything is shown: 2**133 deals, three primes
+    game = random_game(5, n_players=3, n_suggestions=3, deck=small_deck(30, 30, 30))
+    k = knowledge_at(game, TABLE, 2)
+    pl = plan(k)
+    assert counting_kernel.compiled(pl) and counting_kernel.fill_bound(pl) > 2**64 * counting_kernel.PRIMES[0]
+    with budget.limited(budget.UNLIMITED) as b:
+        wide = counting_kernel.run_wide(pl)
+    assert b.counts == 4
+    assert wide == {e: n for e, n in run_python(pl).items() if n}
+    assert max(wide.values()) > 2**64

@@ -125,19 +125,23 @@ def test_deals_split_by_the_named_cards_a_player_holds_match_enumeration(game, d
     cards = tuple(k.card_index[c] for c in named)
     place = k.places.index(player)
     deck = game.deck
-    for compiled in (True, False):
-        original = counting_kernel.fits
-        counting_kernel.fits = original if compiled else (lambda pl: False)
+    # the compiled program in int64, the same with remainders (counting_kernel.run_wide), plain Python
+    for program in ("int64", "remainders", "python"):
+        fits, compiled = counting_kernel.fits, counting_kernel.compiled
+        if program != "int64":
+            counting_kernel.fits = lambda pl: False
+        if program == "python":
+            counting_kernel.compiled = lambda pl: False
         try:
             split = split_by_holder(k, place, cards)
         finally:
-            counting_kernel.fits = original
+            counting_kernel.fits, counting_kernel.compiled = fits, compiled
         got = {
             (tag, (deck.suspects[s], deck.weapons[w], deck.rooms[r])): int(counts[s, w, r])
             for tag, counts in split.items()
             for s, w, r in zip(*counts.nonzero())
         }
-        assert got == expected, (observer, seq, player, named, compiled)
+        assert got == expected, (observer, seq, player, named, program)
 
 
 def test_duel_room_cards_and_peeks_match_enumeration():
