@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test check typecheck wheel-check bench bench-scale fuzz dashboard clean
+.PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ dashboard: install
 
 test: check
 	$(BIN)/python -m pytest
+
+# the fast tier while working: every test but those marked slow (browser, Dask, property tests, the long
+# reference comparisons; tests/conftest.py, pyproject.toml), without the static checks
+test-fast: install
+	$(BIN)/python -m pytest -m "not slow" -q
 
 # the static checks `make test` runs first: lint and format (ruff), types (mypy)
 check: install

@@ -8,6 +8,15 @@ import pytest
 from tests.helpers import SAMPLES
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Property tests (Hypothesis' @given, many examples each) belong to the slow tier: `make test`
+    runs them, `make test-fast` (-m "not slow") leaves them out. The other slow tests say so with
+    @pytest.mark.slow: the browser, the Dask cluster and the long reference comparisons."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "test.duckdb"

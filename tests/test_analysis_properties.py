@@ -17,6 +17,8 @@ from clue_stats.engine.rules import validate
 from clue_stats.engine.simulate import simulate
 from clue_stats.testing import random_game, small_deck
 
+pytestmark = pytest.mark.slow  # properties over many generated games
+
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 

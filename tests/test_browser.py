@@ -43,10 +43,13 @@ CHARTS = {  # registered page -> the charts it draws on the test corpus (a new p
     "help": 0,
 }
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: `make test` runs it, `make test-fast` does not
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
+    ),
+]
 
 
 def listening_addresses(port: int) -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from itertools import combinations, product
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def test_solutions_and_notebooks_match_enumeration(game_observer, data):
     assert c.card_places == {card: {p: n for p, n in per.items() if n} for card, per in places.items()}
 
 
+@pytest.mark.slow  # the plain reference on Master Detective-size decks
 def test_master_detective_size_views_agree_with_the_plain_reference():
     # a 10/8/12 deck, 6 players, one of them and the table after the first suggestions: the
     # compiled program runs (its partial counts pass 2**64, its results do not) and agrees

@@ -103,6 +103,7 @@ CORPORA = sorted((ROOT / "data" / "samples").iterdir()) + sorted(
 )
 
 
+@pytest.mark.slow  # the reference counts every candidate on its own
 @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.name)
 def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
     """Every suggestion whose suggester's hand the log holds (the suggestions analysis.md rates).

@@ -25,10 +25,13 @@ from tests.helpers import (
     write_games,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: `make test` runs it, `make test-fast` does not
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does)",
+    ),
+]
 
 INJECTED = """() => [...document.querySelectorAll('script')].some(s => s.textContent.includes('alert('))
                     || [...document.querySelectorAll('a')].some(a => a.href.startsWith('javascript:'))"""

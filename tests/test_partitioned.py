@@ -31,6 +31,7 @@ from clue_stats.testing import random_game
 from tests.helpers import raw_games
 
 pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow  # a Dask cluster and a corpus exported for it
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "data" / "samples"

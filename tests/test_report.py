@@ -552,6 +552,7 @@ def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium")
+@pytest.mark.slow  # a real browser
 def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, hostile):
     from playwright.sync_api import sync_playwright
 
