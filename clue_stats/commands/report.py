@@ -131,8 +131,6 @@ def _completed(data: ReportData, game_limits: Limits) -> ReportData:
 
 def _nights(game_id: str | None, night: str | None, first: str | None, last: str | None) -> tuple[str, str] | None:
     """The nights asked for, or None for one game's report; UsageError for a mix or a bad date."""
-    from clue_stats.analysis.night import parse_date
-
     asked = [o for o, v in (("--night", night), ("--from", first), ("--until", last)) if v is not None]
     if game_id is not None:
         if asked:
@@ -140,6 +138,9 @@ def _nights(game_id: str | None, night: str | None, first: str | None, last: str
         return None
     if not asked:
         raise UsageError("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE")
+    # only for nights: the night's module brings the league's statistics (scipy), seconds to import
+    from clue_stats.analysis.night import parse_date
+
     try:
         if night is not None:
             if first is not None or last is not None:
