@@ -27,7 +27,8 @@ GROUPINGS = ("strategy", "name")
 
 
 def ratio_interval(expected: list[float], best: list[float], z: float = Z95) -> tuple[float, float, float]:
-    """(ratio, low, high) of sum(expected) / sum(best) over paired values; (nan, nan, nan) for none."""
+    """(ratio, low, high) of sum(expected) / sum(best) over paired values; (nan, nan, nan) for none.
+    The interval is the ratio estimator's normal one, kept within 0 to 1 where the accuracy lives."""
     n = len(best)
     total = sum(best)
     if n == 0:
@@ -41,7 +42,7 @@ def ratio_interval(expected: list[float], best: list[float], z: float = Z95) -> 
     mean_best = total / n
     variance = sum(r * r for r in residuals) / (n - 1)
     half = z * math.sqrt(variance / n) / mean_best
-    return ratio, ratio - half, ratio + half
+    return ratio, max(0.0, ratio - half), min(1.0, ratio + half)
 
 
 def games_of_any_kind(con: Store, filters: GameFilter = GameFilter()) -> int:

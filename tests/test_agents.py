@@ -29,11 +29,19 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def test_the_ratio_interval_stays_within_what_an_accuracy_can_be():
+    # few, very unequal suggestions: the normal interval would reach below 0 and above 1
+    for expected, best in (([0.0, 0.0, 2.0], [0.1, 0.1, 2.0]), ([0.0, 0.01, 0.02], [1.0, 0.1, 0.1])):
+        ratio, low, high = agents.ratio_interval(expected, best)
+        assert 0.0 <= low <= ratio <= high <= 1.0
+
+
 def test_the_ratio_interval_by_hand():
     # expected 1 and 2 bits of best 2 and 2: 3 / 4; residuals -0.5, 0.5, variance 0.5, half 1.96 * sqrt(0.25) / 2
     ratio, low, high = agents.ratio_interval([1.0, 2.0], [2.0, 2.0])
     assert ratio == 0.75
-    assert math.isclose(high - ratio, 1.959963984540054 * 0.5 / 2) and math.isclose(ratio - low, high - ratio)
+    assert math.isclose(ratio - low, 1.959963984540054 * 0.5 / 2)
+    assert high == 1.0  # 0.75 + 0.49 is past what an accuracy can be
     assert agents.ratio_interval([0.0], [0.0])[0] == 1.0  # nothing to learn: 1 by definition
 
 
