@@ -39,6 +39,7 @@ CHARTS = {  # registered page -> the charts it draws on the test corpus (a new p
     "accusations": 1,
     "positions": 0,  # every edition of the corpus has too few games: folded
     "players": 1,
+    "agents": 0,  # a table of the programs that played, no chart
     "quality": 1,
     "help": 0,
 }
