@@ -24,11 +24,12 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
+def small_disk(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
     mount = tmp_path / "small"
     mount.mkdir()
+    size = getattr(request, "param", "2m")
     made = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True, text=True
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], capture_output=True, text=True
     )
     if made.returncode != 0:
         pytest.skip(f"cannot mount a small filesystem here: {made.stderr.strip() or made.returncode}")
@@ -38,9 +39,12 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+# 1,200 games are three write transactions of 500 at most (pipeline.BATCH_GAMES); the first fits in
+# 8 MiB (500 such games take about 7), the last cannot, whatever the machine's speed
+@pytest.mark.parametrize("small_disk", ["8m"], indirect=True)
 def test_ingest_onto_a_full_disk_says_so_and_stores_only_whole_games(tmp_path, small_disk):
     games = tmp_path / "games.jsonl"
-    games.write_text(cluelog.write_games(simulate(300, 6, "classic", ("notebook", "random"), seed=9)))
+    games.write_text(cluelog.write_games(simulate(1200, 6, "classic", ("notebook", "random"), seed=9)))
     db = small_disk / "club.duckdb"
     result = runner.invoke(app, ["ingest", str(games), "--db", str(db), "--no-analyse"])
     assert result.exit_code == 1
@@ -52,7 +56,7 @@ def test_ingest_onto_a_full_disk_says_so_and_stores_only_whole_games(tmp_path, s
             "FROM games g"
         ).fetchone()
     assert stored == whole  # no game half stored
-    assert 0 < stored < 300
+    assert 0 < stored < 1200
 
 
 def test_a_report_onto_a_full_disk_leaves_no_empty_file(tmp_path, small_disk):
