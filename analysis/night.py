@@ -3,7 +3,7 @@
 A night is a date: the games whose ``played_at`` falls on it, and those played after midnight until
 06:00 the next morning (a club's night runs late). Games without a ``played_at`` belong to no night.
 :func:`gather_night` reads, :func:`night_moments` picks the night's moments from the games'
-post-mortems; :mod:`analysis.night_render` formats (HTML or Markdown); each game's own
+post-mortems; :mod:`analysis.night_render` makes the page's document; each game's own
 post-mortem (analysis.report) follows the summary on the same page.
 """
 
@@ -82,10 +82,6 @@ class Night:
     blunder: Pick | None = None  # the most bits lost: a blunder by its label, else only the largest loss
     longest_wait: Pick | None = None  # the accusation made the most own turns after certainty
     players: list[NightPlayer] = field(default_factory=list)
-
-    @property
-    def title(self) -> str:
-        return f"Game night {self.first}" if self.first == self.last else f"Game nights {self.first} to {self.last}"
 
 
 def parse_date(text: str) -> str:

@@ -6,9 +6,10 @@ is held briefly. :func:`with_analysis` computes, in memory, an analysis the stor
 stored with --light or --no-analyse, or analysed by an older version). :func:`post_mortem` is pure: it
 turns the rows and the entropy timeline into the sections (the game in brief, entropy over the game,
 best and worst suggestions, accusation timing, what refuters gave away, key moments, notes).
-:mod:`analysis.report_html` and :mod:`analysis.report_md` format a :class:`PostMortem`; they are
-the only places that escape, since every string here is still plain text (player names and notes
-as the log wrote them).
+:mod:`analysis.report_sections` makes a :class:`PostMortem` a document (:mod:`analysis.document`),
+which :mod:`analysis.report_html` and :mod:`analysis.report_md` write; they are the only places that
+escape, since every string here is still plain text (player names and notes as the log wrote them).
+Every word a person reads passes :mod:`analysis.words`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.record_words import describe, triple_names
+from clue_stats.analysis.words import _, n_
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
@@ -273,13 +275,6 @@ class PostMortem:
 # --- words ------------------------------------------------------------------------------------------
 
 
-NEGATIVE_GAIN = (
-    "A value below 0 is not a mistake: an answer can rule out the deals that made one solution look "
-    "likely, so the possible solutions become more evenly likely and the uncertainty grows, although "
-    "the player knows more."
-)
-
-
 def fmt_bits(value: float | None) -> str:
     if value is None:
         return "–"
@@ -294,10 +289,6 @@ def fmt_share(value: float | None) -> str:
     if 0 < value < 0.01 or 0.99 < value < 1:
         return f"{value:.1%}"
     return f"{value:.0%}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _record(game: Game, seq: int) -> Event | None:
@@ -438,25 +429,27 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
         record = _record(game, certain) if certain is not None else None
         if acc is None:
             if certain is None:
-                verdict = "never certain, never accused"
+                verdict = _("never certain, never accused")
             elif data.header.get("winner") == name:
-                verdict = "won without accusing"
+                verdict = _("won without accusing")
             elif missed:
-                verdict = "missed win: certain, never accused"
+                verdict = _("missed win: certain, never accused")
             else:
-                verdict = "certain, but had no turn left to accuse"
+                verdict = _("certain, but had no turn left to accuse")
         else:
             waited = acc.get("turns_waited")
             if acc.get("correct") is False:
-                verdict = "missed win: accused wrongly after being certain" if missed else "accused wrongly"
+                verdict = _("missed win: accused wrongly after being certain") if missed else _("accused wrongly")
             elif certain is None or acc["seq"] < certain:
-                verdict = "accused before being certain"
+                verdict = _("accused before being certain")
             elif waited == 0:
-                verdict = "accused in the first turn they were certain"
+                verdict = _("accused in the first turn they were certain")
             elif waited is not None:
-                verdict = f"waited {plural(waited, 'own turn')} after being certain"
+                verdict = _("waited {turns} after being certain").format(
+                    turns=n_(waited, "{n} own turn", "{n} own turns")
+                )
             else:
-                verdict = "accused after being certain"
+                verdict = _("accused after being certain")
         lines.append(
             TimingLine(
                 player=name,
@@ -542,7 +535,7 @@ def notes(game: Game) -> list[Note]:
     found = []
     header_note = game.header_extra.get("note")
     if header_note is not None:
-        found.append(Note(seq=0, player=None, what="the game", text=str(header_note)))
+        found.append(Note(seq=0, player=None, what=_("the game"), text=str(header_note)))
     for record in game.records:
         text = _note(record)
         if text is not None:

@@ -441,7 +441,8 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
         assert _comparable(getattr(in_memory, table)) == _comparable(getattr(stored, table)), table
     assert [p["first_certain_seq"] for p in in_memory.players] == [p["first_certain_seq"] for p in stored.players]
     assert render_markdown(post_mortem(in_memory)).replace(
-        "_The analysis was computed for this report; `clue-stats analyse` stores it._\n\n", ""
+        "_The analysis was computed for this report; the database does not hold it (`clue-stats analyse` stores it)._\n\n",
+        "",
     ) == render_markdown(post_mortem(stored))
 
 
@@ -598,6 +599,10 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
                 if name == "hostile":
                     assert EVIL_NAME in page.inner_text("#brief")
                     assert page.locator("script, img").count() == 0
+                # fluid on a phone: wide tables scroll in their own box, the page never sideways
+                page.set_viewport_size({"width": 390, "height": 844})
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+                page.set_viewport_size({"width": 1280, "height": 720})
             assert dialogs == []
             assert all(url.startswith("file://") for url in requested)
         finally:
