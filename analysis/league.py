@@ -159,7 +159,8 @@ def suggestions_of(
     con: Store, pool: str, player: str, filters: GameFilter = GameFilter(), top: int = TOP
 ) -> dict[str, pl.DataFrame]:
     """A player's best and worst rated suggestions in the pool's selected games (best: the least bits
-    lost, the most informative first; worst: the most bits lost), cards and edition by their names."""
+    lost, the most informative first; worst: the most bits lost), cards and edition by their names, with
+    the line of its file each was typed on (``line``) beside its record number (``seq``)."""
     rated, params = _rated(filters)
     lost = "s.bits_lost" if has_column(con, "suggestions", "bits_lost") else "s.best_gain_bits - s.expected_gain_bits"
     out = {}
@@ -172,9 +173,10 @@ def suggestions_of(
             WITH {rated}
             SELECT s.game_id, s.seq, g.played_at, g.edition, s.suspect, s.weapon, s.room, s.expected_gain_bits,
                    s.best_gain_bits, {lost} AS bits_lost, s.accuracy, s.label, s.best_suspect, s.best_weapon,
-                   s.best_room
+                   s.best_room, e.line
             FROM r JOIN suggestions s ON s.game_id = r.game_id AND s.player = r.name
             JOIN games g ON g.game_id = r.game_id
+            LEFT JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq
             WHERE r.player = ? AND s.accuracy IS NOT NULL
             ORDER BY {order} LIMIT {int(top)}""",
             [pool, *params, player],

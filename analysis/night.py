@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from clue_stats.analysis.league import review_aggregates
-from clue_stats.analysis.ratings import ORDER_SQL, POOL_SQL
+from clue_stats.analysis.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
 from clue_stats.analysis.report import PostMortem, SuggestionLine
 from clue_stats.ingest.store import Store
 
@@ -102,8 +102,8 @@ def anchor(game_id: str) -> str:
 def night_game_ids(con: Store, first: str, last: str) -> list[str]:
     """The ids of the games of the nights from ``first`` to ``last`` (inclusive), in played order."""
     rows = con.execute(
-        f"SELECT g.game_id FROM games g WHERE {NIGHT_SQL.format(g='g')} BETWEEN ? AND ? "
-        f"ORDER BY {ORDER_SQL.format(g='g')}",
+        f"WITH played AS ({PLAYED_SQL}) SELECT g.game_id FROM games g JOIN played k USING (game_id) "
+        f"WHERE {NIGHT_SQL.format(g='g')} BETWEEN ? AND ? ORDER BY {ORDER_SQL.format(g='g', k='k')}",
         [first, last],
     ).fetchall()
     return [r[0] for r in rows]

@@ -37,12 +37,25 @@ POOL_SQL = (
     + " ELSE 'people' END"
 )
 
-# Played order: played_at as written (ISO text sorts in time order), the ingest time where it is missing,
-# then the order the games were read in.
-ORDER_SQL = (
-    "coalesce(replace({g}.played_at, ' ', 'T'), strftime({g}.ingested_at, '%Y-%m-%dT%H:%M:%S')), "
-    "{g}.ingested_at, {g}.source_file NULLS LAST, {g}.line NULLS LAST, {g}.game_id"
-)
+# Played order. A game's moment is its played_at as written (ISO text sorts in time order); a game
+# with a date but no time takes the time of the game typed before it in its file on that date, so that
+# it stays where it was typed among the timed ones (a club that timed the first two games of a night
+# and not the third: the third is third); a game without played_at, its ingest time. Ties (one
+# moment, or dates alone) in the order the games were stored and read: ingested_at, then the source
+# file and the line. PLAYED_SQL gives every game its moment (played_key); ORDER_SQL orders by it,
+# {k} being the alias of PLAYED_SQL's rows and {g} that of games.
+_TIMED = "CASE WHEN length(played_at) > 10 THEN replace(played_at, ' ', 'T') END"
+PLAYED_SQL = f"""
+SELECT game_id, coalesce(
+    {_TIMED},
+    CASE WHEN played_at IS NOT NULL THEN coalesce(
+        last_value({_TIMED} IGNORE NULLS) OVER (
+            PARTITION BY source_file, left(played_at, 10) ORDER BY line NULLS LAST, ingested_at, game_id
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+        played_at) END,
+    strftime(ingested_at, '%Y-%m-%dT%H:%M:%S')) AS played_key
+FROM games"""
+ORDER_SQL = "{k}.played_key, {g}.ingested_at, {g}.source_file NULLS LAST, {g}.line NULLS LAST, {g}.game_id"
 
 # Every seat with its person and its rank in the game (needs the registered table person_names).
 SEATS_SQL = """
@@ -67,11 +80,13 @@ WITH seats AS ({SEATS_SQL}),
 rateable AS (
     SELECT game_id FROM seats GROUP BY game_id HAVING count(*) >= 2 AND count(DISTINCT player) = count(*)
 ),
+played AS ({PLAYED_SQL}),
 pooled AS (
-    SELECT g.*, {POOL_SQL.format(g="g")} AS pool FROM games g WHERE g.game_id IN (SELECT game_id FROM rateable)
+    SELECT g.*, {POOL_SQL.format(g="g")} AS pool, k.played_key
+    FROM games g JOIN played k USING (game_id) WHERE g.game_id IN (SELECT game_id FROM rateable)
 )
-SELECT pool, (row_number() OVER (PARTITION BY pool ORDER BY {ORDER_SQL.format(g="g")}) - 1)::INTEGER AS game_index,
-       game_id, content_sha256
+SELECT pool, (row_number() OVER (PARTITION BY pool ORDER BY {ORDER_SQL.format(g="g", k="g")}) - 1)::INTEGER
+       AS game_index, game_id, content_sha256
 FROM pooled g
 """
 

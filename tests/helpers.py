@@ -508,3 +508,27 @@ def write_games(path: Path, games, rename: dict[str, str] | None = None) -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+# ---------------------------------------------------------------- a club's nights (issue 24)
+
+# A night of three games typed in the notation (German 2023 with four players, UK 2020 with three, a
+# duel), every hand known but the duel's; Katrin is spelled "Kathrin" in the second game (the two
+# never sat at one table). The first two games have a time, the third only the date: it is third.
+CLUB_EVENING = FIXTURES / "notation" / "club-evening.clue"
+CLUB_NIGHT = "2026-11-20"
+CLUB_GAMES = ["club-2026-11-20-1", "club-2026-11-20-2", "club-2026-11-20-3"]
+
+
+def club_db(root: Path, simulated: int = 3) -> Path:
+    """A database of a club: the evening above (ingested as --kind tabletop), the hand-made season of
+    SEASON (other people, nights in September and October) and a few simulated games."""
+    db = root / "club.duckdb"
+    pipeline.ingest_paths([str(CLUB_EVENING)], db, analyse=True, workers=1, kind="tabletop")
+    pipeline.ingest_paths(
+        [str(write_games(root / "season.jsonl", SEASON)), str(simulated_games(root, simulated))],
+        db,
+        analyse=True,
+        workers=1,
+    )
+    return db

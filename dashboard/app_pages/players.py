@@ -11,8 +11,8 @@ import streamlit as st
 
 from clue_stats.analysis.league import MIN_POOL_GAMES
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import LINK, help_link, page_context, read, replay_links, require_games
-from clue_stats.dashboard.app_pages.tables import show
+from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.tables import cards, rows, show
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
@@ -253,16 +253,23 @@ with one_player:
                 "and the game was analysed."
             )
         else:
-            columns = {
-                "replay": LINK,
-                "expected_gain_bits": st.column_config.NumberColumn("expected gain (bits)", format="%.3f"),
-                "best_gain_bits": st.column_config.NumberColumn("best available (bits)", format="%.3f"),
-                "bits_lost": st.column_config.NumberColumn("bits lost", format="%.3f"),
-                "accuracy": st.column_config.NumberColumn(format="percent"),
-            }
             for key, title in (("best", "Best suggestions"), ("worst", "Worst suggestions")):
                 st.markdown(f"**{title}** of {md(player)}")
-                st.dataframe(replay_links(details[key]), hide_index=True, width="stretch", column_config=columns)
+                picks = cards(
+                    cards(details[key], "suggestion", ("suspect", "weapon", "room")),
+                    "best_suggestion",
+                    ("best_suspect", "best_weapon", "best_room"),
+                )
+                rows(
+                    replay_links(picks)
+                    .with_columns(pl.col("played_at").str.replace("T", " "))
+                    .select(
+                        "suggestion", "label", "bits_lost", "best_suggestion", "played_at", "edition", "line", "replay"
+                    ),
+                    first=("suggestion", "label", "bits_lost"),
+                    links={"replay": "open replay"},
+                    headers={"line": "line in the file"},
+                )
         versus = details["versus"]
         st.markdown(f"**Head-to-head** of {md(player)}: games at one table, and who finished ahead")
         st.dataframe(

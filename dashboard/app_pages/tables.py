@@ -7,7 +7,8 @@ module is the one place that turns those into words, so that one name always mea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import html
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -118,10 +119,90 @@ def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFra
 
 
 def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
-    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, key columns first."""
+    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, key columns first
+    and pinned (on a phone they stay in view while the rest of the row scrolls under them)."""
     shown, config = readable(frame, first)
     config.update(kwargs.pop("column_config", {}) or {})
+    for column in first:
+        if column in shown.columns:
+            config[column] = {**(config.get(column) or {}), "pinned": True}
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config, **kwargs)
+
+
+# The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
+# every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
+NARROW_PX = 640
+ROWS_CSS = f"""<style>
+table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
+table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.5rem;
+  border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
+table.cs-rows td {{ padding: 0.3rem 0.5rem; border-bottom: 1px solid rgba(128,128,128,0.2);
+  vertical-align: top; overflow-wrap: anywhere; }}
+table.cs-rows td.cs-link {{ white-space: nowrap; }}
+table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums;
+  white-space: nowrap; }}
+@media (max-width: {NARROW_PX}px) {{
+  table.cs-rows thead {{ display: none; }}
+  table.cs-rows, table.cs-rows tbody, table.cs-rows tr, table.cs-rows td {{ display: block; width: 100%; }}
+  table.cs-rows tr {{ padding: 0.4rem 0; border-bottom: 1px solid rgba(128,128,128,0.35); }}
+  table.cs-rows td {{ display: flex; gap: 0.6rem; border: none; padding: 0.1rem 0; text-align: left; }}
+  table.cs-rows td.cs-num {{ text-align: left; white-space: normal; }}
+  table.cs-rows td::before {{ content: attr(data-label); flex: 0 0 38%; font-weight: 600; opacity: 0.75; }}
+  table.cs-rows td.cs-key {{ font-weight: 600; }}
+}}
+</style>"""
+
+
+def rows_html(
+    frame: pl.DataFrame,
+    first: Sequence[str] = (),
+    links: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> str:
+    """The HTML of :func:`rows` (a ``<table class="cs-rows">``), every value escaped.
+
+    ``links`` maps a column of addresses to the words its link shows ("open replay"); ``headers``
+    overrides a column's header. The ``first`` columns lead and are the row's key (bold on a phone)."""
+    links = dict(links or {})
+    headers = dict(headers or {})
+    order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
+    numeric = {c for c in order if frame.schema[c].is_numeric() and c not in links}
+    titles = {c: headers.get(c) or header(c) for c in order}
+
+    def cell_class(column: str) -> str:
+        classes = (
+            (["cs-key"] if column in first else [])
+            + (["cs-num"] if column in numeric else [])
+            + (["cs-link"] if column in links else [])
+        )
+        return f' class="{" ".join(classes)}"' if classes else ""
+
+    num = ' class="cs-num"'
+    head = "".join(f"<th{num if c in numeric else ''}>{html.escape(titles[c])}</th>" for c in order)
+    body = []
+    for row in frame.select(order).iter_rows(named=True):
+        cells = []
+        for column in order:
+            value = row[column]
+            if column in links and value:
+                text = f'<a href="{html.escape(str(value))}" target="_self">{html.escape(links[column])}</a>'
+            else:
+                text = html.escape(_text(value, column))
+            cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f'{ROWS_CSS}<table class="cs-rows"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def rows(
+    frame: pl.DataFrame,
+    first: Sequence[str] = (),
+    links: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    """A short table that reads on a phone (a list of games, a player's best suggestions): every
+    column shown whole, as a table on a wide screen and as stacked rows, header beside value, under
+    640 px. For long tables (hundreds of rows, sorting) use :func:`show`, whose key columns stay pinned."""
+    st.html(rows_html(frame, first, links, headers))
 
 
 def cards(frame: pl.DataFrame, into: str, columns: Sequence[str], joiner: str = ", ") -> pl.DataFrame:
