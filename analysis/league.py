@@ -10,6 +10,7 @@ import polars as pl
 
 from clue_stats.analysis.names import edition_name, name_columns
 from clue_stats.analysis.ratings import POOLS
+from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.analysis.stats import wilson_interval
 from clue_stats.ingest.store import GameFilter, Store
 
@@ -27,13 +28,20 @@ def has_column(con: Store, table: str, column: str) -> bool:
     )
 
 
-def review_aggregates(con: Store, alias: str = "p") -> tuple[str, str]:
-    """SQL aggregates over a player's seats (``players`` under ``alias``): their review accuracy over
-    several games (the mean of ``review_accuracy`` over the games that have one) and their missed
-    wins (``missed_win`` counted); NULL for a database written before the review's columns."""
-    accuracy = f"avg({alias}.review_accuracy)" if has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
+def missed_wins_aggregate(con: Store, alias: str = "p") -> str:
+    """An SQL aggregate over a player's seats (``players`` under ``alias``): their missed wins
+    (``missed_win`` counted); NULL for a database written before the review's columns."""
     missed = f"count(*) FILTER (WHERE {alias}.missed_win)" if has_column(con, "players", "missed_win") else "NULL"
-    return accuracy, f"({missed})::BIGINT"
+    return f"({missed})::BIGINT"
+
+
+def review_cte(games: str) -> str:
+    """A CTE ``rev``: the review's sums (analysis.review) per game and player name, over the games
+    of the CTE or table ``games`` (which has a ``game_id``)."""
+    return (
+        f"rev AS (SELECT s.game_id, s.player, {review_sums('s')} FROM suggestions s "
+        f"SEMI JOIN {games} ON {games}.game_id = s.game_id GROUP BY ALL)"
+    )
 
 
 def _rated(filters: GameFilter) -> tuple[str, list]:
@@ -71,13 +79,14 @@ def pool_sizes(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
 def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """One row per player of the pool, highest conservative rating first: rating (after their last
     selected game), mu, sigma, rating_change (over the selection), games, wins, win_rate with its 95 %
-    Wilson interval (win_low, win_high), review_accuracy (mean over their games with one),
-    missed_wins, mean_turns_waited (over their timed accusations), last_played."""
+    Wilson interval (win_low, win_high), review_accuracy (over all their rated suggestions of the
+    selection: analysis.review) and rated_suggestions, missed_wins, mean_turns_waited (over their timed
+    accusations), last_played."""
     rated, params = _rated(filters)
-    accuracy, missed = review_aggregates(con)
+    missed = missed_wins_aggregate(con)
     board = con.frame(
         f"""
-        WITH {rated},
+        WITH {rated}, {review_cte("r")},
         waits AS (
             SELECT a.game_id, a.player, sum(a.turns_waited) AS waited, count(a.turns_waited) AS timed
             FROM accusations a SEMI JOIN r ON r.game_id = a.game_id GROUP BY ALL
@@ -90,12 +99,13 @@ def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl
                    arg_max(r.rating_after, r.game_index) - arg_min(r.rating_before, r.game_index) AS rating_change,
                    count(*)::BIGINT AS games,
                    count(*) FILTER (WHERE r.rank = 1)::BIGINT AS wins,  -- rank 1 is the winner's alone
-                   {accuracy} AS review_accuracy,
+                   {summed("rev")},
                    {missed} AS missed_wins,
                    (sum(w.waited) / nullif(sum(w.timed), 0))::DOUBLE AS mean_turns_waited,
                    arg_max(r.game_id, r.game_index) AS last_game
             FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat
             LEFT JOIN waits w ON w.game_id = r.game_id AND w.player = r.name
+            LEFT JOIN rev ON rev.game_id = r.game_id AND rev.player = r.name
             GROUP BY r.player
         )
         SELECT board.* EXCLUDE (last_game), left(g.played_at, 10) AS last_played
@@ -104,25 +114,30 @@ def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl
         [pool, *params],
     )
     intervals = [wilson_interval(w, n) for w, n in zip(board["wins"].to_list(), board["games"].to_list())]
-    return board.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("win_rate"),
-        pl.Series("win_low", [lo for lo, _ in intervals], dtype=pl.Float64),
-        pl.Series("win_high", [hi for _, hi in intervals], dtype=pl.Float64),
-    ).select(
-        "player",
-        "rating",
-        "mu",
-        "sigma",
-        "rating_change",
-        "games",
-        "wins",
-        "win_rate",
-        "win_low",
-        "win_high",
-        "review_accuracy",
-        "missed_wins",
-        "mean_turns_waited",
-        "last_played",
+    return (
+        with_review_accuracy(board)
+        .with_columns(
+            (pl.col("wins") / pl.col("games")).alias("win_rate"),
+            pl.Series("win_low", [lo for lo, _ in intervals], dtype=pl.Float64),
+            pl.Series("win_high", [hi for _, hi in intervals], dtype=pl.Float64),
+        )
+        .select(
+            "player",
+            "rating",
+            "mu",
+            "sigma",
+            "rating_change",
+            "games",
+            "wins",
+            "win_rate",
+            "win_low",
+            "win_high",
+            "review_accuracy",
+            "rated_suggestions",
+            "missed_wins",
+            "mean_turns_waited",
+            "last_played",
+        )
     )
 
 
@@ -130,29 +145,30 @@ def history(con: Store, pool: str, players: list[str], filters: GameFilter = Gam
     """Each player's course over their selected games: their n-th game (``game``), played_at, mu,
     sigma and conservative rating after it, and their review accuracy in it. A player with more than
     HISTORY_POINTS games is shown in as many stretches of games (the rating at the end of each, the
-    mean review accuracy over it), so that a chart stays small."""
+    review accuracy over all the stretch's rated suggestions), so that a chart stays small."""
     rated, params = _rated(filters)
-    accuracy = "p.review_accuracy" if has_column(con, "players", "review_accuracy") else "NULL::DOUBLE"
-    return con.frame(
+    course = con.frame(
         f"""
-        WITH {rated},
+        WITH {rated}, {review_cte("r")},
         mine AS (
             SELECT r.player, r.game_index, r.game_id, r.mu_after, r.sigma_after, r.rating_after, g.played_at,
-                   {accuracy} AS review_accuracy,
+                   rev.review_expected_bits, rev.review_best_bits, rev.rated_suggestions,
                    row_number() OVER (PARTITION BY r.player ORDER BY r.game_index) AS game,
                    count(*) OVER (PARTITION BY r.player) AS n
-            FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat JOIN games g ON g.game_id = r.game_id
+            FROM r JOIN games g ON g.game_id = r.game_id
+            LEFT JOIN rev ON rev.game_id = r.game_id AND rev.player = r.name
             WHERE r.player IN (SELECT unnest(?))
         )
         SELECT player, max(game)::BIGINT AS game, arg_max(game_id, game) AS game_id,
                arg_max(played_at, game) AS played_at,
                arg_max(mu_after, game) AS mu, arg_max(sigma_after, game) AS sigma,
-               arg_max(rating_after, game) AS rating, avg(review_accuracy) AS review_accuracy
+               arg_max(rating_after, game) AS rating, {summed("mine")}
         FROM mine
         GROUP BY player, (game - 1) // greatest(1, ceil(n / {HISTORY_POINTS}))::BIGINT
         ORDER BY player, game""",
         [pool, *params, players],
     )
+    return with_review_accuracy(course)
 
 
 def suggestions_of(

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from clue_stats.analysis.league import review_aggregates
+from clue_stats.analysis.league import missed_wins_aggregate, review_cte
 from clue_stats.analysis.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
 from clue_stats.analysis.report import PostMortem, SuggestionLine
+from clue_stats.analysis.review import summed, with_review_accuracy
 from clue_stats.ingest.store import Store
 
 NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
@@ -60,7 +61,7 @@ class NightPlayer:
     pool: str
     games: int
     wins: int
-    review_accuracy: float | None  # mean over their games of the night that have one
+    review_accuracy: float | None  # over all their rated suggestions of the night (analysis.review)
     missed_wins: int | None
     rating_before: float | None  # conservative rating before their first game of the night
     rating_after: float | None  # after their last
@@ -207,23 +208,26 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
 
 
 def _players(con: Store, ids: list[str]) -> list[NightPlayer]:
-    accuracy, missed = review_aggregates(con)
+    missed = missed_wins_aggregate(con)
     from clue_stats.analysis.ratings import register_person_names
 
     register_person_names(con)
-    rows = con.execute(
+    rows = con.frame(
         f"""
+        WITH night AS (SELECT unnest(?) AS game_id), {review_cte("night")}
         SELECT coalesce(r.player, m.person, p.name) AS player, coalesce(r.pool, {POOL_SQL.format(g="g")}) AS pool,
                count(*)::BIGINT AS games, count(*) FILTER (WHERE p.won)::BIGINT AS wins,
-               {accuracy} AS review_accuracy, {missed} AS missed_wins,
+               {summed("rev")}, {missed} AS missed_wins,
                arg_min(r.rating_before, r.game_index) AS rating_before,
                arg_max(r.rating_after, r.game_index) AS rating_after,
                arg_max(r.sigma_after, r.game_index) AS sigma_after
         FROM players p JOIN games g USING (game_id)
         LEFT JOIN ratings r ON r.game_id = p.game_id AND r.seat = p.seat
         LEFT JOIN person_names m ON m.name = p.name
-        WHERE p.game_id IN (SELECT unnest(?))
+        LEFT JOIN rev ON rev.game_id = p.game_id AND rev.player = p.name
+        WHERE p.game_id IN (SELECT game_id FROM night)
         GROUP BY ALL ORDER BY wins DESC, rating_after DESC NULLS LAST, player""",
         [ids],
-    ).fetchall()
-    return [NightPlayer(*row) for row in rows]
+    )
+    rows = with_review_accuracy(rows).drop("rated_suggestions")
+    return [NightPlayer(**row) for row in rows.iter_rows(named=True)]

@@ -169,8 +169,8 @@ def _players(night: Night) -> Section:
     ]
     explained = _(
         "Review accuracy: the information their suggestions could expect to gain over the most the best "
-        "suggestions could have (1 = the best every time), averaged over their games of the night; – where none "
-        "of their suggestions was rated (their hand is not in the log). Rating: the conservative rating "
+        "suggestions could have (1 = the best every time), over all their rated suggestions of the night (summed, "
+        "not a mean of games); – where none of their suggestions was rated (their hand is not in the log). Rating: the conservative rating "
         "(mu - 3 sigma; {command} explains it) before their first game of the night and after their last, with "
         "its uncertainty."
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.ingest.store import GameFilter, Store
 
 GROUPINGS = ("name", "strategy")
@@ -30,9 +31,7 @@ def player_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "na
             WHERE p.{by} IS NOT NULL
         ),
         sugg AS (
-            SELECT s.game_id, s.player, count(*) AS n, count(s.accuracy) AS rated, sum(s.accuracy) AS sum_accuracy,
-                   sum(s.expected_gain_bits) FILTER (WHERE s.best_gain_bits IS NOT NULL) AS sum_reviewed,
-                   sum(s.best_gain_bits) AS sum_best
+            SELECT s.game_id, s.player, count(*) AS n, sum(s.accuracy) AS sum_accuracy, {review_sums("s")}
             FROM suggestions s JOIN chosen USING (game_id) GROUP BY ALL
         ),
         acc AS (
@@ -44,13 +43,10 @@ def player_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "na
                count(*) FILTER (WHERE seats.won)::BIGINT AS wins,
                (count(*) FILTER (WHERE seats.won) / count(*))::DOUBLE AS win_rate,
                coalesce(sum(sugg.n), 0)::BIGINT AS suggestions,
-               coalesce(sum(sugg.rated), 0)::BIGINT AS rated_suggestions,
                -- each suggestion weighs the same, whatever game it is from
-               (sum(sugg.sum_accuracy) / nullif(sum(sugg.rated), 0))::DOUBLE AS mean_accuracy,
-               -- players.review_accuracy over every selected game: sum of expected over sum of best
-               (CASE WHEN sum(sugg.rated) > 0 THEN
-                    CASE WHEN sum(sugg.sum_best) > 1e-9 THEN sum(sugg.sum_reviewed) / sum(sugg.sum_best) ELSE 1 END
-                END)::DOUBLE AS review_accuracy,
+               (sum(sugg.sum_accuracy) / nullif(sum(sugg.rated_suggestions), 0))::DOUBLE AS mean_accuracy,
+               -- review accuracy over every selected game (analysis.review): the sums, divided below
+               {summed("sugg")},
                coalesce(sum(acc.n), 0)::BIGINT AS accusations,
                (sum(acc.waited) / nullif(sum(acc.timed), 0))::DOUBLE AS mean_turns_waited,
                count(*) FILTER (WHERE seats.first_certain_seq IS NOT NULL)::BIGINT AS certain_games,
@@ -61,4 +57,17 @@ def player_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "na
         GROUP BY seats.who
         ORDER BY games DESC, {by}
     """
-    return con.frame(sql, params)
+    return with_review_accuracy(con.frame(sql, params)).select(
+        by,
+        "games",
+        "wins",
+        "win_rate",
+        "suggestions",
+        "rated_suggestions",
+        "mean_accuracy",
+        "review_accuracy",
+        "accusations",
+        "mean_turns_waited",
+        "certain_games",
+        "missed_wins",
+    )

@@ -21,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 from openskill.models import PlackettLuce
 
+from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 from clue_stats.ingest.store import Store
@@ -360,32 +361,38 @@ def _seat_words(pools: set[str]) -> str:
 
 def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
     """Every person of the pools: their name, the other names they played under, games, first and
-    last played, and the merges that made them one (name -> merged into)."""
+    last played, their review accuracy over all their rated suggestions (analysis.review) and how
+    many were rated, and the merges that made them one (name -> merged into)."""
     resolved = register_person_names(con)
-    rows = con.execute(
+    rows = con.frame(
         f"""
-        WITH seats AS (
+        WITH rev AS (SELECT s.game_id, s.player, {review_sums("s")} FROM suggestions s GROUP BY ALL),
+        seats AS (
             SELECT p.name, coalesce(m.person, p.name) AS person, p.game_id, g.played_at,
-                   {POOL_SQL.format(g="g")} AS pool
+                   {POOL_SQL.format(g="g")} AS pool, rev.review_expected_bits, rev.review_best_bits,
+                   rev.rated_suggestions
             FROM players p JOIN games g USING (game_id) LEFT JOIN person_names m ON m.name = p.name
+            LEFT JOIN rev ON rev.game_id = p.game_id AND rev.player = p.name
         )
         SELECT person, list(DISTINCT name ORDER BY name) AS names, count(DISTINCT game_id)::BIGINT AS games,
                min(left(played_at, 10)) AS first_played, max(left(played_at, 10)) AS last_played,
-               list(DISTINCT pool ORDER BY pool) AS pools
+               list(DISTINCT pool ORDER BY pool) AS pools, {summed("seats")}
         FROM seats WHERE pool IN (SELECT unnest(?))
         GROUP BY person ORDER BY games DESC, person""",
         [list(pools)],
-    ).fetchall()
+    )
     merges = standing_merges(con)
     return [
         {
-            "person": person,
-            "names": [n for n in names if n != person],
-            "games": games,
-            "first_played": first,
-            "last_played": last,
-            "pools": list(pool_list),
-            "merges": [{"name": a, "merged_into": b} for a, b in merges if resolved[a] == person],
+            "person": r["person"],
+            "names": [n for n in r["names"] if n != r["person"]],
+            "games": r["games"],
+            "first_played": r["first_played"],
+            "last_played": r["last_played"],
+            "pools": list(r["pools"]),
+            "rated_suggestions": r["rated_suggestions"],
+            "review_accuracy": r["review_accuracy"],
+            "merges": [{"name": a, "merged_into": b} for a, b in merges if resolved[a] == r["person"]],
         }
-        for person, names, games, first, last, pool_list in rows
+        for r in with_review_accuracy(rows).iter_rows(named=True)
     ]

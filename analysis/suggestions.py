@@ -133,13 +133,21 @@ def suggestion_columns(
     }
 
 
+def review_accuracy_of(expected_sum: float | None, best_sum: float | None, reviewed: int) -> float | None:
+    """Review accuracy, the one definition every view uses (a game, a night, a season, the
+    leaderboard): the sum of the expected gains of ``reviewed`` rated suggestions over the sum of
+    their best available gains; 1 when nothing could be learned, None with none reviewed. Kept
+    within 0 to 1 against rounding (each expected gain is at most its best)."""
+    if not reviewed:
+        return None
+    best = best_sum or 0.0
+    if best <= NOTHING_TO_LEARN:
+        return 1.0
+    return max(0.0, min(1.0, (expected_sum or 0.0) / best))
+
+
 def review_accuracy(rated: list[tuple[float, float]]) -> float | None:
     """A player's review accuracy over a game from the (expected gain, best available gain) of their
     rated suggestions: the sum of the first over the sum of the second; 1 when nothing could be
     learned, None with no rated suggestion."""
-    if not rated:
-        return None
-    best = sum(b for _, b in rated)
-    if best <= NOTHING_TO_LEARN:
-        return 1.0
-    return max(0.0, min(1.0, sum(e for e, _ in rated) / best))
+    return review_accuracy_of(sum(e for e, _ in rated), sum(b for _, b in rated), len(rated))

@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from clue_stats.analysis.review import BEST, EXPECTED, REVIEWED, review_sums, with_review_accuracy
+from clue_stats.analysis.suggestions import review_accuracy_of
 from clue_stats.ingest.store import GameFilter, Store, selection
 
 TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... per list
@@ -59,8 +61,7 @@ def suggestion_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[s
                count(s.accuracy)::BIGINT AS n_accuracy,
                count(*) FILTER (WHERE NOT p.hand_known)::BIGINT AS n_hand_unknown,
                sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy,
-               sum(s.expected_gain_bits) FILTER (WHERE s.best_gain_bits IS NOT NULL) AS sum_reviewed,
-               sum(s.best_gain_bits) AS sum_best
+               {review_sums("s")}
         FROM suggestions s {join_s} LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
         WHERE {in_s} GROUP BY ALL""",
         selected,
@@ -88,13 +89,8 @@ def suggestion_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[s
     return {"totals": _suggestion_totals(grain, games, cut), **_suggestion_figures(grain), **ranked}
 
 
-def _review_accuracy(sum_reviewed: pl.Expr, sum_best: pl.Expr) -> pl.Expr:
-    """Sum of expected over sum of best available gains (1 when nothing could be learned)."""
-    return pl.when(sum_best > 1e-9).then(sum_reviewed / sum_best).when(sum_best.is_not_null()).then(1.0)
-
-
 def _by(grain: pl.DataFrame, by: str) -> pl.DataFrame:
-    return (
+    return with_review_accuracy(
         grain.group_by(by)
         .agg(
             pl.col("n").sum().alias("suggestions"),
@@ -102,25 +98,23 @@ def _by(grain: pl.DataFrame, by: str) -> pl.DataFrame:
             pl.col("n_hand_unknown").sum().alias("hand_not_in_the_log"),
             (pl.col("sum_expected").sum() / pl.col("n_expected").sum()).alias("mean_expected_gain"),
             pl.col("sum_accuracy").sum().alias("sum_accuracy"),
-            pl.col("sum_reviewed").sum().alias("sum_reviewed"),
-            pl.col("sum_best").sum().alias("sum_best"),
+            pl.col(EXPECTED).sum(),
+            pl.col(BEST).sum(),
+            pl.col(REVIEWED).sum(),
         )
         .with_columns(
             pl.when(pl.col("rated") > 0).then(pl.col("sum_accuracy") / pl.col("rated")).alias("mean_accuracy"),
-            pl.when(pl.col("rated") > 0)
-            .then(_review_accuracy(pl.col("sum_reviewed"), pl.col("sum_best")))
-            .alias("review_accuracy"),
         )
-        .drop("sum_accuracy", "sum_reviewed", "sum_best")
+        .drop("sum_accuracy")
         .sort(["suggestions", by], descending=[True, False])
-    )
+    ).drop(REVIEWED)
 
 
 def _suggestion_totals(grain: pl.DataFrame, games: int, cut: int = 0) -> dict[str, Any]:
     def total(column: str) -> Any:
         return grain[column].sum() if grain.height else 0
 
-    n_expected, n_accuracy, best = int(total("n_expected")), int(total("n_accuracy")), total("sum_best") or 0.0
+    n_expected, n_accuracy = int(total("n_expected")), int(total("n_accuracy"))
     return {
         "games": games,
         # games whose analysis the counting budget cut (games.analysis_cut): some of their
@@ -136,7 +130,7 @@ def _suggestion_totals(grain: pl.DataFrame, games: int, cut: int = 0) -> dict[st
         "awaiting_review": n_expected - n_accuracy,
         "mean_expected_gain": total("sum_expected") / n_expected if n_expected else None,
         "mean_accuracy": total("sum_accuracy") / n_accuracy if n_accuracy else None,
-        "review_accuracy": (total("sum_reviewed") / best if best > 1e-9 else 1.0) if n_accuracy else None,
+        "review_accuracy": review_accuracy_of(total(EXPECTED), total(BEST), int(total(REVIEWED))),
     }
 
 

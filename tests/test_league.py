@@ -54,16 +54,23 @@ def test_head_to_head_counts_who_finished_ahead(season_db: Path) -> None:
 
 
 def test_the_review_columns_are_read_where_the_store_has_them(season_db: Path, tmp_path: Path) -> None:
+    """The leaderboard's review accuracy is over all the player's rated suggestions (one poor question
+    in s01, three best ones in s02: 3 of 4 bits, 75 %), not the mean of her games' (0 % and 100 %)."""
     db = tmp_path / "reviewed.duckdb"
     db.write_bytes(season_db.read_bytes())
     with duckdb.connect(str(db)) as con:
-        con.execute("ALTER TABLE players ADD COLUMN IF NOT EXISTS review_accuracy DOUBLE")
         con.execute("ALTER TABLE players ADD COLUMN IF NOT EXISTS missed_win BOOLEAN")
-        con.execute("UPDATE players SET review_accuracy = CASE game_id WHEN 's01' THEN 0.5 WHEN 's02' THEN 1.0 END")
         con.execute("UPDATE players SET missed_win = (name = 'Bob' AND game_id IN ('s03', 's05'))")
+        for game_id, seq, expected in (("s01", 1, 0.0), ("s02", 1, 1.0), ("s02", 2, 1.0), ("s02", 3, 1.0)):
+            con.execute(
+                "INSERT INTO suggestions (game_id, seq, player, suspect, weapon, room, expected_gain_bits, "
+                "best_gain_bits) VALUES (?, ?, 'Alice', 'green', 'rope', 'hall', ?, 1.0)",
+                [game_id, seq, expected],
+            )
     with store.read_connection(db) as con:
         board = {r["player"]: r for r in league.leaderboard(con, "people").to_dicts()}
         course = league.history(con, "people", ["Alice"])
-    assert board["Alice"]["review_accuracy"] == pytest.approx(0.75)  # the mean over her games that have one
+    assert board["Alice"]["review_accuracy"] == pytest.approx(0.75)
+    assert board["Alice"]["rated_suggestions"] == 4 and board["Bob"]["review_accuracy"] is None
     assert board["Bob"]["missed_wins"] == 2 and board["Alice"]["missed_wins"] == 0
-    assert course["review_accuracy"].to_list()[:3] == [0.5, 1.0, None]
+    assert course["review_accuracy"].to_list()[:3] == [0.0, 1.0, None]  # game by game, each game's own

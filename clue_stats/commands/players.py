@@ -41,7 +41,14 @@ def players_command(
         out.print("No people's games stored" + ("." if everyone else " (`--all` lists the bots and simulations too)."))
         return
     table = Table(
-        "player", "also named", "games", "first played", "last played", "pools", title=f"{len(people)} players"
+        "player",
+        "also named",
+        "games",
+        "review accuracy",
+        "first played",
+        "last played",
+        "pools",
+        title=f"{len(people)} players",
     )
     for p in people:
         table.add_row(
@@ -51,6 +58,7 @@ def players_command(
                     p["person"],
                     ", ".join(p["names"]),
                     str(p["games"]),
+                    _accuracy(p["review_accuracy"], p["rated_suggestions"]),
                     p["first_played"] or "",
                     p["last_played"] or "",
                     ", ".join(p["pools"]),
@@ -58,6 +66,11 @@ def players_command(
             )
         )
     out.print(table)
+
+
+def _accuracy(value: float | None, rated: int) -> str:
+    """Review accuracy as the table shows it: "84% (12 rated)" (blank: no rated suggestion)."""
+    return "" if value is None else f"{value:.0%} ({rated} rated)"
 
 
 @players_app.command("merge")

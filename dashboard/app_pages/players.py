@@ -131,7 +131,8 @@ st.dataframe(
             table,
             "review accuracy",
             "percent",
-            "expected over best available information of their suggestions, per game, averaged",
+            "the expected information of all their rated suggestions over the most the best suggestions "
+            "could have had (summed over the games, not a mean of games)",
         ),
         "turns waited": _column(
             table, "turns waited", "%.2f", "own turns that ended after the player was certain, before accusing (mean)"
@@ -325,4 +326,4 @@ if st.toggle("Show the table by strategy (simulated and client games)", key="lea
     if by_strategy.height == 0:
         st.caption("No player of the selection has a strategy recorded.")
     else:
-        show(by_strategy)
+        show(by_strategy.drop("mean_accuracy"))  # one accuracy: the review accuracy

@@ -171,11 +171,12 @@ if data["labels"].height:
         width="stretch",
     )
     st.caption("How to read this: each suggestion's label says how close it came to the best one available.")
+# one accuracy across games, the review accuracy (a mean of per-suggestion accuracies would be a second)
 if programs.height:
-    show(by_strategy)
+    show(by_strategy.drop("mean_accuracy"))
 
 st.subheader("By player")
-show(data["by_player"])
+show(data["by_player"].drop("mean_accuracy"))
 st.caption("The 50 players with the most suggestions in the selection.")
 
 

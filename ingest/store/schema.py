@@ -168,7 +168,7 @@ TABLES: tuple[Table, ...] = (
             C("first_certain_seq", "INTEGER", analysis=True, header="certain after record"),
             C("missed_win", "BOOLEAN", analysis=True, since=2),
             C("rated_suggestions", "INTEGER", analysis=True, since=2, header="rated suggestions"),
-            C("review_accuracy", "DOUBLE", analysis=True, since=2),
+            C("review_accuracy", "DOUBLE", analysis=True, since=2, header="review accuracy", unit="share"),
             # each player's stated deductions graded (the statements table)
             C("stated_precision", "DOUBLE", analysis=True, since=3),
             C("stated_recall", "DOUBLE", analysis=True, since=3),
