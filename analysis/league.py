@@ -6,15 +6,19 @@ them too).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
+
 import polars as pl
 
 from clue_stats.analysis.names import edition_name, name_columns
-from clue_stats.analysis.ratings import POOLS
+from clue_stats.analysis.ratings import POOLS, model
 from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.analysis.stats import wilson_interval
 from clue_stats.ingest.store import GameFilter, Store
 
-MIN_POOL_GAMES = 5  # a pool with fewer rated games is not shown as a league (said in words)
+SETTLED_SIGMA = 6.0  # a rating is provisional while its uncertainty (sigma) is wider than this
+MAX_SETTLE_GAMES = 200  # games_to_settle says no more than this
 HISTORY_POINTS = 400  # a player's course is cut into at most this many stretches of games
 TOP = 5  # best and worst suggestions per player
 
@@ -55,8 +59,48 @@ def _rated(filters: GameFilter) -> tuple[str, list]:
     )
 
 
+def skill_words(mu: float, sigma: float) -> str:
+    """A rating in plain words: the skill and its uncertainty, "24 ± 6" (mu ± sigma, rounded)."""
+    return f"{mu:.0f} ± {sigma:.0f}"
+
+
+@lru_cache(maxsize=16)
+def _settling(opponents: int) -> tuple[float, ...]:
+    """The uncertainty of a new player after each game of ``opponents`` settled opponents (skill 25,
+    sigma SETTLED_SIGMA) in which they finish in the middle: from 25/3 down to SETTLED_SIGMA (falling)."""
+    rate = model()
+    player = rate.rating()
+    curve = [player.sigma]
+    while player.sigma > SETTLED_SIGMA and len(curve) <= MAX_SETTLE_GAMES:
+        others = [[rate.rating(mu=25.0, sigma=SETTLED_SIGMA)] for _ in range(opponents)]
+        middle = (opponents + 1) // 2
+        teams = [*others[:middle], [player], *others[middle:]]
+        player = rate.rate(teams, ranks=list(range(1, opponents + 2)))[middle][0]
+        curve.append(player.sigma)
+    return tuple(curve)
+
+
+def games_to_settle(sigma: float, opponents: int) -> int:
+    """About how many more games a rating of uncertainty ``sigma`` needs before it is settled
+    (sigma <= SETTLED_SIGMA), at tables of ``opponents`` other players: 0 when it is settled."""
+    if sigma <= SETTLED_SIGMA:
+        return 0
+    curve = _settling(max(1, min(int(opponents), 9)))
+    # the player stands at the last game of the curve whose uncertainty is still at least theirs
+    at = bisect_right([-s for s in curve], -sigma) - 1  # bisect needs a rising sequence
+    return max(1, len(curve) - 1 - max(at, 0))
+
+
+def settle_words(games_to_settle: int) -> str:
+    """Whether a rating is settled, in words: "settled", or "provisional: about 3 more games"."""
+    if games_to_settle <= 0:
+        return "settled"
+    return f"provisional: about {games_to_settle} more game" + ("" if games_to_settle == 1 else "s")
+
+
 def pool_sizes(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    """Every pool with rated games in the selection: pool, games, players, enough (>= MIN_POOL_GAMES)."""
+    """Every pool with rated games in the selection (each has a league from its first game): pool,
+    games, players."""
     where, params = filters.where("g")
     join = "" if filters == GameFilter() else f"JOIN games g USING (game_id) WHERE {where}"
     sizes = con.frame(
@@ -67,21 +111,20 @@ def pool_sizes(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     )
     order = {p: i for i, p in enumerate(POOLS)}
     return (
-        sizes.with_columns(
-            (pl.col("games") >= MIN_POOL_GAMES).alias("enough"),
-            pl.col("pool").replace_strict(order, default=len(order)).alias("_order"),
-        )
+        sizes.with_columns(pl.col("pool").replace_strict(order, default=len(order)).alias("_order"))
         .sort("_order")
         .drop("_order")
     )
 
 
 def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    """One row per player of the pool, highest conservative rating first: rating (after their last
-    selected game), mu, sigma, rating_change (over the selection), games, wins, win_rate with its 95 %
-    Wilson interval (win_low, win_high), review_accuracy (over all their rated suggestions of the
-    selection: analysis.review) and rated_suggestions, missed_wins, mean_turns_waited (over their timed
-    accusations), last_played."""
+    """One row per player of the pool, highest conservative rating first (openskill's ordinal, mu - 3
+    sigma): rating (after their last selected game), mu, sigma, skill (the two in words, "24 ± 6"),
+    provisional (sigma above SETTLED_SIGMA) and games_to_settle (about how many more games at their
+    usual table size until it is not), rating_change (over the selection), games, wins, win_rate with
+    its 95 % Wilson interval (win_low, win_high), review_accuracy (over all their rated suggestions of
+    the selection: analysis.review) and rated_suggestions, missed_wins, mean_turns_waited (over their
+    timed accusations), last_played."""
     rated, params = _rated(filters)
     missed = missed_wins_aggregate(con)
     board = con.frame(
@@ -102,10 +145,12 @@ def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl
                    {summed("rev")},
                    {missed} AS missed_wins,
                    (sum(w.waited) / nullif(sum(w.timed), 0))::DOUBLE AS mean_turns_waited,
-                   arg_max(r.game_id, r.game_index) AS last_game
+                   arg_max(r.game_id, r.game_index) AS last_game,
+                   round(median(t.seats))::BIGINT - 1 AS opponents
             FROM r JOIN players p ON p.game_id = r.game_id AND p.seat = r.seat
             LEFT JOIN waits w ON w.game_id = r.game_id AND w.player = r.name
             LEFT JOIN rev ON rev.game_id = r.game_id AND rev.player = r.name
+            JOIN (SELECT game_id, count(*) AS seats FROM r GROUP BY game_id) t ON t.game_id = r.game_id
             GROUP BY r.player
         )
         SELECT board.* EXCLUDE (last_game), left(g.played_at, 10) AS last_played
@@ -120,12 +165,22 @@ def leaderboard(con: Store, pool: str, filters: GameFilter = GameFilter()) -> pl
             (pl.col("wins") / pl.col("games")).alias("win_rate"),
             pl.Series("win_low", [lo for lo, _ in intervals], dtype=pl.Float64),
             pl.Series("win_high", [hi for _, hi in intervals], dtype=pl.Float64),
+            pl.Series("skill", [skill_words(m, s) for m, s in zip(board["mu"], board["sigma"])], dtype=pl.Utf8),
+            (pl.col("sigma") > SETTLED_SIGMA).alias("provisional"),
+            pl.Series(
+                "games_to_settle",
+                [games_to_settle(s, n) for s, n in zip(board["sigma"], board["opponents"])],
+                dtype=pl.Int64,
+            ),
         )
         .select(
             "player",
             "rating",
             "mu",
             "sigma",
+            "skill",
+            "provisional",
+            "games_to_settle",
             "rating_change",
             "games",
             "wins",

@@ -285,12 +285,12 @@ def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict
 @st.cache_data(**CACHE)
 def league_view(path: str, version: str, filters: GameFilter, wanted: str | None) -> dict[str, Any]:
     """The Players page's first read, over one connection: the selection's size, its rated pools
-    (pool, games, players, enough) and the leaderboard of the pool ``wanted`` (when it has enough
-    games; else of the people's, else of the first that has): selected, pools, pool, board."""
+    (pool, games, players) and the leaderboard of the pool ``wanted`` (when the selection rates
+    games of it; else of the people's, else of the first pool): selected, pools, pool, board."""
     with _open(path) as con:
         selected = reads.selection_size(con, filters)
         pools = league_stats.pool_sizes(con, filters)
-        options = pools.filter(pl.col("enough"))["pool"].to_list()
+        options = pools["pool"].to_list()
         pool = wanted if wanted in options else ("people" if "people" in options else next(iter(options), None))
         board = league_stats.leaderboard(con, pool, filters) if pool is not None else pl.DataFrame()
     return {"selected": selected, "pools": pools, "pool": pool, "board": board}

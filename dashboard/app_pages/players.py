@@ -9,7 +9,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.league import MIN_POOL_GAMES
+from clue_stats.analysis.league import SETTLED_SIGMA, settle_words
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, require_games
 from clue_stats.dashboard.app_pages.tables import cards, rows, show
@@ -39,36 +39,23 @@ st.title(page("players").title)
 view = read(queries.league_view, ctx.path, ctx.version, ctx.filters, st.session_state.get("league_pool"))
 require_games(view["selected"], ctx, "players")
 pools = view["pools"]
-shown = pools.filter(pl.col("enough"))
-too_few = [
-    f"{POOL_NAMES.get(r['pool'], r['pool'])} ({_games(r['games'])})" for r in pools.filter(~pl.col("enough")).to_dicts()
-]
-if shown.height == 0:
+if pools.height == 0:
     st.info(
-        "No league yet: a pool is ranked from "
-        f"{MIN_POOL_GAMES} rated games on"
-        + (f", and the selection holds {', '.join(too_few)}." if too_few else ", and the selection holds none.")
-        + " Ratings need games with two players or more ("
-        + help_link("league", "Help: the league")
-        + ")."
+        "No rated game in the selection yet: ratings need games with two players or more, each person "
+        "once at the table (" + help_link("league", "Help: the league") + ")."
     )
     st.stop()
-options = shown["pool"].to_list()
+options = pools["pool"].to_list()
 if st.session_state.get("league_pool") not in options:
-    st.session_state.pop("league_pool", None)  # a pool the filters no longer leave enough games
+    st.session_state.pop("league_pool", None)  # a pool the filters no longer select
 pool = st.segmented_control(
     "League", options, default=view["pool"], key="league_pool", format_func=lambda p: POOL_NAMES.get(p, p)
 )
 if pool is None:  # the switch clicked off: the pool shown stays
     pool = view["pool"]
 board = view["board"] if pool == view["pool"] else read(queries.league_board, ctx.path, ctx.version, ctx.filters, pool)
-if too_few:
-    st.caption(
-        f"Not ranked, too few rated games (a league needs {MIN_POOL_GAMES}): {', '.join(too_few)}. "
-        "People, bots and simulations are rated apart."
-    )
 
-size = shown.filter(pl.col("pool") == pool).row(0, named=True)
+size = pools.filter(pl.col("pool") == pool).row(0, named=True)
 row = st.columns(4)
 row[0].metric("Players", f"{board.height:,}")
 row[1].metric("Rated games", f"{size['games']:,}")
@@ -82,9 +69,11 @@ row[3].metric(
 # ---------------------------------------------------------------- the leaderboard
 st.subheader("Leaderboard")
 st.caption(
-    "Sorted by the conservative rating (mu - 3 sigma): the skill the model is very sure a player is above. "
-    "Sigma is the uncertainty: after a few games it is wide (it starts at 8.3), so close ratings with large "
-    "sigmas do not tell two players apart. Win rate with its 95 % interval."
+    "Sorted by the rating: the skill the model is very sure a player is above (skill minus three times its "
+    "uncertainty; everyone starts at 0). Skill is written with its uncertainty, 24 ± 6: after a few games "
+    f"the uncertainty is wide (it starts at 8), and a rating is provisional until it is down to {SETTLED_SIGMA:.0f}, "
+    "about a dozen games; close ratings with wide uncertainties do not tell two players apart. "
+    "Win rate with its 95 % interval. " + help_link("league", "Help: the league")
 )
 table = board.with_columns(
     pl.int_range(1, pl.len() + 1).alias("#"),
@@ -93,11 +82,13 @@ table = board.with_columns(
         (pl.col("win_low") * 100).round(0).cast(pl.Int64),
         (pl.col("win_high") * 100).round(0).cast(pl.Int64),
     ).alias("win rate interval"),
+    pl.col("games_to_settle").map_elements(settle_words, return_dtype=pl.Utf8).alias("settled"),
 ).select(
     "#",
     pl.col("player"),
     pl.col("rating"),
-    pl.col("sigma"),
+    pl.col("skill"),
+    "settled",
     pl.col("rating_change").alias("change"),
     "games",
     "wins",
@@ -120,9 +111,21 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
-        "player": st.column_config.TextColumn("player", width="medium"),
-        "rating": st.column_config.NumberColumn("rating", format="%.1f", help="mu - 3 sigma after the last game"),
-        "sigma": st.column_config.NumberColumn("± sigma", format="%.1f", help="the rating's uncertainty"),
+        "#": st.column_config.NumberColumn("#", pinned=True),
+        "player": st.column_config.TextColumn("player", width="medium", pinned=True),
+        "rating": st.column_config.NumberColumn(
+            "rating",
+            format="%.1f",
+            help="the skill the model is very sure the player is above: skill minus 3 times its uncertainty "
+            "(openskill's ordinal, mu - 3 sigma), after the player's last selected game",
+        ),
+        "skill": st.column_config.TextColumn(
+            "skill ± uncertainty", help="the model's estimate of the player's skill and its uncertainty (mu ± sigma)"
+        ),
+        "settled": st.column_config.TextColumn(
+            "settled",
+            help=f"provisional while the uncertainty is above {SETTLED_SIGMA:.0f}; the games it still needs, about",
+        ),
         "change": st.column_config.NumberColumn(
             "change", format="%+.1f", help="rating after the last selected game minus before the first"
         ),
@@ -154,7 +157,7 @@ base = alt.Chart(top).encode(y=alt.Y("player:N", sort=order, title=None))
 st.altair_chart(
     (
         base.mark_rule(strokeWidth=2, opacity=0.5).encode(
-            x=alt.X("low:Q", title="skill (mu, with two sigmas either side; the dot is the conservative rating)"),
+            x=alt.X("low:Q", title="skill, ± 2 × its uncertainty (the dot: the rating)"),
             x2="high:Q",
         )
         + base.mark_tick(thickness=2, size=14).encode(x="mu:Q")
@@ -162,9 +165,8 @@ st.altair_chart(
             x="rating:Q",
             tooltip=[
                 "player:N",
-                alt.Tooltip("rating:Q", format=".1f", title="rating (mu - 3 sigma)"),
-                alt.Tooltip("mu:Q", format=".1f"),
-                alt.Tooltip("sigma:Q", format=".1f"),
+                alt.Tooltip("rating:Q", format=".1f", title="rating (skill - 3 × uncertainty)"),
+                alt.Tooltip("skill:N", title="skill ± uncertainty"),
                 alt.Tooltip("games:Q", title="games"),
             ],
         )
@@ -172,8 +174,8 @@ st.altair_chart(
     width="stretch",
 )
 st.caption(
-    f"The {top.height} highest rated. A bar is the range the player's skill is likely in (mu ± 2 sigma), "
-    "the tick its centre, the dot the conservative rating the table sorts by."
+    f"The {top.height} highest rated. A bar is the range the player's skill is likely in (the skill ± twice "
+    "its uncertainty; openskill's mu ± 2 sigma), the tick its centre, the dot the rating the table sorts by."
 )
 
 # ---------------------------------------------------------------- below the leaderboard
@@ -204,15 +206,15 @@ with over_time:
             .mark_line(point=course.height <= 200)
             .encode(
                 x=x,
-                y=alt.Y("mu:Q", title="skill (mu; band: ± 2 sigma)"),
+                y=alt.Y("mu:Q", title="skill (band: ± 2 × uncertainty)"),
                 color=colour,
                 tooltip=[
                     "player:N",
                     alt.Tooltip("game:Q", title="game"),
-                    "game_id:N",
-                    "played_at:N",
-                    alt.Tooltip("mu:Q", format=".1f"),
-                    alt.Tooltip("sigma:Q", format=".1f"),
+                    alt.Tooltip("game_id:N", title="game"),
+                    alt.Tooltip("played_at:N", title="played"),
+                    alt.Tooltip("mu:Q", format=".1f", title="skill"),
+                    alt.Tooltip("sigma:Q", format=".1f", title="uncertainty"),
                     alt.Tooltip("rating:Q", format=".1f", title="rating"),
                 ],
             )
@@ -230,7 +232,7 @@ with over_time:
                     tooltip=[
                         "player:N",
                         alt.Tooltip("game:Q", title="game"),
-                        "game_id:N",
+                        alt.Tooltip("game_id:N", title="game"),
                         alt.Tooltip("review_accuracy:Q", format=".1%"),
                     ],
                 )
