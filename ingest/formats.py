@@ -10,6 +10,7 @@ import codecs
 import functools
 import gzip
 import io
+import os
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -59,8 +60,9 @@ def registry() -> dict[str, Format]:
     return found
 
 
-def known_extensions() -> set[str]:
-    return {extension for fmt in registry().values() for extension in fmt.extensions}
+@functools.cache
+def known_extensions() -> frozenset[str]:
+    return frozenset(extension for fmt in registry().values() for extension in fmt.extensions)
 
 
 def format_names() -> list[str]:
@@ -176,7 +178,9 @@ def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:
         return None
     # opened here, not when the games are first read: a file that cannot be opened is an OSError of
     # this call, before the file is counted as read
-    return _read_stream(open(path, "rb"), str(path), suffix, path.stat().st_size)
+    stream = open(path, "rb")
+    # the size matters to the formats read whole; a .jsonl streams (no second look at the file)
+    return _read_stream(stream, str(path), suffix, None if suffix == ".jsonl" else os.fstat(stream.fileno()).st_size)
 
 
 def _read_stream(

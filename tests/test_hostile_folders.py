@@ -151,3 +151,8 @@ def test_a_folder_of_many_empty_files_is_written_in_batches_with_progress(tmp_pa
     assert seen and seen[0] < 1200 and seen == sorted(seen)
     with store.read_connection(db) as con:
         assert con.execute("SELECT count(*) FROM rejected WHERE code = 'empty_file'").fetchall() == [(1200,)]
+    # the same files again: each file's rejection is known by its file and its text, not stored twice
+    pipeline.ingest_paths([str(top)], db, analyse=False, workers=1)
+    with store.read_connection(db) as con:
+        assert con.execute("SELECT count(*) FROM rejected WHERE code = 'empty_file'").fetchall() == [(1200,)]
+        assert con.execute("SELECT count(*) FROM problems WHERE code = 'empty_file'").fetchall() == [(1200,)]

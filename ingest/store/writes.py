@@ -87,10 +87,13 @@ class Rejection:
     raw: str
     problems: list[Any]  # engine.problems.Problem
     game_id: str | None = None
+    _sha256: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def raw_sha256(self) -> str:
-        return hashlib.sha256(self.raw.encode("utf-8", errors="replace")).hexdigest()
+        if self._sha256 is None:  # asked for several times as a batch is written
+            self._sha256 = hashlib.sha256(self.raw.encode("utf-8", errors="replace")).hexdigest()
+        return self._sha256
 
 
 @dataclass
@@ -234,13 +237,21 @@ def write_batch(db: Store, games: list[GameRows], rejections: list[Rejection], r
         all_rejections = rejections + result.rejected
         result.rejected = all_rejections
         if all_rejections:
-            shas = [r.raw_sha256 for r in all_rejections]
-            seen = {
-                (f, s)
-                for f, s in db.execute(
-                    "SELECT source_file, raw_sha256 FROM rejected WHERE raw_sha256 IN (SELECT unnest(?))", [shas]
-                ).fetchall()
-            }
+            # stored before: matched by file and text together (by text alone, every empty file's
+            # rejection would fetch every empty file's row stored before it: n * n over a folder)
+            incoming = pa.table(
+                {
+                    "source_file": pa.array([r.source_file for r in all_rejections], pa.string()),
+                    "raw_sha256": [r.raw_sha256 for r in all_rejections],
+                }
+            )
+            with db.registered("incoming_rejections", incoming):
+                seen = set(
+                    db.rows(
+                        "SELECT DISTINCT r.source_file, r.raw_sha256 FROM rejected r JOIN incoming_rejections i "
+                        "ON r.raw_sha256 = i.raw_sha256 AND r.source_file IS NOT DISTINCT FROM i.source_file"
+                    )
+                )
             rejected_rows, problem_rows = [], []
             for rej in all_rejections:
                 key = (rej.source_file, rej.raw_sha256)
