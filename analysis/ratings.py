@@ -25,6 +25,7 @@ from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 from clue_stats.ingest.store import Store
+from clue_stats.ingest.store.persons import person_names, standing_merges
 
 POOLS = ("people", "bots", "simulations")  # the order pages list them in
 CONSERVATIVE_SIGMAS = 3.0  # rating = mu - 3 sigma: the skill the player is very likely above
@@ -102,27 +103,6 @@ def conservative(mu: float, sigma: float) -> float:
 
 
 # ---------------------------------------------------------------- who is who
-
-
-def person_names(merges: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """name -> the person's name, from the standing merges (name, merged_into), followed to the end."""
-    into = dict(merges)
-    resolved: dict[str, str] = {}
-    for name in into:
-        seen = {name}
-        person = into[name]
-        while person in into and person not in seen:
-            seen.add(person)
-            person = into[person]
-        resolved[name] = person
-    return resolved
-
-
-def standing_merges(con: Store) -> list[tuple[str, str]]:
-    rows = con.execute(
-        "SELECT name, merged_into FROM player_merges WHERE unmerged_at IS NULL ORDER BY merged_at"
-    ).fetchall()
-    return [(a, b) for a, b in rows]
 
 
 def register_person_names(con: Store) -> dict[str, str]:
@@ -396,3 +376,43 @@ def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
         }
         for r in with_review_accuracy(rows).iter_rows(named=True)
     ]
+
+
+def max_edits(a: str, b: str) -> int:
+    """How many edits apart two names may be to look like one person's: two, but one for names of
+    up to five letters and none for names of up to two ("Ben" and "Bob" are two people)."""
+    shorter = min(len(a), len(b))
+    return 0 if shorter <= 2 else 1 if shorter <= 5 else 2
+
+
+def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
+    """Pairs of persons of a pool who may be one: names within max_edits of each other (Levenshtein,
+    case ignored) who never sat at one table; the one with more games first (the name to keep):
+    keep, other, edits, games of each."""
+    rows = con.execute(
+        """
+        WITH persons AS (SELECT player, count(*) AS games FROM ratings WHERE pool = ? GROUP BY player),
+        pairs AS (
+            SELECT a.player AS keep, b.player AS other, a.games AS keep_games, b.games AS other_games,
+                   levenshtein(lower(a.player), lower(b.player)) AS edits
+            FROM persons a JOIN persons b ON (a.games, b.player) > (b.games, a.player)
+            WHERE abs(length(a.player) - length(b.player)) <= 2
+        )
+        SELECT keep, other, edits, keep_games, other_games FROM pairs
+        WHERE edits <= 2 AND NOT EXISTS (SELECT 1 FROM ratings x JOIN ratings y USING (game_id)
+                          WHERE x.pool = ? AND x.player = pairs.keep AND y.player = pairs.other)
+        ORDER BY edits, keep_games + other_games DESC, keep, other""",
+        [pool, pool],
+    ).fetchall()
+    return [
+        {"keep": k, "other": o, "edits": int(e), "keep_games": int(kg), "other_games": int(og)}
+        for k, o, e, kg, og in rows
+        if e <= max_edits(k, o)
+    ]
+
+
+def duplicate_words(pair: dict) -> str:
+    """Why two names look like one person, in words: "1 letter apart, never at one table, 3 and 1 games"."""
+    edits = pair["edits"]
+    apart = "the same but for capitals" if edits == 0 else f"{edits} letter{'s' if edits > 1 else ''} apart"
+    return f"{apart}, never at one table, {pair['keep_games']} and {pair['other_games']} games"

@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis import agents, names, summaries, timeline
+from clue_stats.analysis import agents, names, ratings, summaries, timeline
 from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
@@ -95,8 +95,9 @@ def store_version(path: str | Path) -> str:
 
 
 def _open(path: str) -> AbstractContextManager[store.Store]:
-    """A short-lived read-only store (waits WAIT_SECONDS for an ingest batch)."""
-    return store.read_connection(path, WAIT_SECONDS)
+    """A short-lived read-only store (waits WAIT_SECONDS for an ingest batch) that names every merged
+    name as its person (ingest.store.persons)."""
+    return store.read_connection(path, WAIT_SECONDS, persons=True)  # merged names as their person
 
 
 # ---------------------------------------------------------------- filters and overview
@@ -286,14 +287,16 @@ def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict
 def league_view(path: str, version: str, filters: GameFilter, wanted: str | None) -> dict[str, Any]:
     """The Players page's first read, over one connection: the selection's size, its rated pools
     (pool, games, players) and the leaderboard of the pool ``wanted`` (when the selection rates
-    games of it; else of the people's, else of the first pool): selected, pools, pool, board."""
+    games of it; else of the people's, else of the first pool), and the people's names that may be
+    one person (analysis.ratings.likely_duplicates): selected, pools, pool, board, duplicates."""
     with _open(path) as con:
         selected = reads.selection_size(con, filters)
         pools = league_stats.pool_sizes(con, filters)
         options = pools["pool"].to_list()
         pool = wanted if wanted in options else ("people" if "people" in options else next(iter(options), None))
         board = league_stats.leaderboard(con, pool, filters) if pool is not None else pl.DataFrame()
-    return {"selected": selected, "pools": pools, "pool": pool, "board": board}
+        duplicates = ratings.likely_duplicates(con)  # over every game: a hint, not a statistic of the selection
+    return {"selected": selected, "pools": pools, "pool": pool, "board": board, "duplicates": duplicates}
 
 
 @st.cache_data(**CACHE)

@@ -109,7 +109,10 @@ def _columns(con: Store, table: str) -> list[str]:
     return [
         r[0]
         for r in con.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]
+            # the stored table's own columns (the persons' view of it has the same, in the same order)
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+            "AND table_catalog = current_database() AND table_schema = 'main' ORDER BY ordinal_position",
+            [table],
         ).fetchall()
     ]
 
@@ -125,7 +128,9 @@ def export(
         salt = pseudonym_secret(db)
     folder = Path(out)
     written: dict[str, int] = {}
-    with read_connection(db) as con:  # first: a database that cannot be read leaves no folder behind
+    with read_connection(
+        db, persons=True
+    ) as con:  # one name per person; first: a database that cannot be read leaves no folder behind
         folder.mkdir(parents=True, exist_ok=True)
         # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string)
         con.create_function(

@@ -115,3 +115,88 @@ def test_games_to_settle_counts_down_to_a_settled_rating() -> None:
     # the count is the model's: that many games of the kind assumed bring the uncertainty down to it
     curve = league._settling(2)
     assert curve[new] <= league.SETTLED_SIGMA < curve[new - 1]
+
+
+def everything_shown(at: AppTest) -> str:
+    """Every element of the page as text: its protobuf (charts' and tables' data included) and each
+    table's cells."""
+    parts: list[str] = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                walk(child)
+            return
+        parts.append(str(getattr(node, "proto", "")))
+        if getattr(node, "type", "") in ("arrow_data_frame", "dataframe"):
+            parts.append(str(node.value))
+
+    walk(at.main)
+    walk(at.sidebar)
+    return "\n".join(parts)
+
+
+def test_after_a_merge_every_page_report_and_export_shows_the_person(
+    club: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`players merge Katrin Kathrin`: no page (every registered one), neither report, `games` nor the
+    pseudonymised export shows Kathrin; `unmerge` brings her back."""
+    db = tmp_path / "merged.duckdb"
+    db.write_bytes(club.read_bytes())
+    second = CLUB_GAMES[1]  # Kathrin's game
+    before = open_page(db, monkeypatch, "replay", game=second)
+    assert "Kathrin" in everything_shown(before)  # the test can see the name where it is shown
+
+    result = runner.invoke(app, ["players", "merge", "Katrin", "Kathrin", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["players", "--db", str(db), "--json"])
+    assert json.loads(result.stdout)["likely_duplicates"] == []  # one person now: no hint
+    for page in pages.PAGES:
+        query = {"game": second} if page.slug == "replay" else {}
+        at = open_page(db, monkeypatch, page.slug, **query)
+        assert at.toggle(key="filter_all_kinds").value is False  # people's games, the club's
+        shown = everything_shown(at)
+        assert "Kathrin" not in shown, page.slug
+    at = open_page(db, monkeypatch, "replay", game=second)
+    assert "Katrin" in everything_shown(at)
+    for args in (["report", second, "--format", "md"], ["report", "--night", CLUB_NIGHT, "--format", "md"]):
+        result = runner.invoke(app, [*args, "--db", str(db), "--out", "-"])
+        assert result.exit_code == 0 and "Katrin" in result.output and "Kathrin" not in result.output, args
+    result = runner.invoke(app, ["games", "--db", str(db), "--json"])
+    games = json.loads(result.stdout)["games"]
+    assert any(g["winner"] == "Katrin" for g in games) and "Kathrin" not in result.stdout
+    out = tmp_path / "export"
+    result = runner.invoke(app, ["export", "--out", str(out), "--pseudonymise", "--format", "csv", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    players = pl.read_csv(out / "players.csv")
+    club_seats = players.filter(pl.col("game_id").is_in(pl.read_csv(out / "games.csv")["game_id"].to_list()))
+    with store.read_connection(db) as con:
+        persons = con.execute("SELECT count(DISTINCT player) FROM ratings WHERE pool = 'people'").fetchall()[0][0]
+        people_seats = con.execute(
+            "SELECT count(DISTINCT name) FROM players p JOIN games g USING (game_id) WHERE g.kind = 'tabletop'"
+        ).fetchall()[0][0]
+    assert people_seats == persons + 1  # stored as written: Katrin and Kathrin
+    pseudonyms = pl.read_csv(out / "games.csv").filter(pl.col("kind") == "tabletop")["game_id"]
+    assert club_seats.filter(pl.col("game_id").is_in(pseudonyms.to_list()))["name"].n_unique() == persons
+
+    result = runner.invoke(app, ["players", "unmerge", "Kathrin", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "Kathrin" in everything_shown(open_page(db, monkeypatch, "players"))
+    result = runner.invoke(app, ["games", "--db", str(db), "--json"])
+    assert any(g["winner"] == "Kathrin" for g in json.loads(result.stdout)["games"])
+
+
+def test_names_that_look_like_one_person_are_hinted(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Katrin and Kathrin (one letter apart, never at one table) are hinted in `players` and on the
+    Players page, with the command that merges them; Ben and Bob (two letters of three) are not."""
+    result = runner.invoke(app, ["players", "--db", str(club), "--json"])
+    assert result.exit_code == 0, result.output
+    hints = json.loads(result.stdout)["likely_duplicates"]
+    assert [(h["keep"], h["other"], h["edits"]) for h in hints] == [("Kathrin", "Katrin", 1)]
+    result = runner.invoke(app, ["players", "--db", str(club)])
+    assert "Maybe one person: Kathrin and Katrin (1 letter apart, never at one table" in result.output
+    assert "clue-stats players merge Kathrin Katrin" in result.output
+    at = open_page(club, monkeypatch, "players")
+    assert "Maybe one person: **Kathrin** and **Katrin**" in texts(at)
+    assert "players merge Kathrin Katrin" in texts(at)

@@ -211,7 +211,7 @@ def games_command(
     except ValueError as exc:
         raise UsageError(f"--kind: {exc}") from None
     path = database(db)
-    with store.read_connection(path) as con:
+    with store.read_connection(path, persons=True) as con:
         listed, total = store.list_games(con, store.GameFilter(kinds=tuple(chosen) or None), limit)
         rejected = store.reads.rejected_count(con)
     games = listed.to_dicts()

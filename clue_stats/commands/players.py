@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import typer
 
 from clue_stats import pipeline
@@ -29,13 +31,14 @@ def players_command(
         return
     from rich.table import Table
 
-    from clue_stats.analysis.ratings import POOLS, player_names
+    from clue_stats.analysis.ratings import POOLS, duplicate_words, likely_duplicates, player_names
 
     path = database(db)
     with store.read_connection(path) as con:
         people = player_names(con, POOLS if everyone else ("people",))
+        maybe = likely_duplicates(con)
     if json_output:
-        print_json({"players": people})
+        print_json({"players": people, "likely_duplicates": maybe})
         return
     if not people:
         out.print("No people's games stored" + ("." if everyone else " (`--all` lists the bots and simulations too)."))
@@ -66,6 +69,14 @@ def players_command(
             )
         )
     out.print(table)
+    for pair in maybe:
+        out.print(
+            f"Maybe one person: {printable(pair['keep'])} and {printable(pair['other'])} "
+            f"({duplicate_words(pair)}). If so: clue-stats players merge "
+            f"{shlex.quote(pair['keep'])} {shlex.quote(pair['other'])}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _accuracy(value: float | None, rated: int) -> str:

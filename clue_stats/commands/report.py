@@ -72,7 +72,7 @@ def report_command(
     from clue_stats.analysis.report import gather, post_mortem
 
     # read everything, then let the file go before the (slower) rendering
-    with store.read_connection(path) as con:
+    with store.read_connection(path, persons=True) as con:
         data = gather(con, game_id)
     if not stored_only:
         data = _completed(data, game_limits)
@@ -170,7 +170,7 @@ def _night_report(
     from clue_stats.analysis.report import gather, post_mortem
 
     first, last = nights
-    with store.read_connection(path) as con:
+    with store.read_connection(path, persons=True) as con:
         night = gather_night(con, first, last)
         data = [gather(con, g.game_id) for g in night.games]
         known = nights_played(con) if not night.games else []

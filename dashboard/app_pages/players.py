@@ -3,6 +3,7 @@ rating and review accuracy over time, their best and worst suggestions, and head
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import altair as alt
@@ -10,6 +11,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.league import SETTLED_SIGMA, settle_words
+from clue_stats.analysis.ratings import duplicate_words
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, require_games
 from clue_stats.dashboard.app_pages.tables import cards, rows, show
@@ -142,6 +144,16 @@ st.dataframe(
         ),
     },
 )
+
+if pool == "people":
+    for pair in view["duplicates"]:
+        st.caption(
+            f"Maybe one person: **{md(pair['keep'])}** and **{md(pair['other'])}** ({duplicate_words(pair)}). "
+            f"If so, merge the names: clue\\-stats players merge {md(shlex.quote(pair['keep']))} "
+            f"{md(shlex.quote(pair['other']))} ("
+            + help_link("league", "Help: names and merging", "names-and-merging")
+            + ")."
+        )
 
 if not_reviewed:
     st.caption(

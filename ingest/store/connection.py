@@ -202,9 +202,16 @@ class Store:
 
 
 @contextlib.contextmanager
-def read_connection(path: str | Path, wait_seconds: float = READ_WAIT_SECONDS) -> Iterator[Store]:
-    """A short-lived read-only store that retries while a writer holds the file."""
+def read_connection(
+    path: str | Path, wait_seconds: float = READ_WAIT_SECONDS, persons: bool = False
+) -> Iterator[Store]:
+    """A short-lived read-only store that retries while a writer holds the file; with ``persons``,
+    one that names every merged name as its person (ingest.store.persons: for what people read)."""
     with Store.open(path, write=False, wait_seconds=wait_seconds) as store:
+        if persons:
+            from clue_stats.ingest.store.persons import show_persons
+
+            show_persons(store.con)
         yield store
 
 
