@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
 
-.PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean
+.PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean catalogues
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -84,3 +84,14 @@ bench-scale: install
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
+
+# the languages' catalogues (docs/translating.md): every message of the code into each .po (new ones
+# untranslated, gone ones dropped), then each .po compiled to the .mo the program reads
+LOCALES = analysis/locale
+catalogues: install
+	mkdir -p build
+	$(BIN)/pybabel extract -k N_ -k n_:2,3 --no-location --sort-output --project clue-stats \
+	  -o build/clue_stats.pot analysis clue_stats dashboard
+	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --no-location --ignore-obsolete \
+	  --no-fuzzy-matching -w 100
+	$(BIN)/pybabel compile -d $(LOCALES) -D clue_stats --statistics

@@ -3,7 +3,7 @@ outside it, and run from an empty temporary folder (`make wheel-check`; CI runs 
 
 It checks that the wheel installs the one import name `clue_stats` (no top-level `engine`,
 `analysis`, ...), and that the installed tool works with only its own files: `samples` copies the
-sample games out, `ingest` stores them, `games`, `report` and `board` answer, and the dashboard
+sample games out, `ingest` stores them, `games`, `report` (in English, German and Swedish) and `board` answer, and the dashboard
 starts, answers over HTTP, and renders every page (Streamlit's AppTest on the installed app).
 
     python3 .ci/wheel_check.py [--keep]     # --keep: leave the temporary folder and say where
@@ -138,6 +138,27 @@ def check(tmp: Path) -> None:
     run([tool, "report", game_id, "--db", "club.duckdb", "--out", "report.html"], cwd=work, env=env)
     if "<svg" not in (work / "report.html").read_text(encoding="utf-8"):
         sys.exit("wheel check: the report has no chart")
+    # the languages' catalogues travel in the wheel: the same report in German and Swedish
+    for code, heading in (("de", "Die Partie in Kürze"), ("sv", "Partiet i korthet")):
+        run(
+            [
+                tool,
+                "--lang",
+                code,
+                "report",
+                game_id,
+                "--db",
+                "club.duckdb",
+                "--out",
+                f"report-{code}.md",
+                "--format",
+                "md",
+            ],
+            cwd=work,
+            env=env,
+        )
+        if f"## {heading}" not in (work / f"report-{code}.md").read_text(encoding="utf-8"):
+            sys.exit(f"wheel check: the report in {code} is not in its language (are the catalogues in the wheel?)")
     board = run([tool, "board"], cwd=work, env=env)
     if "Fewest moves" not in board:
         sys.exit("wheel check: `clue-stats board` printed no table")

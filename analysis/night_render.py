@@ -27,23 +27,26 @@ from clue_stats.analysis.document import (
 from clue_stats.analysis.night import Night, NightPlayer, Pick
 from clue_stats.analysis.report import PostMortem, fmt_bits, fmt_share
 from clue_stats.analysis.report_sections import ANALYSE, DASH, footer, sections
-from clue_stats.analysis.words import _, n_
+from clue_stats.analysis.words import _, decimal, language, n_, when
 
 
 def title(night: Night) -> str:
     if night.first == night.last:
-        return _("Game night {date}").format(date=night.first)
-    return _("Game nights {first} to {last}").format(first=night.first, last=night.last)
+        return _("Game night {date}").format(date=when(night.first))
+    return _("Game nights {first} to {last}").format(first=when(night.first), last=when(night.last))
 
 
 def _change(p: NightPlayer) -> str:
-    return DASH if p.rating_change is None else f"{p.rating_change:+.1f}"
+    if p.rating_change is None:
+        return DASH
+    shown = round(p.rating_change, 1)
+    return ("-" if shown < 0 else "+") + decimal(abs(shown), 1)
 
 
 def _rating(value: float | None, sigma: float | None = None) -> str:
     if value is None:
         return DASH
-    return f"{value:.1f}" + (f" (± {sigma:.1f})" if sigma is not None else "")
+    return decimal(value, 1) + (f" (± {decimal(sigma, 1)})" if sigma is not None else "")
 
 
 def _link(pick: Pick) -> Text:
@@ -115,7 +118,7 @@ def _games(night: Night) -> Section:
         [
             str(i),
             Span(g.game_id, link=g.anchor),
-            g.played_at or DASH,
+            when(g.played_at) or DASH,
             ", ".join(g.players),
             Span(g.winner, STRONG) if g.winner else Span(_("nobody"), MUTED),
         ]
@@ -186,7 +189,7 @@ def _players(night: Night) -> Section:
 
 def _game(i: int, night_game, pm: PostMortem | None, charts: bool) -> Section:
     g = night_game
-    where = " · ".join(x for x in (g.played_at, g.place) if x)
+    where = " · ".join(x for x in (when(g.played_at), g.place) if x)
     return Section(
         g.anchor,
         _("Game {i}: {game}").format(i=i, game=g.game_id),
@@ -200,7 +203,7 @@ def document(night: Night, pms: dict[str, PostMortem], charts: bool = True) -> D
     """The night's page (charts=False leaves the games' figures out)."""
     places = sorted({g.place for g in night.games if g.place})
     meta = " · ".join([n_(len(night.games), "{n} game", "{n} games"), *([", ".join(places)] if places else [])])
-    doc = Document(title=title(night), meta=meta, sections=[], footer=footer())
+    doc = Document(title=title(night), meta=meta, sections=[], footer=footer(), lang=language())
     if not night.games:
         doc.sections.append(
             Section(

@@ -2,8 +2,8 @@
 certain) and of the dashboard's replay.
 
 Past tense, since both tell what happened; cards, characters and rooms by the edition's names
-(German for a German game), squares by the start they are. Plain text: the report's formatters and
-the dashboard escape it where they show it.
+(German for a German game), squares by the start they are; every sentence in the reader's language
+(analysis.words). Plain text: the report's formatters and the dashboard escape it where they show it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from clue_stats.analysis import names as display_names
+from clue_stats.analysis.words import _, n_
 from clue_stats.engine.game import (
     ALL,
     UNSEEN,
@@ -34,7 +35,7 @@ from clue_stats.engine.game import (
 def card_name(game: Game, card: str | None) -> str:
     """A card by the game's name for it; one the log's writer did not see is "a card"."""
     if card is None or card == UNSEEN:
-        return "a card"
+        return _("a card")
     return game.deck.name(card)
 
 
@@ -44,7 +45,9 @@ def triple_names(game: Game, cards: tuple[str, str, str]) -> tuple[str, str, str
 
 def listed(items: list[str]) -> str:
     """Items in a phrase: a; a and b; a, b and c."""
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def describe(game: Game, record: Event) -> str:
@@ -54,45 +57,90 @@ def describe(game: Game, record: Event) -> str:
         return card_name(game, card)
 
     if isinstance(record, Suggest):
-        said = f"{record.player} suggested {', '.join(triple_names(game, record.cards))}"
+        cards = ", ".join(triple_names(game, record.cards))
         shower = record.shower
         if shower is None:
-            return f"{said}; nobody could show a card"
+            return _("{player} suggested {cards}; nobody could show a card").format(player=record.player, cards=cards)
         passed = [r.player for r in record.responses if r.passed]
-        passes = f"{listed(passed)} passed; " if passed else ""
-        return f"{said}; {passes}{shower.player} showed {name(shower.shows)}"
+        if passed:
+            return _("{player} suggested {cards}; {passed} passed; {shower} showed {card}").format(
+                player=record.player, cards=cards, passed=listed(passed), shower=shower.player, card=name(shower.shows)
+            )
+        return _("{player} suggested {cards}; {shower} showed {card}").format(
+            player=record.player, cards=cards, shower=shower.player, card=name(shower.shows)
+        )
     if isinstance(record, Accuse):
-        verdict = " (correctly)" if record.correct is True else " (wrongly)" if record.correct is False else ""
-        return f"{record.player} accused {', '.join(triple_names(game, record.cards))}{verdict}"
+        cards = ", ".join(triple_names(game, record.cards))
+        if record.correct is True:
+            return _("{player} accused {cards} (correctly)").format(player=record.player, cards=cards)
+        if record.correct is False:
+            return _("{player} accused {cards} (wrongly)").format(player=record.player, cards=cards)
+        return _("{player} accused {cards}").format(player=record.player, cards=cards)
     if isinstance(record, Reveal):
-        whose = f"{record.player}'s card" if record.player is not None else "a card in nobody's hand"
-        to = "everyone" if record.to == ALL else listed(list(record.to))
-        return f"{whose} {name(record.card)} was revealed to {to}" + (f" ({record.cause})" if record.cause else "")
+        to = _("everyone") if record.to == ALL else listed(list(record.to))
+        if record.player is not None:
+            said = _("{player}'s card {card} was revealed to {to}").format(
+                player=record.player, card=name(record.card), to=to
+            )
+        else:
+            said = _("a card in nobody's hand {card} was revealed to {to}").format(card=name(record.card), to=to)
+        return said + (f" ({record.cause})" if record.cause else "")
     if isinstance(record, Peek):
-        seen = f": {name(record.card)}" if record.card not in (None, UNSEEN) else ""
-        return f"{record.player} looked at the card set on {name(record.room)}{seen}"
+        if record.card not in (None, UNSEEN):
+            return _("{player} looked at the card set on {room}: {card}").format(
+                player=record.player, room=name(record.room), card=name(record.card)
+            )
+        return _("{player} looked at the card set on {room}").format(player=record.player, room=name(record.room))
     if isinstance(record, Deal):
-        return f"{record.player} was dealt {listed([name(c) for c in record.cards]) or 'no cards'}"
+        if not record.cards:
+            return _("{player} was dealt no cards").format(player=record.player)
+        return _("{player} was dealt {cards}").format(
+            player=record.player, cards=listed([name(c) for c in record.cards])
+        )
     if isinstance(record, RoomCards):
-        return f"cards were set aside on {listed([name(r) for r in record.rooms])}"
+        return _("cards were set aside on {rooms}").format(rooms=listed([name(r) for r in record.rooms]))
     if isinstance(record, Turn):
-        roll = f" (rolled {' and '.join(str(d) for d in record.roll)})" if record.roll else ""
-        return f"{record.player}'s turn{roll}"
+        if record.roll:
+            return _("{player}'s turn (rolled {roll})").format(
+                player=record.player, roll=_(" and ").join(str(d) for d in record.roll)
+            )
+        return _("{player}'s turn").format(player=record.player)
     if isinstance(record, Move):
-        via = f" ({record.via})" if record.via else ""
-        return f"{record.player} moved to {display_names.of_game(game).square(record.to)}{via}"
+        square = display_names.of_game(game).square(record.to)
+        moved = _("{player} moved to {square}").format(player=record.player, square=square)
+        return moved + (f" ({record.via})" if record.via else "")
     if isinstance(record, ClueCard):
-        return f"{record.player} drew a clue card: {record.text}"
+        return _("{player} drew a clue card: {text}").format(player=record.player, text=record.text)
     if isinstance(record, End):
-        text = "the game ended" + (f"; {record.winner} won" if record.winner else " without a winner")
+        if record.winner:
+            text = _("the game ended; {winner} won").format(winner=record.winner)
+        else:
+            text = _("the game ended without a winner")
         if record.solution is not None:
-            text += f"; the solution was {', '.join(triple_names(game, record.solution))}"
+            text += _("; the solution was {cards}").format(cards=", ".join(triple_names(game, record.solution)))
         return text
     if isinstance(record, Statement):
-        return f"{record.player} said: {statement_words(game, record)}"
+        return _("{player} said: {words}").format(player=record.player, words=statement_words(game, record))
     if isinstance(record, Extension):
-        return f"extension record {record.kind}"
+        return _("extension record {kind}").format(kind=record.kind)
     assert_never(record)  # mypy checks that every kind of record has its words; at run time it raises
+
+
+def _remaining(category: str, count: int) -> str:
+    """ "5 suspects remain", "1 room remains"."""
+    if category == "suspects":
+        return n_(count, "{n} suspect remains", "{n} suspects remain")
+    if category == "weapons":
+        return n_(count, "{n} weapon remains", "{n} weapons remain")
+    return n_(count, "{n} room remains", "{n} rooms remain")
+
+
+def _left(category: str, names: str) -> str:
+    if category == "suspects":
+        return _("the suspects left are {cards}").format(cards=names)
+    if category == "weapons":
+        return _("the weapons left are {cards}").format(cards=names)
+    return _("the rooms left are {cards}").format(cards=names)
 
 
 def statement_words(game: Game, record: Statement) -> str:
@@ -103,28 +151,37 @@ def statement_words(game: Game, record: Statement) -> str:
 
     parts = []
     if record.not_in_envelope:
-        parts.append(
-            f"{names(record.not_in_envelope)} {'is' if len(record.not_in_envelope) == 1 else 'are'} not the solution"
-        )
-    for key, verb in (("holds", "holds"), ("lacks", "does not hold")):
+        cards = names(record.not_in_envelope)
+        if len(record.not_in_envelope) == 1:
+            parts.append(_("{cards} is not the solution").format(cards=cards))
+        else:
+            parts.append(_("{cards} are not the solution").format(cards=cards))
+    for key in ("holds", "lacks"):
         by_player: dict[str, list[str]] = {}
         for who, card in getattr(record, key):
             by_player.setdefault(who, []).append(card)
-        parts.extend(f"{who} {verb} {names(cards)}" for who, cards in by_player.items())
+        for who, held in by_player.items():
+            template = _("{player} holds {cards}") if key == "holds" else _("{player} does not hold {cards}")
+            parts.append(template.format(player=who, cards=names(held)))
     if record.solution is not None:
-        parts.append(f"the solution is {', '.join(triple_names(game, record.solution))}")
+        parts.append(_("the solution is {cards}").format(cards=", ".join(triple_names(game, record.solution))))
     for category, said in record.remaining:
         if isinstance(said, int):
-            parts.append(f"{said} {category if said != 1 else category[:-1]} remain{'s' if said == 1 else ''}")
+            parts.append(_remaining(category, said))
         else:
-            parts.append(f"the {category} left are {names(said) or 'none'}")
+            parts.append(_left(category, names(said) or _("none")))
     return "; ".join(parts)
 
 
 def describe_seq(game: Game, seq: int) -> str:
     """The record ``seq`` of the game in words; 0 is the game record, which begins the game."""
     if seq == 0:
-        return f"the game began: {len(game.players)} players ({', '.join(game.names)})"
+        return n_(
+            len(game.players),
+            "the game began: {n} player ({names})",
+            "the game began: {n} players ({names})",
+            names=", ".join(game.names),
+        )
     if not 1 <= seq <= len(game.records):
         raise IndexError(f"the game has no record {seq} (it has {len(game.records)})")
     return describe(game, game.records[seq - 1])

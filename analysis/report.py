@@ -20,13 +20,12 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.record_words import describe, triple_names
-from clue_stats.analysis.words import _, n_
+from clue_stats.analysis.words import N_, _, decimal, n_, percent
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 from clue_stats.ingest.store import Store, stored_game
 
-TABLE_LABEL = "table"  # the spectator with no cards, in charts and tables
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
 TOP_MOMENTS = 5  # key moments shown
 
@@ -73,11 +72,11 @@ def missing_analysis(data: ReportData) -> str | None:
 
     version = data.header.get("analysis_version")
     if version is None:
-        return "the analysis"
+        return N_("the analysis")
     if version < ANALYSIS_VERSION:
-        return "this version's analysis"
+        return N_("this version's analysis")
     if any(row.get("expected_gain_bits") is not None and row.get("best_gain_bits") is None for row in data.suggestions):
-        return "the review"
+        return N_("the review")
     return None
 
 
@@ -170,7 +169,7 @@ class Brief:
 class EntropyLine:
     """One observer's envelope entropy over the game."""
 
-    observer: str  # a player's name, or TABLE_LABEL
+    observer: str  # a player's name, or "table" in the reader's language
     is_table: bool
     start: float  # before anything is known (after the game line)
     after_deal: float  # after the last deal/room_cards record: what the observer began play with
@@ -276,19 +275,18 @@ class PostMortem:
 
 
 def fmt_bits(value: float | None) -> str:
+    """Bits with two decimals, as the reader's language writes them ("0.82", "0,82")."""
     if value is None:
         return "–"
     shown = round(value, 2)
-    return f"{shown if shown != 0 else 0.0:.2f}"  # never "-0.00"
+    return decimal(shown if shown != 0 else 0.0)  # never "-0.00"
 
 
 def fmt_share(value: float | None) -> str:
     """A probability as a percentage; one decimal near 0 and 1, so a long shot is not shown as 0%."""
     if value is None:
         return "–"
-    if 0 < value < 0.01 or 0.99 < value < 1:
-        return f"{value:.1%}"
-    return f"{value:.0%}"
+    return percent(value, 1 if 0 < value < 0.01 or 0.99 < value < 1 else 0)
 
 
 def _record(game: Game, seq: int) -> Event | None:
@@ -362,7 +360,7 @@ def entropy_lines(data: ReportData, frame: pl.DataFrame) -> list[EntropyLine]:
         certain = certain_at.get(observer) if observer is not None else None
         lines.append(
             EntropyLine(
-                observer=observer if observer is not None else TABLE_LABEL,
+                observer=observer if observer is not None else _("table"),
                 is_table=observer is None,
                 start=series[0][1],
                 after_deal=after_deal,
@@ -583,7 +581,9 @@ def post_mortem(data: ReportData) -> PostMortem:
     best, worst = best_and_worst(suggestions)
     frame, missing = entropy_frame(data)
     if missing is not None:
-        data = replace(data, over_budget=[*data.over_budget, f"the entropy over the game: {missing}"])
+        data = replace(
+            data, over_budget=[*data.over_budget, _("the entropy over the game: {reason}").format(reason=missing)]
+        )
     return PostMortem(
         brief=brief(data),
         entropy=entropy_lines(data, frame) if frame is not None else [],

@@ -14,8 +14,9 @@ from typing import Any
 import altair as alt
 import vl_convert as vlc
 
-from clue_stats.analysis.report import TABLE_LABEL, EntropyLine, SuggestionLine, TimingLine
+from clue_stats.analysis.report import EntropyLine, SuggestionLine, TimingLine
 from clue_stats.analysis.suggestions import LABEL_ORDER
+from clue_stats.analysis.words import _, label_word
 
 WIDTH = 640
 LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
@@ -41,7 +42,7 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
     """Every observer's envelope entropy after each record (a step line each), with accusations marked."""
     order = [line.observer for line in lines]
     values = [
-        {"seq": seq, "entropy": entropy, "observer": line.observer}
+        {"seq": seq, "entropy": entropy, "observer": line.observer, "is_table": line.is_table}
         for line in lines
         for seq, entropy in _steps(line.series)
     ]
@@ -53,20 +54,21 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
         legend=None,
         scale=alt.Scale(domain=[False, True], range=[[1, 0], [4, 3]]),
     )
-    base = alt.Chart(alt.InlineData(values=[{**v, "is_table": v["observer"] == TABLE_LABEL} for v in values]))
+    base = alt.Chart(alt.InlineData(values=values))
     steps = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
-        x=alt.X("seq:Q", title="record (seq)", scale=alt.Scale(nice=False)),
-        y=alt.Y("entropy:Q", title="envelope entropy (bits)", scale=alt.Scale(domainMin=0)),
+        x=alt.X("seq:Q", title=_("record (seq)"), scale=alt.Scale(nice=False)),
+        y=alt.Y("entropy:Q", title=_("envelope entropy (bits)"), scale=alt.Scale(domainMin=0)),
         color=colour,
         strokeDash=dash,
     )
     entropy_at = {line.observer: dict(line.series) for line in lines}
+    correct, wrong = _("correct"), _("wrong")
     marks = [
         {
             "seq": t.accused_seq,
             "entropy": round(entropy_at.get(t.player, {}).get(t.accused_seq - 1, 0.0), 6),
             "observer": t.player,
-            "accusation": "correct" if t.correct else "wrong",
+            "accusation": correct if t.correct else wrong,
         }
         for t in timing
         if t.accused_seq is not None
@@ -82,12 +84,12 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
                 color=alt.Color("observer:N", scale=alt.Scale(domain=order), legend=None),
                 shape=alt.Shape(
                     "accusation:N",
-                    title="accusation",
-                    scale=alt.Scale(domain=["correct", "wrong"], range=["diamond", "cross"]),
+                    title=_("accusation"),
+                    scale=alt.Scale(domain=[correct, wrong], range=["diamond", "cross"]),
                 ),
             )
         )
-    return alt.layer(*layers).properties(width=WIDTH, height=280, title="Envelope entropy after each record")
+    return alt.layer(*layers).properties(width=WIDTH, height=280, title=_("Envelope entropy after each record"))
 
 
 def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetChart | None:
@@ -95,23 +97,26 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
     rated = [s for s in lines if s.expected_gain is not None]
     if not rated:
         return None
+    not_rated = _("not rated")
     values = [
         {
             "seq": s.seq,
             "player": s.player,
             "expected": round(s.expected_gain, 6),  # type: ignore[arg-type]
             "best": round(s.best_gain, 6) if s.best_gain is not None else None,
-            "label": s.label or "not rated",
+            "label": label_word(s.label) if s.label else not_rated,
         }
         for s in rated
     ]
     base = alt.Chart(alt.InlineData(values=values))
-    x = alt.X("seq:O", title="suggestion (seq)", axis=alt.Axis(labelAngle=0))
+    x = alt.X("seq:O", title=_("suggestion (seq)"), axis=alt.Axis(labelAngle=0))
     bars = base.mark_bar().encode(
         x=x,
-        y=alt.Y("expected:Q", title="bits"),
+        y=alt.Y("expected:Q", title=_("bits")),
         color=alt.Color(
-            "label:N", title="label", scale=alt.Scale(domain=[*LABELS, "not rated"], range=[*LABEL_COLOURS, "#999999"])
+            "label:N",
+            title=_("label"),
+            scale=alt.Scale(domain=[*map(label_word, LABELS), not_rated], range=[*LABEL_COLOURS, "#999999"]),
         ),
     )
     layers: list[Any] = [bars]
@@ -120,7 +125,7 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
     return alt.layer(*layers).properties(
         width=WIDTH,
         height=220,
-        title="Expected gain of each suggestion (bar) and the best available (tick)",
+        title=_("Expected gain of each suggestion (bar) and the best available (tick)"),
     )
 
 

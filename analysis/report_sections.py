@@ -43,7 +43,7 @@ from clue_stats.analysis.report import (
 )
 from clue_stats.analysis.report import fmt_bits as bits
 from clue_stats.analysis.report import fmt_share as share
-from clue_stats.analysis.words import _, n_
+from clue_stats.analysis.words import _, label_word, language, n_, number, when
 
 DASH = "–"
 ANALYSE = Span("clue-stats analyse", CODE)
@@ -97,14 +97,13 @@ def records_line(b: Brief) -> str:
     ]
     if b.turns:
         counts.append(n_(b.turns, "{n} turn", "{n} turns"))
-    return _("{records} ({counts})").format(records=b.records, counts=", ".join(counts))
+    return _("{records} ({counts})").format(records=number(b.records), counts=", ".join(counts))
 
 
 def _brief(b: Brief) -> Section:
+    played = when(b.played_at)
     where = (
-        _("{date} at {place}").format(date=b.played_at, place=b.place)
-        if b.played_at and b.place
-        else b.played_at or b.place or DASH
+        _("{date} at {place}").format(date=played, place=b.place) if played and b.place else played or b.place or DASH
     )
     facts: list[tuple[Text, Text]] = [
         (_("Edition"), b.edition),
@@ -244,7 +243,7 @@ def _entropy_row(line: EntropyLine, top: float) -> list[Text]:
 def _label(s: SuggestionLine) -> Text:
     if not s.rated:
         return Span(hand_not_in_log(), MUTED)
-    return Span(s.label, f"label-{s.label}") if s.label else DASH
+    return Span(label_word(s.label), f"label-{s.label}") if s.label else DASH
 
 
 def _suggestion_row(s: SuggestionLine) -> list[Text]:
@@ -501,7 +500,8 @@ def document(pm: PostMortem, charts: bool = True) -> Document:
     b = pm.brief
     return Document(
         title=_("Post-mortem: {game}").format(game=b.game_id),
-        meta=" · ".join(x for x in (b.edition, b.played_at, b.place) if x),
+        meta=" · ".join(x for x in (b.edition, when(b.played_at), b.place) if x),
         sections=sections(pm, charts),
         footer=footer(),
+        lang=language(),
     )

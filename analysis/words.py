@@ -1,18 +1,169 @@
 """Every string a person reads passes here: :func:`_` for a sentence or a word, :func:`n_` for one
-that depends on a count. Today they return the English text; a translation (a gettext catalogue)
-plugs in here and nowhere else. Sentences with values are written whole, with named fields
+that depends on a count, :func:`decimal`, :func:`percent` and :func:`when` for numbers and dates,
+each in the reader's language (English, German, Swedish: :data:`LANGUAGES`).
+
+The words are gettext catalogues, one per language, inside the package
+(``analysis/locale/<lang>/LC_MESSAGES/clue_stats.po``, compiled to ``.mo`` beside it; English is
+the source text and has none); Babel writes numbers, dates and plural forms as each language does.
+Sentences with values are written whole, with named fields
 (``_("waited {turns} after being certain").format(turns=...)``, or
-:func:`analysis.document.compose` where a field is a link), so a translator can move the values."""
+:func:`analysis.document.compose` where a field is a link), so a translation can move the values.
+Never keep a translated string in a module-level constant: it would be in the language of the
+moment the module was imported.
+
+The language: :func:`set_language` (the CLI's ``--lang``, the dashboard's switch) for the running
+thread, else ``CLUE_STATS_LANG``, else the system locale, else English (:func:`choose`). How to add a
+language: docs/translating.md.
+"""
 
 from __future__ import annotations
+
+import gettext
+import locale as system_locale
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.numbers import format_decimal, format_percent
+
+DOMAIN = "clue_stats"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+SOURCE = "en"
+LANGUAGES = {"en": "English", "de": "Deutsch", "sv": "Svenska"}  # code -> the language's own name
+ENV = "CLUE_STATS_LANG"
+
+_chosen: ContextVar[str | None] = ContextVar("clue_stats_language", default=None)
+
+
+def known(code: str | None) -> str | None:
+    """The language of a code as people and systems write it ("de", "de_DE.UTF-8", "sv-SE", "C"),
+    if it is one of ours."""
+    if not code:
+        return None
+    base = code.replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def _system() -> str | None:
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):  # as gettext reads them
+        if os.environ.get(variable):
+            return known(os.environ[variable])
+    try:
+        return known(system_locale.getlocale()[0])
+    except ValueError:
+        return None
+
+
+def choose(explicit: str | None = None) -> str:
+    """The language: ``explicit`` (``--lang``), else CLUE_STATS_LANG, else the system locale, else
+    English. An explicit code that is not one of ours raises ValueError naming the choices; a
+    variable that is not is passed over."""
+    if explicit is not None:
+        found = known(explicit)
+        if found is None:
+            raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}, not {explicit!r}")
+        return found
+    return known(os.environ.get(ENV)) or _system() or SOURCE
+
+
+def language() -> str:
+    """The language words are said in now."""
+    return _chosen.get() or choose()
+
+
+def set_language(code: str | None) -> str:
+    """Say words in ``code`` from now on (in this thread; None: choose again); returns the language."""
+    chosen = choose(code) if code is not None else None
+    _chosen.set(chosen)
+    return chosen or language()
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[str]:
+    """Words in ``code`` within the block."""
+    token = _chosen.set(choose(code))
+    try:
+        yield _chosen.get() or SOURCE
+    finally:
+        _chosen.reset(token)
+
+
+@cache
+def catalogue(code: str) -> gettext.NullTranslations:
+    """The compiled catalogue of a language (English: the source text itself)."""
+    if code == SOURCE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
 
 
 def _(text: str) -> str:
     """A string a person reads, in the reader's language."""
+    return catalogue(language()).gettext(text)
+
+
+def N_(text: str) -> str:
+    """A string marked for the catalogue but said later: where it is shown, ``_(text)`` says it in
+    the reader's language (a value computed before the language is known, kept in English)."""
     return text
 
 
-def n_(count: int, one: str, many: str) -> str:
-    """The count and its word in its right form: "1 game", "2 games" (``one`` and ``many`` hold
-    ``{n}``)."""
-    return (one if count == 1 else many).format(n=count)
+def n_(count: int, one: str, many: str, **fields: object) -> str:
+    """The count and its word in its right form: "1 game", "2 games", "1.007 Spiele" (``one`` and
+    ``many`` hold ``{n}``, the count as the language writes it, and any other ``fields``)."""
+    return catalogue(language()).ngettext(one, many, count).format(n=number(count), **fields)
+
+
+def number(value: int) -> str:
+    """A whole number: "1,007", "1.007", "1 007"."""
+    return format_decimal(value, locale=language())
+
+
+def decimal(value: float, places: int = 2) -> str:
+    """A number with ``places`` decimals: "0.82", "0,82"."""
+    return format_decimal(value, "#,##0." + "0" * places if places else "#,##0", locale=language())
+
+
+def percent(value: float, places: int = 0) -> str:
+    """A share as a percentage as the language writes it: "28%", "28 %", "99.5%", "99,5 %"."""
+    pattern = Locale.parse(language()).percent_formats[None].pattern
+    if places:  # "#,##0 %" -> "#,##0.0 %"
+        last = pattern.rfind("0") + 1
+        pattern = pattern[:last] + "." + "0" * places + pattern[last:]
+    return format_percent(value, pattern, locale=language())
+
+
+def when(text: str | None) -> str | None:
+    """A date or a date and time of a log (ISO: "2026-09-04", "2026-09-04T20:00") as the reader's
+    language writes it ("4. September 2026, 20:00"); English keeps ISO, as logs write it; text that
+    is not ISO is kept as it is."""
+    if not text or language() == SOURCE:
+        return text
+    try:
+        if len(text) <= 10:
+            return format_date(date.fromisoformat(text), "long", locale=language())
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return _("{date}, {time}").format(
+        date=format_date(moment.date(), "long", locale=language()),
+        time=format_time(moment.time(), "short", locale=language()),
+    )
+
+
+def label_word(label: str) -> str:
+    """A suggestion's label (the stored id: best, good, inaccuracy, mistake, blunder) as a chess
+    player of the language knows it."""
+    words = {
+        "best": _("best"),
+        "good": _("good"),
+        "inaccuracy": _("inaccuracy"),
+        "mistake": _("mistake"),
+        "blunder": _("blunder"),
+    }
+    return words.get(label, label)

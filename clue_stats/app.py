@@ -162,8 +162,20 @@ def main_options(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="The language of the reports, summaries and messages: en, de or sv (default: $CLUE_STATS_LANG, "
+        "else the system's locale, else en). --json, ids and problem codes never change with it.",
+    ),
 ) -> None:
     """Replay analysis and exact statistics for Cluedo / Clue game records."""
+    from clue_stats.analysis import words
+
+    try:
+        words.set_language(lang)  # None: chosen again from the environment, for every command
+    except ValueError as exc:
+        raise fail(str(exc), ExitCode.USAGE) from None
 
 
 def check_output_folder(value: str | Path, option: str = "--out") -> Path:

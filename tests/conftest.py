@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import SAMPLES
+
+# the suite reads English unless a test chooses a language (on a machine whose locale is German too)
+os.environ["CLUE_STATS_LANG"] = "en"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

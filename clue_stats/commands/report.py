@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, plural, print_json, write_file
+from clue_stats.analysis.words import _, n_
+from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
@@ -102,7 +103,7 @@ def report_command(
             }
         )
     else:
-        out.print(f"wrote the post-mortem of {game_id} to {target}", markup=False)
+        out.print(_("wrote the post-mortem of {game} to {file}").format(game=game_id, file=target), markup=False)
 
 
 def _completed(data: ReportData, game_limits: Limits) -> ReportData:
@@ -113,8 +114,10 @@ def _completed(data: ReportData, game_limits: Limits) -> ReportData:
     game_id = data.game.game_id
     if data.over_budget:
         err.print(
-            f"{game_id} was stored over the counting budget: the report shows what was stored "
-            "(`clue-stats analyse` with a larger budget completes it)",
+            _(
+                "{game} was stored over the counting budget: the report shows what was stored "
+                "(`clue-stats analyse` with a larger budget completes it)"
+            ).format(game=game_id),
             markup=False,
         )
         return data
@@ -122,7 +125,12 @@ def _completed(data: ReportData, game_limits: Limits) -> ReportData:
     if missing is None:
         return data
     # one game's analysis takes seconds; the report should not be missing its core sections
-    err.print(f"computing {missing} of {game_id} for this report (`clue-stats analyse` stores it) ...", markup=False)
+    err.print(
+        _("computing {what} of {game} for this report (`clue-stats analyse` stores it) ...").format(
+            what=_(missing), game=game_id
+        ),
+        markup=False,
+    )
     data = with_analysis(data, game_limits)
     for message in data.over_budget:
         err.print(f"{game_id}: over_budget: {message}", markup=False)
@@ -210,7 +218,15 @@ def _night_report(
             }
         )
     else:
-        out.print(f"wrote the summary of {plural(len(night.games), 'game')} to {target}", markup=False)
+        out.print(
+            n_(
+                len(night.games),
+                "wrote the summary of {n} game to {file}",
+                "wrote the summary of {n} games to {file}",
+                file=target,
+            ),
+            markup=False,
+        )
 
 
 STEM_LIMIT = 80  # characters of a file name made from an id; file systems allow 255 bytes

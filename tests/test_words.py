@@ -1,0 +1,258 @@
+"""The languages: every catalogue whole (every message of the code, translated, none left over, the
+compiled .mo the .po), the language chosen as people expect (--lang, CLUE_STATS_LANG, the system's
+locale, English), numbers, dates and plurals as each language writes them, and the reports in German
+and Swedish with no English message left in them."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from typer.testing import CliRunner
+
+from clue_stats import pipeline
+from clue_stats.analysis import words
+from clue_stats.cli import app
+from tests.helpers import LATE_GAME, ROOT, SAMPLES, SEASON, write_games
+
+runner = CliRunner()
+TRANSLATED = [code for code in words.LANGUAGES if code != words.SOURCE]
+KEYWORDS = {"_": None, "N_": None, "n_": (2, 3)}  # as `make catalogues` extracts them
+FIELD = re.compile(r"\{\w+\}")
+
+
+def _source_messages() -> set[str | tuple[str, str]]:
+    found: set[str | tuple[str, str]] = set()
+    for folder in ("analysis", "clue_stats", "dashboard"):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            found.add(message if isinstance(message, str) else (message[0], message[1]))
+    return found
+
+
+def _catalogue(code: str):
+    with (words.LOCALE_DIR / code / "LC_MESSAGES" / f"{words.DOMAIN}.po").open("rb") as f:
+        return read_po(f, locale=code)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_catalogue_has_every_message_translated_and_none_left_over(code: str) -> None:
+    source = _source_messages()
+    catalogue = _catalogue(code)
+    held = {m.id for m in catalogue if m.id}
+    assert not source - held, (
+        f"{code}: messages not in the catalogue (make catalogues): {sorted(map(str, source - held))}"
+    )
+    assert not held - source, f"{code}: messages the code no longer says: {sorted(map(str, held - source))}"
+    for m in catalogue:
+        if not m.id:
+            continue
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        assert all(strings) and not m.fuzzy, f"{code}: {m.id!r} is not translated"
+        # a translation keeps the fields its sentence fills in
+        for s in strings:
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            assert set(FIELD.findall(s)) <= set(FIELD.findall(" ".join(ids))), (code, m.id, s)
+            assert set(FIELD.findall(ids[-1])) - {"{n}"} <= set(FIELD.findall(s)), (code, m.id, s)
+    # the program reads the .mo: it must be the .po compiled
+    with (words.LOCALE_DIR / code / "LC_MESSAGES" / f"{words.DOMAIN}.mo").open("rb") as f:
+        compiled = {_key(m.id): _key(m.string) for m in read_mo(f) if m.id}
+    assert compiled == {_key(m.id): _key(m.string) for m in catalogue if m.id}, f"{code}: the .mo is older than the .po"
+
+
+def _key(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def test_the_language_is_chosen_as_people_expect(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("CLUE_STATS_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(words.system_locale, "getlocale", lambda: (None, None))
+    assert words.choose() == "en"  # nothing says: English
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")
+    assert words.choose() == "sv"  # the system's locale
+    monkeypatch.setenv("CLUE_STATS_LANG", "de")
+    assert words.choose() == "de"  # the variable over the locale
+    assert words.choose("sv-SE") == "sv"  # --lang over both
+    monkeypatch.setenv("CLUE_STATS_LANG", "fr")
+    assert words.choose() == "sv"  # a language we do not have is passed over
+    with pytest.raises(ValueError, match="--lang must be one of en, de, sv, not 'fr'"):
+        words.choose("fr")
+
+
+def test_numbers_dates_and_plurals_as_each_language_writes_them() -> None:
+    said = {}
+    for code in words.LANGUAGES:
+        with words.speaking(code):
+            said[code] = (
+                words.n_(1, "{n} game", "{n} games"),
+                words.n_(1007, "{n} game", "{n} games"),
+                words.decimal(0.8234),
+                words.percent(0.28),
+                words.percent(0.995, 1),
+                words.when("2026-09-04T20:30"),
+                words.label_word("blunder"),
+            )
+    assert said["en"] == ("1 game", "1,007 games", "0.82", "28%", "99.5%", "2026-09-04T20:30", "blunder")
+    assert said["de"] == (
+        "1 Partie",
+        "1.007 Partien",
+        "0,82",
+        "28\xa0%",
+        "99,5\xa0%",
+        "4. September 2026, 20:30",
+        "Patzer",
+    )
+    assert said["sv"] == (
+        "1 parti",
+        "1\xa0007 partier",
+        "0,82",
+        "28\xa0%",
+        "99,5\xa0%",
+        "4 september 2026 20:30",
+        "blunder",
+    )
+    with words.speaking("de"):
+        assert [words.label_word(x) for x in ("inaccuracy", "mistake")] == ["Ungenauigkeit", "Fehler"]
+    with words.speaking("sv"):
+        assert [words.label_word(x) for x in ("inaccuracy", "mistake")] == ["felaktighet", "misstag"]
+
+
+# --- the reports in German and Swedish ---------------------------------------------------------------
+
+
+class _Text(HTMLParser):
+    """The text a reader sees (charts' SVG text included), and the table headers."""
+
+    def __init__(self, page: str):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.heads: list[str] = []
+        self._in: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self._in.append(tag)
+
+    def handle_endtag(self, tag):
+        while self._in and self._in.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        if "style" in self._in or "title" in self._in:
+            return
+        self.parts.append(data)
+        if self._in and self._in[-1] == "th":
+            self.heads.append(data.strip())
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(self.parts).split())
+
+
+def _english(code: str) -> tuple[list[str], set[str]]:
+    """What of the English source text would show that a page in ``code`` has passed the catalogue
+    by: every phrase of two words or more of a message the language says differently, and the
+    single words."""
+    phrases, single = [], set()
+    for m in _catalogue(code):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        for english in ids:
+            if english in strings:
+                continue
+            for piece in FIELD.split(english):
+                piece = piece.strip(" .,:;()–-")
+                if " " in piece and len(piece) >= 8:
+                    phrases.append(piece)
+                elif piece and " " not in piece:
+                    single.add(piece)
+    return phrases, single
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The US family sample and the season of the night's tests, ingested and analysed."""
+    root = tmp_path_factory.mktemp("words")
+    games = root / "games"
+    games.mkdir()
+    shutil.copy(SAMPLES / "us-clue-family.jsonl", games)
+    (games / "late.jsonl").write_text("".join(json.dumps(r) + "\n" for r in LATE_GAME), encoding="utf-8")
+    write_games(games / "season.jsonl", SEASON)
+    db = root / "clue.duckdb"
+    pipeline.ingest_paths([str(games)], db, analyse=True, workers=1)
+    return db
+
+
+def _report(db: Path, code: str, *args: str) -> str:
+    result = runner.invoke(app, ["--lang", code, "report", *args, "--db", str(db), "--out", "-"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_both_reports_in_german_and_swedish_hold_no_english_message(season: Path, code: str) -> None:
+    phrases, single = _english(code)
+    pages = {
+        "game html": _report(season, code, "us-family-2026-10-31"),
+        "night html": _report(season, code, "--night", "2026-09-04"),
+    }
+    markdown = {
+        "game md": _report(season, code, "us-family-2026-10-31", "--format", "md"),
+        "night md": _report(season, code, "--night", "2026-09-04", "--format", "md"),
+    }
+    for name, page in pages.items():
+        assert f'<html lang="{code}">' in page, name
+        seen = _Text(page)
+        assert "<svg" in page and seen.heads, name
+        left = [p for p in phrases if p in seen.text]
+        assert not left, f"{code} {name}: English left: {left}"
+        assert not [h for h in seen.heads if h in single], f"{code} {name}: English headers: {seen.heads}"
+    for name, text in markdown.items():
+        plain = text.replace("\\", "")
+        left = [p for p in phrases if p in plain]
+        assert not left, f"{code} {name}: English left: {left}"
+        headings = re.findall(r"^#+ (.+)$", plain, flags=re.M)
+        assert headings and not [h for h in headings if h in single], headings
+    title = {"de": "# Nachbetrachtung: us-family-2026-10-31", "sv": "# Efteranalys: us-family-2026-10-31"}[code]
+    assert markdown["game md"].startswith(title)
+    night = {"de": "# Spieleabend 4. September 2026", "sv": "# Spelkväll 4 september 2026"}[code]
+    assert markdown["night md"].startswith(night)
+
+
+def test_the_command_line_speaks_the_chosen_language_and_json_never_changes(
+    season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r.html"
+    german = runner.invoke(
+        app, ["--lang", "de", "report", "us-family-2026-10-31", "--db", str(season), "--out", str(out)]
+    )
+    assert german.exit_code == 0 and f"Nachbetrachtung von us-family-2026-10-31 nach {out} geschrieben" in german.stdout
+    assert "<h1>Nachbetrachtung: us-family-2026-10-31</h1>" in out.read_text(encoding="utf-8")
+    monkeypatch.setenv("CLUE_STATS_LANG", "sv")
+    swedish = runner.invoke(app, ["report", "--night", "2026-09-04", "--db", str(season), "--out", str(out)])
+    assert swedish.exit_code == 0 and f"sammanfattningen av 3 partier skrevs till {out}" in swedish.stdout
+    summaries = [
+        json.loads(
+            runner.invoke(
+                app,
+                ["--lang", code, "report", "us-family-2026-10-31", "--db", str(season), "--out", str(out), "--json"],
+            ).stdout
+        )
+        for code in ("en", "de", "sv")
+    ]
+    assert [sorted(s) for s in summaries] == [sorted(summaries[0])] * 3
+    assert {(s["game_id"], s["format"]) for s in summaries} == {("us-family-2026-10-31", "html")}
+    wrong = runner.invoke(app, ["--lang", "fr", "report", "us-family-2026-10-31", "--db", str(season)])
+    assert wrong.exit_code == 2 and "--lang must be one of en, de, sv, not 'fr'" in wrong.stderr
+    assert "Traceback" not in wrong.output
