@@ -19,7 +19,21 @@ import numpy as np
 from numba import njit
 
 from clue_stats.engine import budget, counting_kernel
-from clue_stats.engine.counting_kernel import _BINOM, _afford, _fill, _layout
+from clue_stats.engine.counting_kernel import (
+    _BINOM,
+    _afford,
+    _complete,
+    _fill,
+    _grow,
+    _layout,
+    _most_successors,
+    _operations,
+    _probe,
+    _slots,
+    _start_key,
+    _successors,
+    _table,
+)
 
 
 def fits(pl, tag_width: int) -> bool:
@@ -69,37 +83,43 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     return ids, tags, vecs
 
 
-def gains(result, cells, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ranks, t_bit: int, before: float):
-    """Each vector card's expected gain for each rank of the tag card in ``t_ranks``, as
-    engine.gains.gains_python: a list (per rank) of lists (per vector card). ``cells``: the plan's
-    :func:`cells`."""
+def gains(
+    result, cells, excluded, row_of, fixed, n_ranks: int, v_bit: int, t_ranks, t_bit: int, r_ranks, before: float
+):
+    """Each vector card's expected gain for each rank of the tag card in ``t_ranks`` and of the
+    room in ``r_ranks``, as engine.gains.gains_python: per tag rank, per room rank, per vector
+    card. ``cells``: the plan's :func:`cells`."""
     ids, tags, vecs = result
     flat = excluded.reshape(-1)
     rows, known = np.array(row_of, np.int64), np.array(fixed, np.int64)
     nw, nr = excluded.shape[1], excluded.shape[2]
     s_start, s_pos, w_start, w_pos, r_start, r_pos = cells
     return [
-        _gains(
-            ids,
-            tags,
-            vecs,
-            s_start,
-            s_pos,
-            w_start,
-            w_pos,
-            r_start,
-            r_pos,
-            flat,
-            nw,
-            nr,
-            n_ranks,
-            v_bit,
-            rows,
-            known,
-            t_rank,
-            t_bit,
-            before,
-        ).tolist()
+        [
+            _gains(
+                ids,
+                tags,
+                vecs,
+                s_start,
+                s_pos,
+                w_start,
+                w_pos,
+                r_start,
+                r_pos,
+                flat,
+                nw,
+                nr,
+                n_ranks,
+                v_bit,
+                rows,
+                known,
+                t_rank,
+                t_bit,
+                r_rank,
+                before,
+            ).tolist()
+            for r_rank in r_ranks
+        ]
         for t_rank in t_ranks
     ]
 
@@ -138,36 +158,21 @@ def _combine(answer, rank, bit):
     return answer
 
 
-@njit(cache=True, inline="always")
-def _slot(key, shift):
-    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift))
+@njit(cache=True)
+def _stopped(work, spent, reason, width):
+    """The program's result when the budget stops it (work[1]: 1 the states, 2 the memory)."""
+    work[0] = spent
+    work[1] = reason
+    return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
 
 
 @njit(cache=True)
-def _index_slots(size):
-    cap = 64
-    while cap < size:
-        cap *= 2
-    return cap
-
-
-@njit(cache=True)
-def _index(size):
-    """An empty hash index of at least ``size`` slots: keys, row numbers, shift."""
-    cap = 64
-    shift = 58
-    while cap < size:
-        cap *= 2
-        shift -= 1
-    return np.full(cap, -1, np.int64), np.empty(cap, np.int64), shift
-
-
-@njit(cache=True)
-def _more(keys, vals, used):
-    """The keys and rows with twice the room, the first ``used`` kept (new rows zero)."""
-    nk = np.empty(2 * keys.shape[0], np.int64)
+def _rows(keys, vals, used, n):
+    """The states' keys and rows with room for at least n (the first ``used`` kept)."""
+    size = max(2 * keys.shape[0], n)
+    nk = np.empty(size, np.int64)
     nk[:used] = keys[:used]
-    nv = np.zeros((2 * keys.shape[0], vals.shape[1]), np.int64)
+    nv = np.empty((size, vals.shape[1]), np.int64)
     nv[:used] = vals[:used]
     return nk, nv
 
@@ -195,35 +200,29 @@ def _run(
     work,
 ):
     """(Envelope keys, answers, rows) of the complete deals: a row holds the deals, then per vector
-    card placed (in step order) its deals by rank."""
+    card placed (in step order) its deals by rank.
+
+    The states of the step before and those being made live in two pairs of arrays kept from step
+    to step (grown when full, twice the room): a fresh allocation a step would cost the system's
+    page faults on every row, as much as the counting itself on a big deck."""
     n_hands = off.shape[0]
     tmask = np.int64(63) << toff
     env_all = 0
     for c in range(3):
         env_all |= emask[c] << eoff[c]
     keep = env_all | tmask
-    ops = np.empty(table.shape[0] + 1, np.int64)
-    n_ops = 0
-    filling = True
-    for s in range(table.shape[0]):
-        if table[s, 0] == 2 and filling:
-            ops[n_ops] = -1
-            n_ops += 1
-            filling = False
-        ops[n_ops] = s
-        n_ops += 1
-    key0 = tag0 << toff
-    for h in range(n_hands):
-        key0 |= caps0[h] << off[h]
-    keys = np.empty(1, np.int64)
-    vals = np.zeros((1, width), np.int64)
-    keys[0] = key0
+    ops = _operations(table)
+    n_ops = ops.shape[0]
+    keys = np.empty(64, np.int64)
+    vals = np.empty((64, width), np.int64)
+    nkeys = np.empty(64, np.int64)
+    nvals = np.empty((64, width), np.int64)
+    keys[0] = (tag0 << toff) | _start_key(caps0, off)
     vals[0, 0] = 1
     n = 1
     act = 1  # the columns in use: the deals and the rows of the vector cards placed so far
     growth = 2.0  # states after an operation per state before, as last seen
     spent = 0  # states generated
-    held = 0  # bytes of the states before and their index
     hw = max(n_hands, 1) + 1
     digits = np.empty(hw, np.int64)
     hl = np.empty(hw, np.int64)
@@ -231,17 +230,12 @@ def _run(
     left = np.empty(hw, np.int64)
     ways = np.empty(hw, np.int64)
     suffix = np.empty(hw, np.int64)
-    most = hw + 1
-    for s in range(table.shape[0]):
-        if table[s, 0] == 1:
-            n_ways = 2
-            for h in range(n_hands):
-                if (table[s, 4] >> h) & 1:
-                    n_ways *= min(caps0[h], table[s, 1]) + 1
-            most = max(most, n_ways)
+    most = max(hw + 1, _most_successors(table, caps0))
     sk = np.empty(most, np.int64)
     sw = np.empty(most, np.int64)
+    sl = np.empty(most, np.int64)
     sd = np.empty(most, np.int64)  # the hand a card step's card went to; -1: the envelope
+    index, shift = _table(0)
     merged = False  # the fill was done with the step before it
     for o in range(n_ops):
         s = ops[o]
@@ -260,114 +254,62 @@ def _run(
         bit = role_bit[s] if s >= 0 else 0
         vj = role_vec[s] if s >= 0 else -1
         env_mask = emask[c] << eoff[c]
-        room = int(n * growth) + 16
-        # the arrays of the states before (and their index) stay while the new ones are filled
-        if not _afford(work, memory, held, 8 * room * (1 + width) + 16 * _index_slots(2 * room)):
-            work[0] = spent
-            work[1] = 2
-            return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
-        nkeys = np.empty(room, np.int64)
-        nvals = np.zeros((room, width), np.int64)
+        env_add = eid << eoff[c]
+        act2 = 1 + (vj + 1) * n_ranks if vj >= 0 else act  # the columns in use after this step
+        # the index of the new states, at most half full: kept from the step before when it has room
+        size = _slots(int(n * growth) + 16)
+        if 2 * size > index.shape[0]:
+            if not _afford(work, memory, 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width), 16 * size):
+                return _stopped(work, spent, 2, width)
+            index, shift = _table(size // 2)
+        else:
+            index[:] = -1
         used = 0
-        hk, hi, shift = _index(2 * room)
-        hmask = hk.shape[0] - 1
         for i in range(n):
             key = keys[i]
-            env_free = (key & env_mask) == 0
-            m = 0
-            if kind == -1:  # the universal cards fill the room left
-                sk[0] = key & keep
-                sw[0] = _fill(key, off, cmask, binom, 0)
-                sd[0] = -1
-                m = 1
-            elif kind == 2:  # envelope choice of a universal group
-                sk[0] = key
-                sw[0] = 1
-                sd[0] = -1
-                m = 1
-                if env_free:
-                    sk[1] = key | (eid << eoff[c])
-                    sw[1] = 1
-                    sd[1] = -1
-                    m = 2
-            elif kind == 0:  # one card
-                if eid != 0 and env_free and (cl & ~key) == 0:
-                    sk[m] = (key | (eid << eoff[c])) & ~cl
-                    sw[m] = 1
-                    sd[m] = -1
-                    m += 1
-                for h in range(n_hands):
-                    if not (hm >> h) & 1:
-                        continue
-                    d = (key >> off[h]) & cmask[h]
-                    if d == 0:
-                        continue
-                    key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
-                    if cl & ~key2:
-                        continue  # a clause closes unmet
-                    if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
-                        continue  # the hand is full with a clause still to meet
-                    sk[m] = key2 & ~cl
-                    sw[m] = 1
-                    sd[m] = h
-                    m += 1
-            else:  # a group of interchangeable cards
-                nh = 0
-                for h in range(n_hands):
-                    if (hm >> h) & 1:
-                        hl[nh] = h
-                        digits[nh] = (key >> off[h]) & cmask[h]
-                        nh += 1
-                suffix[nh] = 0
-                for jj in range(nh - 1, -1, -1):
-                    suffix[jj] = suffix[jj + 1] + digits[jj]
-                for in_env in range(2):
-                    if in_env == 1 and (eid == 0 or not env_free):
-                        break
-                    base = key | ((eid << eoff[c]) if in_env else 0)
-                    total = table[s, 1] - in_env
-                    if total > suffix[0]:
-                        continue
-                    if nh == 0:
-                        if total == 0:
-                            sk[m] = base
-                            sw[m] = 1
-                            sd[m] = -1
-                            m += 1
-                        continue
-                    jj = 0
-                    left[0] = total
-                    ways[0] = 1
-                    xs[0] = min(total, digits[0]) + 1
-                    while jj >= 0:
-                        xs[jj] -= 1
-                        if xs[jj] < 0 or left[jj] - xs[jj] > suffix[jj + 1]:
-                            jj -= 1
-                            continue
-                        if jj == nh - 1:
-                            if left[jj] == xs[jj]:
-                                key2 = base
-                                dead = False
-                                for q in range(nh):
-                                    if xs[q]:
-                                        key2 -= xs[q] << off[hl[q]]
-                                        if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
-                                            dead = True
-                                if not dead:
-                                    sk[m] = key2
-                                    sw[m] = ways[jj] * binom[left[jj], xs[jj]]
-                                    sd[m] = -1
-                                    m += 1
-                            continue
-                        ways[jj + 1] = ways[jj] * binom[left[jj], xs[jj]]
-                        left[jj + 1] = left[jj] - xs[jj]
-                        xs[jj + 1] = min(left[jj + 1], digits[jj + 1]) + 1
-                        jj += 1
+            m = _successors(
+                table,
+                s,
+                kind,
+                key,
+                (key & env_mask) == 0,
+                env_add,
+                eid,
+                hm,
+                cl,
+                unopened,
+                0,
+                -1,
+                off,
+                cmask,
+                moff,
+                keep,
+                binom,
+                0,
+                digits,
+                hl,
+                xs,
+                left,
+                ways,
+                suffix,
+                sk,
+                sw,
+                sl,
+                sd,
+            )
             spent += m
             if spent > limit:  # past the budget's allowance: nothing is returned
-                work[0] = spent
-                work[1] = 1
-                return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
+                return _stopped(work, spent, 1, width)
+            if used + m > nkeys.shape[0]:  # more states than there is room for: twice the room
+                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+                if not _afford(work, memory, held, 16 * nkeys.shape[0] * (1 + width)):
+                    return _stopped(work, spent, 2, width)
+                nkeys, nvals = _rows(nkeys, nvals, used, used + m)
+            while 4 * (used + m) > index.shape[0]:
+                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+                if not _afford(work, memory, held, 16 * index.shape[0]):
+                    return _stopped(work, spent, 2, width)
+                index, shift = _grow(index, shift)
             for q in range(m):
                 key2 = sk[q]
                 w = sw[q]
@@ -377,87 +319,49 @@ def _run(
                 if fill_too:
                     w *= _fill(key2, off, cmask, binom, 0)
                     key2 &= keep
-                jh = _slot(key2, shift)
-                while hk[jh] != key2 and hk[jh] != -1:
-                    jh = (jh + 1) & hmask
-                if hk[jh] == key2:
-                    r = hi[jh]
-                else:
-                    if used == room:  # more states than foreseen: twice the room, and a new index
-                        rows_bytes = 8 * room * (1 + width)
-                        if not _afford(
-                            work,
-                            memory,
-                            held + rows_bytes + 16 * hk.shape[0],
-                            2 * rows_bytes + 16 * _index_slots(4 * room),
-                        ):
-                            work[0] = spent
-                            work[1] = 2
-                            return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
-                        nkeys, nvals = _more(nkeys, nvals, used)
-                        room = nkeys.shape[0]
-                        hk, hi, shift = _index(2 * room)
-                        hmask = hk.shape[0] - 1
-                        for q2 in range(used):
-                            j2 = _slot(nkeys[q2], shift)
-                            while hk[j2] != -1:
-                                j2 = (j2 + 1) & hmask
-                            hk[j2] = nkeys[q2]
-                            hi[j2] = q2
-                        jh = _slot(key2, shift)
-                        while hk[jh] != -1:
-                            jh = (jh + 1) & hmask
-                    hk[jh] = key2
-                    hi[jh] = used
+                j = _probe(index, shift, key2)
+                if index[2 * j] == -1:
+                    index[2 * j] = key2
+                    index[2 * j + 1] = used
                     nkeys[used] = key2
+                    nvals[used, :act2] = 0
                     r = used
                     used += 1
+                else:
+                    r = index[2 * j + 1]
                 for x in range(act):
                     nvals[r, x] += vals[i, x] * w
                 if vj >= 0:  # the card's row: every deal of the state, at the rank it got
                     nvals[r, 1 + vj * n_ranks + rank] += vals[i, 0] * w
         growth = max(1.0, used / n)
-        held = 8 * nkeys.shape[0] * (1 + width) + 16 * hk.shape[0]  # keys and vals are views of these
-        keys = nkeys[:used]
-        vals = nvals[:used]
+        keys, nkeys = nkeys, keys
+        vals, nvals = nvals, vals
         n = used
-        if vj >= 0:
-            act = 1 + (vj + 1) * n_ranks
+        act = act2
         merged = fill_too
         if n == 0:
             break
     # the end: complete envelopes, times the ways the universal cards fill the room left
-    room = n + 16
-    if not _afford(work, memory, held, 8 * room * (1 + width) + 16 * _index_slots(2 * room)):
-        work[0] = spent
-        work[1] = 2
-        return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
-    okeys = np.empty(room, np.int64)
-    ovals = np.zeros((room, width), np.int64)
+    held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+    if not _afford(work, memory, held, 8 * (n + 16) * (1 + width) + 16 * _slots(n + 16)):
+        return _stopped(work, spent, 2, width)
+    okeys = np.empty(n + 16, np.int64)
+    ovals = np.zeros((n + 16, width), np.int64)
     used = 0
-    hk, hi, shift = _index(2 * room)
-    hmask = hk.shape[0] - 1
+    out, shift = _table(n + 16)  # at most n keys: the room suffices
     for i in range(n):
         key = keys[i]
-        complete = True
-        for c in range(3):
-            if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
-                complete = False
-        if not complete:
+        if not _complete(key, open_cats, eoff, emask):
             continue
         fill = _fill(key, off, cmask, binom, 0)
         key2 = key & keep
-        jh = _slot(key2, shift)
-        while hk[jh] != key2 and hk[jh] != -1:
-            jh = (jh + 1) & hmask
-        if hk[jh] == key2:
-            r = hi[jh]
-        else:  # at most n keys: the room suffices
-            hk[jh] = key2
-            hi[jh] = used
+        j = _probe(out, shift, key2)
+        if out[2 * j] == -1:
+            out[2 * j] = key2
+            out[2 * j + 1] = used
             okeys[used] = key2
-            r = used
             used += 1
+        r = out[2 * j + 1]
         for x in range(act):
             ovals[r, x] += vals[i, x] * fill
     work[0] = spent
@@ -504,6 +408,7 @@ def _gains(
     fixed,
     t_rank,
     t_bit,
+    r_rank,
     before,
 ):
     n_vec = row_of.shape[0]
@@ -525,7 +430,7 @@ def _gains(
                     v = vecs[row, 0] if rank == fixed[j] else 0
                 if v == 0:
                     continue
-                answer = _combine(_combine(tags[row], rank, v_bit), t_rank, t_bit)
+                answer = _combine(_combine(_combine(tags[row], rank, v_bit), t_rank, t_bit), r_rank, 4)
                 for p in range(s_start[a], s_start[a + 1]):
                     for q in range(w_start[b], w_start[b + 1]):
                         for t in range(r_start[c], r_start[c + 1]):

@@ -121,6 +121,7 @@ class _Layout:
     r_classes: list[list[int]]
     rank_of: list[int]
     runs: list[tuple[int, list[tuple[list[int], int]]]]  # (the run's tag card or -1, its finals)
+    room_runs: list[tuple[int, list[tuple[list[int], int]]]]  # the same for the rooms
 
 
 def _layout(k: Knowledge, suggester: str, rooms: Sequence[str]) -> _Layout:
@@ -139,11 +140,27 @@ def _layout(k: Knowledge, suggester: str, rooms: Sequence[str]) -> _Layout:
     tag_classes, vec_classes, tag_cat = (
         (s_classes, w_classes, 0) if runs_needed(s_classes) <= runs_needed(w_classes) else (w_classes, s_classes, 1)
     )
-    runs = [(cls[0], [(cls, 0)]) for cls in tag_classes if not _known(k, cls[0])]
-    known = [(cls, rank_of[_place(k, cls[0])]) for cls in tag_classes if _known(k, cls[0])]
+    return _Layout(
+        envelope_entropy(k),
+        tag_cat,
+        tag_classes,
+        vec_classes,
+        r_classes,
+        rank_of,
+        _runs(k, tag_classes, rank_of),
+        _runs(k, r_classes, rank_of),
+    )
+
+
+def _runs(k: Knowledge, classes: list[list[int]], rank_of: list[int]) -> list[tuple[int, list[tuple[list[int], int]]]]:
+    """A run per class of cards not known, placing its card; one for every known class, whose
+    card's rank (where it is known to be) joins each answer at the end: (the card placed or -1,
+    its finals: (class, the rank joined))."""
+    runs = [(cls[0], [(cls, 0)]) for cls in classes if not _known(k, cls[0])]
+    known = [(cls, rank_of[_place(k, cls[0])]) for cls in classes if _known(k, cls[0])]
     if known:
         runs.append((-1, known))
-    return _Layout(envelope_entropy(k), tag_cat, tag_classes, vec_classes, r_classes, rank_of, runs)
+    return runs
 
 
 def candidate_gains(
@@ -160,15 +177,16 @@ def candidate_gains(
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
     vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
-    for r_cls in lay.r_classes:
+    for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
-            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r_cls[0], vec_cards, v_bit, finals, exact)
-            for (t_cls, _), row in zip(finals, gains):
-                for v_cls, gain in zip(lay.vec_classes, row):
-                    for a in t_cls:
-                        for b in v_cls:
-                            for r in r_cls:
-                                out[(a, b, r) if lay.tag_cat == 0 else (b, a, r)] = gain
+            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact)
+            for (t_cls, _), by_room in zip(finals, gains):
+                for (r_cls, _), row in zip(r_finals, by_room):
+                    for v_cls, gain in zip(lay.vec_classes, row):
+                        for a in t_cls:
+                            for b in v_cls:
+                                for rr in r_cls:
+                                    out[(a, b, rr) if lay.tag_cat == 0 else (b, a, rr)] = gain
     return out
 
 
@@ -185,12 +203,17 @@ def suggestion_gain(
     lay = _layout(k, suggester, rooms if rooms is not None else (triple[2],))
     t_card, v_card = (s, w) if lay.tag_cat == 0 else (w, s)
     t_cls = next(cls for cls in lay.tag_classes if t_card in cls)
+    r_cls = next(cls for cls in lay.r_classes if r in cls)
     v_rep = next(cls for cls in lay.vec_classes if v_card in cls)[0]
-    r_rep = next(cls for cls in lay.r_classes if r in cls)[0]
-    t, finals = next((t, finals) for t, finals in lay.runs if any(cls is t_cls for cls, _ in finals))
-    final = next(f for f in finals if f[0] is t_cls)
+    t, final = _final(lay.runs, t_cls)
+    r_run, r_final = _final(lay.room_runs, r_cls)
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
-    return _run_gains(k, lay.before, lay.rank_of, t, t_bit, r_rep, [v_rep], v_bit, [final], exact)[0][0]
+    return _run_gains(k, lay.before, lay.rank_of, t, t_bit, r_run, [v_rep], v_bit, [final], [r_final], exact)[0][0][0]
+
+
+def _final(runs: list[tuple[int, list[tuple[list[int], int]]]], cls: list[int]) -> tuple[int, tuple[list[int], int]]:
+    """The run serving a class, and the class's final in it."""
+    return next((card, f) for card, finals in runs for f in finals if f[0] is cls)
 
 
 def best_suggestion(k: Knowledge, suggester: str, rooms: Sequence[str], exact: bool = False) -> tuple[float, Triple]:
@@ -233,17 +256,19 @@ def _run_gains(
     vec_cards: list[int],
     v_bit: int,
     finals: list[tuple[list[int], int]],
+    r_finals: list[tuple[list[int], int]],
     exact: bool,
-) -> list[list[float]]:
-    """Expected gain of (t2, v, r) for each (class of t2, rank) of ``finals`` and each v of
-    vec_cards, from one run. The run places t (unknown; -1: none) and r in its answer; each final's
-    rank (0 for t itself) joins the answer at the end."""
+) -> list[list[list[float]]]:
+    """Expected gain of (t2, v, r2) for each (class of t2, rank) of ``finals``, each (class of r2,
+    rank) of ``r_finals`` and each v of vec_cards, from one run. The run places t and r (each
+    unknown; -1: none) in its answer; each final's rank (0 for the card placed) joins the answer at
+    the end."""
     unknown_vec = [c for c in vec_cards if not _known(k, c)]
     # the vector cards first, then the answer's cards: the answer so far splits the states, so the
     # later it comes the fewer states carry it (measured on benchmarks/best_gain.py's games)
-    pl = counting.plan(k, alone=(*unknown_vec, *([t] if t >= 0 else []), r))
+    pl = counting.plan(k, alone=(*unknown_vec, *(c for c in (t, r) if c >= 0)))
     hand_rank = [rank_of[p] for p in pl.open_places]
-    tag0 = combine(0, rank_of[_place(k, r)], 4) if _known(k, r) else 0
+    tag0 = 0
     n_ranks = max(rank_of) + 1
     role_bit = [0] * len(pl.steps)
     role_vec = [-1] * len(pl.steps)
@@ -254,7 +279,7 @@ def _run_gains(
             continue
         if c == t:
             role_bit[s] = t_bit
-        elif c == r:
+        elif c == r and r >= 0:
             role_bit[s] = 4
         elif c in unknown_vec:
             role_vec[s] = rows
@@ -270,15 +295,20 @@ def _run_gains(
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
+        r_ranks = [rank for _, rank in r_finals]
         cells = gain_kernel.cells(pl, shape)
-        out: list[list[float]] = gain_kernel.gains(
-            result, cells, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, before
+        out: list[list[list[float]]] = gain_kernel.gains(
+            result, cells, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, r_ranks, before
         )
         return out
     maps = counting._card_maps(k, pl)
     by_env = run_python(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
     return [
-        gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, rank, t_bit, before) for _, rank in finals
+        [
+            gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, t_rank, t_bit, r_rank, before)
+            for _, r_rank in r_finals
+        ]
+        for _, t_rank in finals
     ]
 
 
@@ -359,11 +389,12 @@ def gains_python(
     v_bit: int,
     t_rank: int,
     t_bit: int,
+    r_rank: int,
     before: float,
 ) -> list[float]:
     """Each vector card's expected gain from the result of :func:`run_python` (a vector card known
     to be at rank ``fixed[j]`` has no row: all its deals have that rank), the tag card's rank
-    ``t_rank`` joining the answer, as engine.answers forms it: the answers (refuter by rank, card
+    ``t_rank`` and the room's ``r_rank`` joining the answer, as engine.answers forms it: the answers (refuter by rank, card
     shown in suspect, weapon, room order; then nobody), their chances (a refuter holding j named
     cards shows each with chance 1/j) and the entropy of the solutions after each."""
     shape = tuple(len(m) for m in maps)
@@ -377,7 +408,7 @@ def gains_python(
                 else:
                     n = vec[0] if rank == fixed[j] else 0
                 if n:
-                    answer = combine(combine(tag, rank, v_bit), t_rank, t_bit)
+                    answer = combine(combine(combine(tag, rank, v_bit), t_rank, t_bit), r_rank, 4)
                     if answer not in by_answer:
                         by_answer[answer] = np.zeros(tuple(x + 2 for x in shape), dtype=object)
                     by_answer[answer][a, b, c] += n
