@@ -231,3 +231,14 @@ def _players(con: Store, ids: list[str]) -> list[NightPlayer]:
     )
     rows = with_review_accuracy(rows).drop("rated_suggestions")
     return [NightPlayer(**row) for row in rows.iter_rows(named=True)]
+
+
+def stored_night(con: Store, first: str, last: str) -> tuple[Night, dict[str, PostMortem]]:
+    """The summary of the nights from ``first`` to ``last`` and each game's post-mortem, from the
+    stored analysis alone (the dashboard's Night page; the report may complete a game's analysis)."""
+    from clue_stats.analysis.report import gather, post_mortem
+
+    night = gather_night(con, first, last)
+    pms = {g.game_id: post_mortem(gather(con, g.game_id)) for g in night.games}
+    night_moments(night, pms)
+    return night, pms

@@ -24,6 +24,7 @@ import streamlit as st
 
 from clue_stats.analysis import agents, names, ratings, summaries, timeline
 from clue_stats.analysis import league as league_stats
+from clue_stats.analysis import night as night_stats
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
 from clue_stats.ingest import store
@@ -57,6 +58,8 @@ __all__ = [
     "league_view",
     "league_board",
     "league_details",
+    "nights",
+    "night_view",
     "data_quality",
     "rejected_problems",
 ]
@@ -331,6 +334,63 @@ def league_details(
             if len(leaders) >= 2
             else empty,
         }
+
+
+# ---------------------------------------------------------------- game nights (analysis.night)
+
+
+@st.cache_data(**CACHE)
+def nights(path: str, version: str) -> list[str]:
+    """Every night with a stored game (YYYY-MM-DD), the latest first."""
+    with _open(path) as con:
+        return list(reversed(night_stats.nights_played(con)))
+
+
+@st.cache_data(**CACHE)
+def night_view(path: str, version: str, night: str) -> dict[str, Any]:
+    """What the Night page shows of one night (analysis.night.stored_night): its games in played order
+    (``games``), its players with their ratings before and after (``players``), and its moments
+    (``best``, ``blunder``, ``longest_wait``: dicts, or None), each with the line of its record."""
+    with _open(path) as con:
+        summary, _ = night_stats.stored_night(con, night, night)
+        lines = {
+            g.game_id: dict(reads.game_table(con, "events", g.game_id).select("seq", "line").iter_rows())
+            for g in summary.games
+        }
+    games = pl.DataFrame(
+        [
+            {
+                "game_id": g.game_id,
+                "played_at": g.played_at,
+                "place": g.place,
+                "edition": names.edition_name(g.edition),
+                "players": ", ".join(g.players),
+                "winner": g.winner,
+            }
+            for g in summary.games
+        ],
+        schema={c: pl.Utf8 for c in ("game_id", "played_at", "place", "edition", "players", "winner")},
+    )
+    players = pl.DataFrame(
+        [{**vars(p), "rating_change": p.rating_change} for p in summary.players],
+        schema={
+            "player": pl.Utf8,
+            "pool": pl.Utf8,
+            "games": pl.Int64,
+            "wins": pl.Int64,
+            "review_accuracy": pl.Float64,
+            "missed_wins": pl.Int64,
+            "rating_before": pl.Float64,
+            "rating_after": pl.Float64,
+            "sigma_after": pl.Float64,
+            "rating_change": pl.Float64,
+        },
+    )
+    moments = {
+        key: None if pick is None else {**vars(pick), "line": lines.get(pick.game_id, {}).get(pick.seq)}
+        for key, pick in (("best", summary.best), ("blunder", summary.blunder), ("longest_wait", summary.longest_wait))
+    }
+    return {"games": games, "players": players, **moments}
 
 
 # ---------------------------------------------------------------- data quality

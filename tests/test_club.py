@@ -200,3 +200,33 @@ def test_names_that_look_like_one_person_are_hinted(club: Path, monkeypatch: pyt
     at = open_page(club, monkeypatch, "players")
     assert "Maybe one person: **Kathrin** and **Katrin**" in texts(at)
     assert "players merge Kathrin Katrin" in texts(at)
+
+
+def test_the_night_page_shows_the_latest_night_in_played_order(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Night page opens at the latest night, its games in played order (the undated third game
+    third), the report's moments and each player's rating before and after; any night can be chosen."""
+    at = open_page(club, monkeypatch, "night")
+    assert at.selectbox(key="night_choice").value == CLUB_NIGHT
+    games_table = at.get("html")[0].value
+    assert [g for g in re.findall(r">(club-2026-11-20-\d)<", games_table)] == CLUB_GAMES
+    shown = texts(at)
+    with store.read_connection(club) as con:
+        worst = con.execute(
+            "SELECT s.player, s.bits_lost, s.label, e.line FROM suggestions s JOIN events e USING (game_id, seq) "
+            "WHERE game_id IN (SELECT unnest(?)) ORDER BY bits_lost DESC, accuracy LIMIT 1",
+            [CLUB_GAMES],
+        ).fetchall()[0]
+        jonas = con.execute(
+            "SELECT arg_max(rating_after, game_index) FROM ratings WHERE player = 'Jonas' AND game_id IN (SELECT unnest(?))",
+            [CLUB_GAMES],
+        ).fetchall()[0][0]
+    title = "Biggest blunder" if worst[2] == "blunder" else "Largest loss"
+    assert f"**{title}**: {worst[0]} asked" in shown and f"{worst[1]:.2f} bits lost" in shown
+    assert f"line {worst[3]} of its file" in shown
+    players = at.get("html")[1].value
+    assert re.search(rf"Jonas</td>.*?>{jonas:.1f} \(± ", players)
+    # another night: the season's first, two games and the late one after midnight
+    at.selectbox(key="night_choice").set_value("2026-09-04").run()
+    assert [g for g in re.findall(r">(s\d\d)<", at.get("html")[0].value)] == ["s01", "s02"]
+    at = open_page(club, monkeypatch, "night", night="2026-09-11")  # a link to a night
+    assert at.selectbox(key="night_choice").value == "2026-09-11"
