@@ -8,7 +8,9 @@ names in legends), so the SVG carries no markup from user strings.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from typing import Any
 
 import altair as alt
@@ -16,7 +18,7 @@ import vl_convert as vlc
 
 from clue_stats.analysis.report import EntropyLine, SuggestionLine, TimingLine
 from clue_stats.analysis.suggestions import LABEL_ORDER
-from clue_stats.analysis.words import _, label_word
+from clue_stats.analysis.words import _, label_word, number
 
 WIDTH = 640
 LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
@@ -26,16 +28,36 @@ LABEL_COLOURS = ("#1a9850", "#91cf60", "#fee08b", "#fc8d59", "#d73027")
 _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')
 
 
+# A chart 640 pixels wide shows no more than this: a longer game's lines and bars are drawn per
+# window of records or suggestions (docs/report.md), so that a game of 100,000 records draws in
+# the time of a short one
+MAX_POINTS = 1_000  # points of one observer's entropy line
+MAX_BARS = 150  # bars of the suggestions' chart
+
+
 def _steps(series: list[tuple[int, float]]) -> list[tuple[int, float]]:
     """The points a step line needs: where the value changes, and the last (a run of records that
     teach nothing draws the same line from one point; a game of 100,000 records that is solved
-    early needs a few hundred points, not 100,000, per observer)."""
+    early needs a few hundred points, not 100,000, per observer). A line of more than MAX_POINTS
+    changes keeps the last change in each of MAX_POINTS windows of records."""
     kept: list[tuple[int, float]] = []
     for i, (seq, entropy) in enumerate(series):
         value = round(entropy, 6)
         if not kept or kept[-1][1] != value or i == len(series) - 1:
             kept.append((seq, value))
-    return kept
+    if len(kept) <= MAX_POINTS:
+        return kept
+    first, last = kept[0], kept[-1]
+    width = math.ceil((last[0] - first[0] + 1) / MAX_POINTS)
+    windows: dict[int, tuple[int, float]] = {}
+    for seq, value in kept[1:-1]:
+        windows[(seq - first[0]) // width] = (seq, value)  # the window's last change
+    return [first, *windows.values(), last]
+
+
+def suggestion_window(rated: int) -> int:
+    """How many consecutive rated suggestions one bar of the suggestions' chart draws (1: each its own)."""
+    return max(1, math.ceil(rated / MAX_BARS))
 
 
 def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.LayerChart | alt.FacetChart:
@@ -93,10 +115,15 @@ def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.Lay
 
 
 def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetChart | None:
-    """Expected gain of each suggestion (a bar, coloured by its label) against the best available (a tick)."""
+    """Expected gain of each suggestion (a bar, coloured by its label) against the best available (a
+    tick); with more than MAX_BARS rated suggestions, a bar per run of consecutive ones instead
+    (:func:`_suggestion_windows`)."""
     rated = [s for s in lines if s.expected_gain is not None]
     if not rated:
         return None
+    window = suggestion_window(len(rated))
+    if window > 1:
+        return _suggestion_windows(rated, window)
     not_rated = _("not rated")
     values = [
         {
@@ -110,22 +137,57 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
     ]
     base = alt.Chart(alt.InlineData(values=values))
     x = alt.X("seq:O", title=_("suggestion (seq)"), axis=alt.Axis(labelAngle=0))
-    bars = base.mark_bar().encode(
-        x=x,
-        y=alt.Y("expected:Q", title=_("bits")),
-        color=alt.Color(
-            "label:N",
-            title=_("label"),
-            scale=alt.Scale(domain=[*map(label_word, LABELS), not_rated], range=[*LABEL_COLOURS, "#999999"]),
-        ),
-    )
-    layers: list[Any] = [bars]
+    layers: list[Any] = [base.mark_bar().encode(x=x, y=alt.Y("expected:Q", title=_("bits")), color=_label_colour())]
     if any(v["best"] is not None for v in values):
         layers.append(base.mark_tick(color="black", thickness=2).encode(x=x, y="best:Q"))
     return alt.layer(*layers).properties(
         width=WIDTH,
         height=220,
         title=_("Expected gain of each suggestion (bar) and the best available (tick)"),
+    )
+
+
+def _label_colour() -> alt.Color:
+    return alt.Color(
+        "label:N",
+        title=_("label"),
+        scale=alt.Scale(domain=[*map(label_word, LABELS), _("not rated")], range=[*LABEL_COLOURS, "#999999"]),
+    )
+
+
+def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerChart | alt.FacetChart:
+    """A bar per run of ``window`` consecutive rated suggestions, from the first one's record to the
+    last one's: their mean expected gain, coloured by the label most of them got (the better on a
+    tie), and a line at their mean best available gain."""
+    order = [*LABELS, None]  # None: not rated
+    values = []
+    for start in range(0, len(rated), window):
+        run = rated[start : start + window]
+        best = [s.best_gain for s in run if s.best_gain is not None]
+        labels = Counter(s.label or None for s in run)
+        label = max(labels, key=lambda label: (labels[label], -order.index(label)))
+        values.append(
+            {
+                "seq": run[0].seq,
+                "to": run[-1].seq + 1,
+                "expected": round(sum(s.expected_gain or 0.0 for s in run) / len(run), 6),
+                "best": round(sum(best) / len(best), 6) if best else None,
+                "label": label_word(label) if label else _("not rated"),
+            }
+        )
+    base = alt.Chart(alt.InlineData(values=values))
+    x = alt.X("seq:Q", title=_("suggestion (seq)"), scale=alt.Scale(nice=False))
+    layers: list[Any] = [
+        base.mark_bar().encode(x=x, x2="to:Q", y=alt.Y("expected:Q", title=_("bits (mean)")), color=_label_colour())
+    ]
+    if any(v["best"] is not None for v in values):
+        layers.append(base.mark_rule(color="black", strokeWidth=2).encode(x=x, x2="to:Q", y="best:Q"))
+    return alt.layer(*layers).properties(
+        width=WIDTH,
+        height=220,
+        title=_("Mean expected gain of each run of {n} suggestions (bar) and the mean best available (line)").format(
+            n=number(window)
+        ),
     )
 
 

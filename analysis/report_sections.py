@@ -298,15 +298,21 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
         blocks.append(Paragraph(_("No suggestions in this game.")))
         return section
     if charts:
-        from clue_stats.analysis.report_charts import suggestion_chart, to_svg
+        from clue_stats.analysis.report_charts import suggestion_chart, suggestion_window, to_svg
 
         chart = suggestion_chart(pm.suggestions)
+        window = suggestion_window(sum(1 for s in pm.suggestions if s.expected_gain is not None))
         if chart is not None:
             blocks.append(
                 Figure(
                     "suggestions",
                     lambda: to_svg(chart),
-                    _("Bars are coloured by label; a tick marks the best available gain."),
+                    _("Bars are coloured by label; a tick marks the best available gain.")
+                    if window == 1
+                    else _(
+                        "Each bar is a run of {n} consecutive suggestions: their mean expected gain, coloured by "
+                        "the label most of them got; a line marks their mean best available gain."
+                    ).format(n=number(window)),
                 )
             )
     if pm.best or pm.worst:

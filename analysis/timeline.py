@@ -18,7 +18,7 @@ import polars as pl
 
 from clue_stats.analysis import accusations
 from clue_stats.engine import budget, deduction
-from clue_stats.engine.game import Game
+from clue_stats.engine.game import Deal, Game
 
 
 def entropy_frame(game: Game) -> pl.DataFrame:
@@ -40,24 +40,30 @@ def entropy_frame(game: Game) -> pl.DataFrame:
 def stored_entropy_frame(game: Game, information: list[dict[str, Any]]) -> pl.DataFrame:
     """:func:`entropy_frame` from a game's stored ``information`` rows, as the analysis counted them.
 
-    Between two informative records an observer's knowledge does not change (the rows'
-    entropy_after holds until the next row's entropy_before), so the rows give every record's
-    entropy but those before an observer's first informative record whose knowledge differs from
-    the knowledge just before it (the game record, before the deals): those few are counted."""
+    An observer's knowledge changes only at a deal (their own) and at the informative records, which
+    have rows (docs/analysis.md): past the last deal each record's entropy is the entropy_after of
+    the last row up to it, read in one pass. Up to the last deal, between two informative records
+    the knowledge does not change (a row's entropy_after holds until the next row's
+    entropy_before), and those records' knowledge is built to tell where it is the same; the few
+    entropies the rows do not give (the game record, the deals before play) are counted."""
     stored: dict[tuple[int, str | None], tuple[float, float]] = {
         (r["seq"], r["observer"]): (r["entropy_before"], r["entropy_after"]) for r in information
     }
+    last_deal = max((r.seq for r in game.records if isinstance(r, Deal)), default=0)
+    n = len(game.records) + 1
     seqs: list[int] = []
     observers: list[str | None] = []
     values: list[float] = []
     for observer in deduction.observers(game):
-        timeline = deduction.knowledge_timeline(game, observer)
-        series = [math.nan] * len(timeline)
-        for seq in range(len(timeline)):
+        # the knowledge after each record up to the last deal (a long game's play is not replayed)
+        timeline = deduction.knowledge_timeline(game, observer, records=last_deal)
+        series = [math.nan] * n
+        for seq in range(n):
             if (seq, observer) in stored:
                 series[seq] = stored[seq, observer][1]
-        # back from each informative record: its entropy_before holds as far as the knowledge is the same
-        for seq in range(len(timeline) - 1, 0, -1):
+        # back from each informative record up to just past the last deal: its entropy_before holds
+        # as far as the knowledge is the same
+        for seq in range(min(last_deal + 1, n - 1), 0, -1):
             if (seq, observer) in stored:
                 before, k = stored[seq, observer][0], timeline[seq - 1]
                 at = seq - 1
@@ -65,14 +71,18 @@ def stored_entropy_frame(game: Game, information: list[dict[str, Any]]) -> pl.Da
                     series[at] = before
                     at -= 1
         # forward: a record that changes nothing keeps the entropy after the one before it
-        for seq in range(1, len(timeline)):
+        for seq in range(1, last_deal + 1):
             if math.isnan(series[seq]) and timeline[seq] is timeline[seq - 1] and not math.isnan(series[seq - 1]):
                 series[seq] = series[seq - 1]
-        for seq, h in enumerate(series):
-            if math.isnan(h):
+        for seq in range(last_deal + 1):
+            if math.isnan(series[seq]):
                 series[seq] = deduction.envelope_entropy(timeline[seq])
-        seqs.extend(range(len(series)))
-        observers.extend([observer] * len(series))
+        # past the last deal only the informative records change it
+        for seq in range(last_deal + 1, n):
+            if math.isnan(series[seq]):
+                series[seq] = series[seq - 1]
+        seqs.extend(range(n))
+        observers.extend([observer] * n)
         values.extend(series)
     return pl.DataFrame(
         {"seq": seqs, "observer": observers, "entropy": values},

@@ -398,11 +398,12 @@ def record_update(game: Game, k: Knowledge, record: Record, observer: str | None
     return None  # game header, room_cards, turn, move, clue_card, end, extensions: nothing to learn
 
 
-def knowledge_timeline(game: Game, observer: str | None) -> list[Knowledge]:
-    """Index i: the observer's knowledge after the record with seq i (0: the game record)."""
+def knowledge_timeline(game: Game, observer: str | None, records: int | None = None) -> list[Knowledge]:
+    """Index i: the observer's knowledge after the record with seq i (0: the game record); of the
+    first ``records`` records only, when given."""
     k = initial_knowledge(game)
     timeline = [k]
-    for record in game.records:
+    for record in game.records if records is None else game.records[:records]:
         update = record_update(game, k, record, observer)
         if update:
             k = k.updated(**update)

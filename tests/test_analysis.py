@@ -6,6 +6,7 @@ numbers the code computes.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -16,10 +17,11 @@ import pytest
 
 from clue_stats.analysis import accusations, giveaway, information, suggestions
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
-from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame
-from clue_stats.engine.game import Game
+from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame, stored_entropy_frame
+from clue_stats.engine.game import Deal, Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest.store import GameRows
+from clue_stats.testing import random_game, small_deck
 from tests.helpers import (
     ANNA_ASKS_GREEN,
     BEN_WINS,
@@ -106,6 +108,36 @@ def test_worked_example_timeline_frames(worked) -> None:
     assert all(s == pytest.approx(1.0) for s in sums["probability"])
     with pytest.raises(ValueError):
         notebook_frame(game, "Zoe", 4)
+
+
+def _deal_after_play(seed: int) -> Game:
+    """A random game whose last deal is logged after the first suggestion (a late entry in the log)."""
+    game = random_game(seed, n_players=3, n_suggestions=12, deck=small_deck())
+    deals = [r for r in game.records if isinstance(r, Deal)]
+    rest = [r for r in game.records if not isinstance(r, Deal)]
+    records = [*deals[:-1], rest[0], deals[-1], *rest[1:]]
+    return dataclasses.replace(game, records=[dataclasses.replace(r, seq=i) for i, r in enumerate(records, 1)])
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        random_game(3, n_players=4, n_suggestions=30, deck=small_deck(), wrong_accusations=2),
+        random_game(4, n_players=3, n_suggestions=20, deck=small_deck(), duel=True),
+        random_game(5, n_players=3, n_suggestions=10, deck=small_deck(), blind=True),
+        _deal_after_play(6),
+    ],
+    ids=["wrong accusations", "duel with peeks", "no hands", "a deal after play began"],
+)
+def test_the_entropy_read_from_the_stored_rows_is_the_entropy_counted(game: Game) -> None:
+    """The report and replay read a game's entropy from its information rows (only the deals
+    replayed): the same, record by record and observer by observer, as counting the whole game."""
+    rows = analysed(game, review=False)
+    stored = stored_entropy_frame(game, rows.tables["information"]).sort("observer", "seq", nulls_last=True)
+    counted = entropy_frame(game).sort("observer", "seq", nulls_last=True)
+    assert stored["observer"].to_list() == counted["observer"].to_list()
+    assert stored["seq"].to_list() == counted["seq"].to_list()
+    assert stored["entropy"].to_list() == pytest.approx(counted["entropy"].to_list())
 
 
 def test_shallow_analysis_leaves_best_gain_out(worked) -> None:

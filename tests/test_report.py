@@ -4,6 +4,7 @@ with the network off."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -362,6 +363,47 @@ def test_sparkline_reads_the_value_at_the_end_of_each_slice():
     series = [(0, 8.0), (1, 8.0), (2, 4.0), (3, 4.0), (4, 0.0)]
     assert sparkline(series, 8.0, width=4) == "█▅▅▁"
     assert sparkline([], 8.0) == "" and sparkline(series, 0.0) == ""
+
+
+def _chart_values(chart) -> list[list[dict]]:
+    """The rows each layer of a chart draws."""
+    spec = chart.to_dict()  # altair keeps inline rows under "datasets", by name
+    return [spec["datasets"][layer.get("data", spec.get("data"))["name"]] for layer in spec["layer"]]
+
+
+def test_a_long_games_suggestions_are_drawn_a_bar_per_run_of_suggestions(monkeypatch):
+    """Past MAX_BARS rated suggestions the chart draws runs of consecutive ones: their mean expected
+    and best gains and the label most of them got, never a bar per suggestion."""
+    from clue_stats.analysis import report_charts
+
+    labels = ["best", "blunder", "blunder", "good", "best", "mistake", "mistake"]  # a tie: the better
+    lines = [
+        dataclasses.replace(_line(10 + i, 0.5, i / 10, best=1.0 + i), label=label) for i, label in enumerate(labels)
+    ]
+    assert len(_chart_values(report_charts.suggestion_chart(lines))[0]) == 7  # a bar each
+    monkeypatch.setattr(report_charts, "MAX_BARS", 3)
+    assert report_charts.suggestion_window(7) == 3
+    bars = _chart_values(report_charts.suggestion_chart(lines))[0]
+    assert [(b["seq"], b["to"], b["label"]) for b in bars] == [
+        (10, 13, "blunder"),
+        (13, 16, "best"),
+        (16, 17, "mistake"),
+    ]
+    assert [b["expected"] for b in bars] == pytest.approx([0.1, 0.4, 0.6])
+    assert [b["best"] for b in bars] == pytest.approx([2.0, 5.0, 7.0])
+
+
+def test_a_long_entropy_line_keeps_the_last_change_of_each_window(monkeypatch):
+    from clue_stats.analysis import report_charts
+
+    series = [(seq, float(seq % 2)) for seq in range(101)]  # a change at every record
+    assert report_charts._steps(series) == [(seq, round(h, 6)) for seq, h in series]
+    monkeypatch.setattr(report_charts, "MAX_POINTS", 10)
+    kept = report_charts._steps(series)
+    assert kept[0] == (0, 0.0) and kept[-1] == (100, 0.0) and len(kept) <= 12
+    # each a point of the line (the value from its record on), the last change in its window of 11
+    assert all(h == float(seq % 2) for seq, h in kept)
+    assert [seq for seq, _ in kept[1:-1]] == [10, 21, 32, 43, 54, 65, 76, 87, 98, 99]
 
 
 # --- the command ------------------------------------------------------------------------------------
