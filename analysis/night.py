@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+import polars as pl
+
 from clue_stats.analysis.league import missed_wins_aggregate, review_cte
 from clue_stats.analysis.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
 from clue_stats.analysis.report import PostMortem, SuggestionLine
 from clue_stats.analysis.review import summed, with_review_accuracy
-from clue_stats.ingest.store import Store
+from clue_stats.ingest.store import GameFilter, Store
 
 NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
 
@@ -242,3 +244,35 @@ def stored_night(con: Store, first: str, last: str) -> tuple[Night, dict[str, Po
     pms = {g.game_id: post_mortem(gather(con, g.game_id)) for g in night.games}
     night_moments(night, pms)
     return night, pms
+
+
+def latest_nights(con: Store, limit: int = 5) -> list[dict[str, Any]]:
+    """The latest nights with stored games, the latest first: night, games, winners (in played
+    order, one entry per game won, persons as the connection names them)."""
+    rows = con.execute(
+        f"""WITH played AS ({PLAYED_SQL})
+        SELECT {NIGHT_SQL.format(g="g")} AS night, count(*)::BIGINT AS games,
+               list(g.winner ORDER BY {ORDER_SQL.format(g="g", k="k")}) FILTER (WHERE g.winner IS NOT NULL) AS winners
+        FROM games g JOIN played k USING (game_id) WHERE g.played_at IS NOT NULL
+        GROUP BY 1 HAVING night IS NOT NULL ORDER BY night DESC LIMIT ?""",
+        [limit],
+    ).fetchall()
+    return [{"night": n, "games": int(c), "winners": list(w or [])} for n, c, w in rows]
+
+
+def latest_games(con: Store, filters: GameFilter, limit: int = 10) -> pl.DataFrame:
+    """The selection's latest games, the last played first (the reverse of played order): game_id,
+    played_at, edition, players (the names in seat order, joined by commas), winner."""
+    where, params = filters.where("g")
+    return con.frame(
+        f"""WITH played AS ({PLAYED_SQL})
+            SELECT g.game_id, g.played_at, g.edition,
+                   (SELECT string_agg(p.name, ', ' ORDER BY p.seat) FROM players p WHERE p.game_id = g.game_id)
+                       AS players,
+                   g.winner
+            FROM games g JOIN played k USING (game_id) WHERE {where}
+            ORDER BY k.played_key DESC, g.ingested_at DESC, g.source_file DESC NULLS FIRST,
+                     g.line DESC NULLS FIRST, g.game_id DESC
+            LIMIT ?""",
+        [*params, limit],
+    )

@@ -47,6 +47,7 @@ __all__ = [
     "games_by_edition",
     "edition_name",
     "overview",
+    "club_latest",
     "game_choices",
     "replay_game",
     "replay_timeline",
@@ -66,6 +67,8 @@ __all__ = [
 
 WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then says the store is busy
 CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
+LATEST_GAMES = 8  # games the Overview lists first
+LATEST_NIGHTS = 5  # and nights
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
 
 
@@ -150,6 +153,17 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
         pl.col("edition").map_elements(names.edition_name, return_dtype=pl.Utf8).alias("edition")
     )
     return data
+
+
+@st.cache_data(**CACHE)
+def club_latest(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
+    """The Overview's first lines: the selection's latest games (editions by name) and the latest
+    nights of the whole database (analysis.night: latest_games, latest_nights)."""
+    with _open(path) as con:
+        games = night_stats.latest_games(con, filters, LATEST_GAMES)
+        nights = night_stats.latest_nights(con, LATEST_NIGHTS)
+    games = games.with_columns(pl.col("edition").map_elements(names.edition_name, return_dtype=pl.Utf8))
+    return {"games": games, "nights": nights}
 
 
 # ---------------------------------------------------------------- one game

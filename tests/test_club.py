@@ -230,3 +230,17 @@ def test_the_night_page_shows_the_latest_night_in_played_order(club: Path, monke
     assert [g for g in re.findall(r">(s\d\d)<", at.get("html")[0].value)] == ["s01", "s02"]
     at = open_page(club, monkeypatch, "night", night="2026-09-11")  # a link to a night
     assert at.selectbox(key="night_choice").value == "2026-09-11"
+
+
+def test_the_overview_starts_with_the_club(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Overview's first tables: the latest games, the last played first (the night's undated
+    third game before its second), with winners, players, edition and a link; then the nights."""
+    at = open_page(club, monkeypatch, "overview")
+    first, nights = (h.value for h in at.get("html")[:2])
+    assert [g for g in re.findall(r">(club-2026-11-20-\d|s\d\d)<", first)][:4] == [*reversed(CLUB_GAMES), "s13"]
+    assert ">Cluedo (UK 2020)<" in first and ">Kathrin, Ben, Jonas<" in first
+    assert 'href="replay?game=club-2026-11-20-3"' in first or 'href="review?game=club-2026-11-20-3"' in first
+    assert re.findall(r">(2026-\d\d-\d\d)</td>", nights)[:2] == [CLUB_NIGHT, "2026-10-16"]
+    assert ">Jonas, Kathrin, Jonas<" in nights and f'href="night?night={CLUB_NIGHT}"' in nights
+    # the counts come after the club's lines
+    assert [s.value for s in at.subheader][:3] == ["Latest games", "Latest nights", "In numbers"]

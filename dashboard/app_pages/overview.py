@@ -1,6 +1,9 @@
-"""Overview: what the selection holds (games, players, editions, sources) and how it is made up."""
+"""Overview: the club first (the latest games with their winners, the latest nights), then what the
+selection holds (games, players, editions, sources) and how it is made up."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 import altair as alt
 import polars as pl
@@ -16,8 +19,8 @@ from clue_stats.dashboard.app_pages.common import (
     read,
     require_games,
 )
-from clue_stats.dashboard.app_pages.tables import show
-from clue_stats.dashboard.pages import page
+from clue_stats.dashboard.app_pages.tables import rows, show
+from clue_stats.dashboard.pages import PAGES, page
 
 ctx = page_context()
 st.title(page("overview").title)
@@ -26,9 +29,41 @@ totals = data["totals"]
 require_games(totals["games"], ctx, "games")
 kinds_caption(ctx)
 
+# ---------------------------------------------------------------- the club first: latest games and nights
+club = read(queries.club_latest, ctx.path, ctx.version, ctx.filters)
+slugs = {p.slug for p in PAGES}
+review = "review" if "review" in slugs else "replay"  # the game's review where the dashboard has one
+st.subheader("Latest games")
+latest = club["games"]
+rows(
+    latest.with_columns(
+        pl.col("played_at").str.replace("T", " "),
+        pl.col("winner").fill_null("nobody"),
+        pl.Series("open", [f"{review}?{urlencode({'game': g})}" for g in latest["game_id"]], dtype=pl.Utf8),
+    ).select("played_at", "winner", "players", "edition", "game_id", "open"),
+    first=("played_at", "winner"),
+    links={"open": "open the review" if review == "review" else "open the replay"},
+    headers={"game_id": "game", "open": "review" if review == "review" else "replay"},
+)
+if club["nights"]:
+    st.subheader("Latest nights")
+    night_rows = pl.DataFrame(
+        [
+            {
+                "night": n["night"],
+                "games": n["games"],
+                "winners": ", ".join(n["winners"]) or "nobody",
+                "open": "night?" + urlencode({"night": n["night"]}),
+            }
+            for n in club["nights"]
+        ]
+    )
+    rows(night_rows, first=("night", "games"), links={"open": "open the night"}, headers={"open": "summary"})
+st.subheader("In numbers")
+
 row = st.columns(4)
 row[0].metric("Games", f"{totals['games']:,}", help=f"{totals['stored_total']:,} stored in all")
-row[1].metric("Players", f"{totals['players']:,}", help="distinct player names")
+row[1].metric("Players", f"{totals['players']:,}", help="distinct people (names merged with `players merge` as one)")
 row[2].metric("Editions", f"{totals['editions']:,}")
 row[3].metric("Sources", f"{totals['sources']:,}")
 row = st.columns(4)
