@@ -285,3 +285,32 @@ def head_to_head(
         GROUP BY ALL ORDER BY a.player, games DESC, opponent""",
         [pool, *params, players, *([] if opponents is None else [opponents])],
     )
+
+
+def person_games(con: Store, pool: str, player: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+    """A player's selected games of the pool, the last played first: game_id, played_at, edition (by
+    name), players at the table, rank, won, their rating before and after it."""
+    rated, params = _rated(filters)
+    games = con.frame(
+        f"""
+        WITH {rated}
+        SELECT r.game_id, g.played_at, g.edition, g.n_players AS players, r.rank, (r.rank = 1) AS won,
+               r.rating_before, r.rating_after
+        FROM r JOIN games g USING (game_id) WHERE r.player = ?
+        ORDER BY r.game_index DESC""",
+        [pool, *params, player],
+    )
+    return games.with_columns(pl.col("edition").map_elements(edition_name, return_dtype=pl.Utf8))
+
+
+def label_counts(con: Store, pool: str, player: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
+    """How many of a player's rated suggestions in the pool's selected games got each label: label, suggestions."""
+    rated, params = _rated(filters)
+    return con.frame(
+        f"""
+        WITH {rated}
+        SELECT s.label, count(*)::BIGINT AS suggestions
+        FROM r JOIN suggestions s ON s.game_id = r.game_id AND s.player = r.name
+        WHERE r.player = ? AND s.label IS NOT NULL GROUP BY s.label""",
+        [pool, *params, player],
+    )

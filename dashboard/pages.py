@@ -29,6 +29,7 @@ PAGES: tuple[Page, ...] = (
     Page("accusations", "Accusations", ":material/gavel:"),
     Page("positions", "Starting positions", ":material/casino:"),
     Page("players", "Players", ":material/groups:"),
+    Page("person", "Player", ":material/person:"),
     Page("agents", "Agents", ":material/smart_toy:"),
     Page("quality", "Data quality", ":material/rule:"),
     Page("help", "Help", ":material/help:"),

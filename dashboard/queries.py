@@ -59,6 +59,7 @@ __all__ = [
     "league_view",
     "league_board",
     "league_details",
+    "person_view",
     "nights",
     "night_view",
     "data_quality",
@@ -347,6 +348,31 @@ def league_details(
             "matrix": league_stats.head_to_head(con, pool, list(leaders), list(leaders), filters)
             if len(leaders) >= 2
             else empty,
+        }
+
+
+@st.cache_data(**CACHE)
+def person_view(path: str, version: str, filters: GameFilter, player: str) -> dict[str, Any]:
+    """The Player page's read of one person of the people's league, over one connection: their row of
+    the leaderboard (``row``, None when they have no rated game in the selection), their games, the
+    course of their rating and review accuracy (``history``), label counts, best and worst suggestions
+    and head-to-head (analysis.league)."""
+    pool = "people"
+    with _open(path) as con:
+        board = league_stats.leaderboard(con, pool, filters)
+        mine = board.filter(pl.col("player") == player)
+        if mine.height == 0:
+            return {"row": None, "players": board["player"].to_list()}
+        picks = league_stats.suggestions_of(con, pool, player, filters)
+        return {
+            "row": mine.row(0, named=True),
+            "players": board["player"].to_list(),
+            "games": league_stats.person_games(con, pool, player, filters),
+            "history": league_stats.history(con, pool, [player], filters),
+            "labels": league_stats.label_counts(con, pool, player, filters),
+            "best": picks["best"],
+            "worst": picks["worst"],
+            "versus": league_stats.head_to_head(con, pool, [player], None, filters),
         }
 
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
@@ -244,3 +245,49 @@ def test_the_overview_starts_with_the_club(club: Path, monkeypatch: pytest.Monke
     assert ">Jonas, Kathrin, Jonas<" in nights and f'href="night?night={CLUB_NIGHT}"' in nights
     # the counts come after the club's lines
     assert [s.value for s in at.subheader][:3] == ["Latest games", "Latest nights", "In numbers"]
+
+
+def test_a_page_per_person(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """?player=Jonas: his games, wins, rating, review accuracy (the leaderboard's), label counts (the
+    stored labels), best and worst suggestions at the line of their file, head-to-head and games."""
+    at = open_page(club, monkeypatch, "person", player="Jonas")
+    assert at.selectbox(key="person_choice").value == "Jonas"
+    with store.read_connection(club) as con:
+        me = league.leaderboard(con, "people").filter(pl.col("player") == "Jonas").row(0, named=True)
+        labels = dict(
+            con.execute(
+                "SELECT label, count(*) FROM suggestions WHERE player = 'Jonas' AND label IS NOT NULL "
+                "AND game_id IN (SELECT unnest(?)) GROUP BY ALL",
+                [CLUB_GAMES],
+            ).fetchall()
+        )
+        lines = {
+            r[0]
+            for r in con.execute(
+                "SELECT e.line FROM suggestions s JOIN events e USING (game_id, seq) WHERE s.player = 'Jonas' "
+                "AND s.label IS NOT NULL"
+            ).fetchall()
+        }
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Games"] == "3" and shown["Wins"] == str(me["wins"]) and shown["Rating"] == f"{me['rating']:.1f}"
+    assert shown["Review accuracy"] == f"{me['review_accuracy']:.0%}"
+    charted = {}
+    for element in at.get("vega_lite_chart"):
+        for dataset in element.proto.datasets:
+            table = pa.ipc.open_stream(dataset.data.data).read_all()
+            if {"label", "suggestions"} <= set(table.column_names):
+                charted.update(zip(table["label"].to_pylist(), table["suggestions"].to_pylist()))
+    tables = [h.value for h in at.get("html")]
+    assert len(tables) == 4  # best, worst, head-to-head, games
+    best_lines = {int(n) for n in re.findall(r'data-label="line in the file" class="cs-num">(\d+)<', tables[0])}
+    assert best_lines and best_lines <= lines
+    assert re.findall(r'data-label="opponent" class="cs-key">([^<]+)<', tables[2]) == [
+        "Ben",
+        "Mara",
+        "Kathrin",
+        "Katrin",
+    ]
+    assert len(re.findall(r">(club-2026-11-20-\d)<", tables[3])) == 3
+    assert f"{me['skill']}" in texts(at)
+    # the labels chart counts the stored labels
+    assert charted == labels

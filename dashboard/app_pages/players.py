@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 from typing import Any
+from urllib.parse import urlencode
 
 import altair as alt
 import polars as pl
@@ -100,6 +101,7 @@ table = board.with_columns(
     pl.col("missed_wins").alias("missed wins"),
     pl.col("mean_turns_waited").alias("turns waited"),
     pl.col("last_played").alias("last played"),
+    pl.col("player").map_elements(lambda n: "person?" + urlencode({"player": n}), return_dtype=pl.Utf8).alias("page"),
 )
 not_reviewed = [c for c in ("review accuracy", "missed wins", "turns waited") if table[c].is_null().all()]
 # a player who never accused has no turns waited: a blank cell, not "None" (the column becomes text)
@@ -114,6 +116,7 @@ st.dataframe(
     width="stretch",
     column_config={
         "#": st.column_config.NumberColumn("#", pinned=True),
+        "page": st.column_config.LinkColumn("page", display_text="open", help="the player's own page"),
         "player": st.column_config.TextColumn("player", width="medium", pinned=True),
         "rating": st.column_config.NumberColumn(
             "rating",
