@@ -4,6 +4,17 @@ reference (benchmarks/plain_reference.py, plain_vector_counts) run in the same p
 
     .venv/bin/python benchmarks/big_decks.py [--games 3] [--players 3,4,6] [--plain-limit 60]
     .venv/bin/python benchmarks/big_decks.py --wide [--games 2]
+    .venv/bin/python benchmarks/big_decks.py --ingest [--plain-factor 10]
+
+``--ingest``: issue 21's games analysed whole by ``clue-stats ingest`` with its defaults (the
+information table, accusation timing and the whole review), each game from a file of its own into a
+fresh database, end to end in a subprocess (its CPU time and that of its workers, the start-up
+included), against the plain program's information table of the same game (every observer, each
+distinct knowledge once) in this process, stopped once it has taken ``--plain-factor`` times the
+CPU time of the game's ingest (its ratio then a lower bound, "≥"): ``clue-stats
+simulate --games 3 --players 6 --deck 10,8,12 --seed 5`` with random and with notebook play, every
+hand dealt, and the same games as logged by their first player alone (only that hand, and only
+the shown cards that player saw).
 
 ``--wide``: decks past the int64 program (10/10/15 at 6 players): the table's view of generated
 games (8 random suggestions), each record whose plan does not fit 63 bits counted by the compiled
@@ -25,20 +36,27 @@ compared with the engine's.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
+import os
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.plain_reference import OutOfTime, plain_vector_counts
 from clue_stats.engine import budget, counting, counting_kernel
-from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline
+from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline, observers
 from clue_stats.engine.game import Suggest
 from clue_stats.engine.simulate import custom_deck, play_game, setup
+from clue_stats.pipeline import read_game_file
 from clue_stats.testing import random_game, small_deck
 
 DECK = (10, 8, 12)
@@ -129,9 +147,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plain-limit", type=float, default=60.0, help="CPU seconds of the plain program per view")
     parser.add_argument("--wide", action="store_true", help="decks past the int64 program (10/10/15)")
+    parser.add_argument(
+        "--ingest", action="store_true", help="issue 21's games: the default ingest against the plain table"
+    )
+    parser.add_argument(
+        "--plain-factor", type=float, default=10.0, help="--ingest: the plain program's time, at most, in ingests"
+    )
     args = parser.parse_args(argv)
     if args.wide:
         wide(args.games)
+        return
+    if args.ingest:
+        ingest(args.plain_factor)
         return
 
     warm = play_game(setup(3, strategies=["notebook"], seed=10**6, deck=custom_deck(*DECK)), 0)
@@ -208,6 +235,118 @@ def wide(games: int) -> None:
         f"{records} records: compiled {compiled_s:.2f} s, Python {python_s:.2f} s, "
         f"{python_s / max(compiled_s, 1e-9):.0f}x in total; records whose counts differ: {differ}"
     )
+
+
+CLI = str(Path(sys.executable).with_name("clue-stats"))
+
+
+def ingest(factor: float) -> None:
+    """Each of issue 21's games through `clue-stats ingest` with its defaults, against the plain
+    program's information table of the game."""
+    print(f"load average before the runs: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)")
+    print(f"10/8/12 deck, 6 players, seed 5; CPU s; the plain program stopped at {factor:g} times the game's ingest")
+    totals = {"ingest": 0.0, "plain": 0.0}
+    cut_any = False
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for strategy in ("random", "notebook"):
+            out = folder / strategy
+            subprocess.run(
+                [CLI, "simulate", "--games", "3", "--players", "6", "--deck", "10,8,12", "--strategies", strategy,
+                 "--seed", "5", "--out", str(out)],
+                check=True, capture_output=True,
+            )  # fmt: skip
+            games = _split_games(next(out.glob("*.jsonl")), folder / f"{strategy}-games")
+            for hands in ("every hand", "one hand"):
+                for i, path in enumerate(games):
+                    if hands == "one hand":
+                        path = _one_hand(path, folder / f"{strategy}-one-{i}.jsonl")
+                    ingest_s, wall, stored = _ingest(path, folder / f"{strategy}-{hands}-{i}.duckdb")
+                    print(
+                        f"  {strategy:8} {hands:10} game {i + 1}: ingest {ingest_s:7.1f} CPU s ({wall:6.1f} s wall; "
+                        f"{stored})",
+                        flush=True,
+                    )
+                    plain_s, cut = _plain_table(path, factor * ingest_s)
+                    totals["ingest"] += ingest_s
+                    totals["plain"] += plain_s
+                    cut_any |= cut
+                    bound = "≥ " if cut else ""
+                    print(
+                        f"  {'':8} {'':10} {'':6}  plain information table {bound}{plain_s:7.1f} CPU s: the ingest "
+                        f"{bound}{plain_s / ingest_s:5.1f}x faster",
+                        flush=True,
+                    )
+    bound = "≥ " if cut_any else ""
+    print(
+        f"all 12 games: ingest {totals['ingest']:.1f} CPU s, plain information table {bound}{totals['plain']:.1f} CPU s: "
+        f"the default ingest {bound}{totals['plain'] / totals['ingest']:.1f}x faster"
+    )
+
+
+def _split_games(path: Path, folder: Path) -> list[Path]:
+    """The games of a clue-log/1 file, each in a file of its own."""
+    folder.mkdir()
+    games: list[list[str]] = []
+    for line in path.read_text().splitlines():
+        if json.loads(line)["type"] == "game":
+            games.append([])
+        games[-1].append(line)
+    out = []
+    for i, lines in enumerate(games):
+        out.append(folder / f"game-{i + 1}.jsonl")
+        out[-1].write_text("\n".join(lines) + "\n")
+    return out
+
+
+def _one_hand(path: Path, out: Path) -> Path:
+    """The game as its first player would log it: only their hand, the other shown cards unseen."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    me = lines[0]["players"][0]["name"]
+    kept = []
+    for record in lines:
+        if record["type"] == "game":
+            record["perspective"] = me
+        elif record["type"] == "deal" and record["player"] != me:
+            continue
+        elif record["type"] == "suggest" and record["player"] != me:
+            for response in record["responses"]:
+                if response["shows"] is not None and response["player"] != me:
+                    response["shows"] = "?"
+        kept.append(json.dumps(record))
+    out.write_text("\n".join(kept) + "\n")
+    return out
+
+
+def _ingest(path: Path, db: Path) -> tuple[float, float, str]:
+    """CPU s (the command and its workers), wall s, and what was stored."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([CLI, "ingest", str(path), "--db", str(db)], check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    with duckdb.connect(str(db), read_only=True) as con:
+        ((version, cut),) = con.sql("select analysis_version, analysis_cut from games").fetchall()
+        (rated,) = con.sql("select count(best_gain_bits), count(*) from suggestions").fetchall()
+    if version is None:
+        return cpu, wall, "not analysed"
+    whole = "analysed whole" if cut is None else f"cut: {cut}"
+    return cpu, wall, f"{whole}, {rated[0]} of {rated[1]} suggestions reviewed"
+
+
+def _plain_table(path: Path, limit: float) -> tuple[float, bool]:
+    """CPU s of the plain program over every observer's distinct knowledge, and whether it was cut."""
+    (game,), _ = read_game_file(path)
+    views = [dict.fromkeys(knowledge_timeline(game, observer)) for observer in observers(game)]
+    start = time.process_time()
+    for view in views:
+        for k in view:
+            try:
+                plain_vector_counts(k, deadline=start + limit)
+            except OutOfTime:
+                return time.process_time() - start, True
+    return time.process_time() - start, False
 
 
 if __name__ == "__main__":

@@ -43,8 +43,31 @@ def fits(pl, tag_width: int) -> bool:
     return counting_kernel.fits(pl) and not counting_kernel.wide(pl) and _layout(pl)[5] + tag_width < 62
 
 
-def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
-    """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python."""
+class Workspace:
+    """The arrays the program's runs keep between them: the states of two steps (keys and rows of
+    ``width`` counts) and the index of the new ones, grown as a run needs. The runs of one moment's
+    candidates share one (their rows are as wide), so that only the first of them pays the page
+    faults of fresh memory."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.arrays = (
+            np.empty(64, np.int64),
+            np.empty((64, width), np.int64),
+            np.empty(64, np.int64),
+            np.empty((64, width), np.int64),
+            np.full(128, -1, np.int64),
+        )
+
+
+def run(pl, hand_rank, role_bit, role_vec, width: int, n_ranks: int, spaces: dict[int, Workspace] | None = None):
+    """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python.
+    ``spaces``: workspaces by row width, the runs before's (this run's is added when missing)."""
+    space = spaces.get(width) if spaces is not None else None
+    if space is None:
+        space = Workspace(width)
+        if spaces is not None:
+            spaces[width] = space
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     # under a budget (engine.budget), the program stops once it has generated more states than
     # the count's allowance (work[1] = 1), or before it would hold more bytes than the memory
@@ -52,7 +75,7 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
     spending = budget.current()
     left, memory = spending.allowance() if spending is not None else (counting_kernel.LIMIT, counting_kernel.LIMIT)
     work = np.zeros(3, np.int64)
-    env, tags, vecs = _run(
+    env, tags, vecs, *arrays = _run(
         pl.steps,
         np.array(role_bit, np.int64),
         np.array(role_vec, np.int64),
@@ -66,13 +89,13 @@ def run(pl, hand_rank, role_bit, role_vec, tag0: int, width: int, n_ranks: int):
         np.array(pl.open_categories, np.int64),
         tag_offset,
         _BINOM,
-        tag0,
-        width,
         n_ranks,
         left,
         memory,
         work,
+        *space.arrays,
     )
+    space.arrays = tuple(arrays)
     if spending is not None:
         if work[1]:
             raise spending.stopped(int(work[0]), left, int(work[2]))
@@ -159,11 +182,21 @@ def _combine(answer, rank, bit):
 
 
 @njit(cache=True)
-def _stopped(work, spent, reason, width):
+def _stopped(work, spent, reason, width, keys, vals, nkeys, nvals, ibuf):
     """The program's result when the budget stops it (work[1]: 1 the states, 2 the memory)."""
     work[0] = spent
     work[1] = reason
-    return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((0, width), np.int64)
+    empty = np.empty(0, np.int64)
+    return empty, empty, np.zeros((0, width), np.int64), keys, vals, nkeys, nvals, ibuf
+
+
+@njit(cache=True)
+def _shift(size):
+    """The shift of an index of ``size`` slots (a power of two, 64 or more), as _table gives it."""
+    shift = 58
+    while (64 << (58 - shift)) < size:
+        shift -= 1
+    return shift
 
 
 @njit(cache=True)
@@ -192,19 +225,24 @@ def _run(
     open_cats,
     toff,
     binom,
-    tag0,
-    width,
     n_ranks,
     limit,
     memory,
     work,
+    keys,
+    vals,
+    nkeys,
+    nvals,
+    ibuf,
 ):
     """(Envelope keys, answers, rows) of the complete deals: a row holds the deals, then per vector
-    card placed (in step order) its deals by rank.
+    card placed (in step order) its deals by rank; then the workspace's arrays, for the next run.
 
-    The states of the step before and those being made live in two pairs of arrays kept from step
-    to step (grown when full, twice the room): a fresh allocation a step would cost the system's
-    page faults on every row, as much as the counting itself on a big deck."""
+    The states of the step before and those being made live in two pairs of arrays (keys, vals
+    and nkeys, nvals) kept from step to step and from run to run (grown when full, twice the room),
+    and the index of the new states is the front of ``ibuf``: a fresh allocation a step would cost
+    the system's page faults on every row, as much as the counting itself on a big deck."""
+    width = vals.shape[1]
     n_hands = off.shape[0]
     tmask = np.int64(63) << toff
     env_all = 0
@@ -213,11 +251,7 @@ def _run(
     keep = env_all | tmask
     ops = _operations(table)
     n_ops = ops.shape[0]
-    keys = np.empty(64, np.int64)
-    vals = np.empty((64, width), np.int64)
-    nkeys = np.empty(64, np.int64)
-    nvals = np.empty((64, width), np.int64)
-    keys[0] = (tag0 << toff) | _start_key(caps0, off)
+    keys[0] = _start_key(caps0, off)
     vals[0, 0] = 1
     n = 1
     act = 1  # the columns in use: the deals and the rows of the vector cards placed so far
@@ -235,7 +269,6 @@ def _run(
     sw = np.empty(most, np.int64)
     sl = np.empty(most, np.int64)
     sd = np.empty(most, np.int64)  # the hand a card step's card went to; -1: the envelope
-    index, shift = _table(0)
     merged = False  # the fill was done with the step before it
     for o in range(n_ops):
         s = ops[o]
@@ -256,14 +289,15 @@ def _run(
         env_mask = emask[c] << eoff[c]
         env_add = eid << eoff[c]
         act2 = 1 + (vj + 1) * n_ranks if vj >= 0 else act  # the columns in use after this step
-        # the index of the new states, at most half full: kept from the step before when it has room
+        # the index of the new states, at most half full: the front of the workspace's
         size = _slots(int(n * growth) + 16)
-        if 2 * size > index.shape[0]:
+        if 2 * size > ibuf.shape[0]:
             if not _afford(work, memory, 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width), 16 * size):
-                return _stopped(work, spent, 2, width)
-            index, shift = _table(size // 2)
-        else:
-            index[:] = -1
+                return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
+            ibuf = np.empty(2 * size, np.int64)
+        index = ibuf[: 2 * size]
+        index[:] = -1
+        shift = _shift(size)
         used = 0
         for i in range(n):
             key = keys[i]
@@ -299,17 +333,19 @@ def _run(
             )
             spent += m
             if spent > limit:  # past the budget's allowance: nothing is returned
-                return _stopped(work, spent, 1, width)
+                return _stopped(work, spent, 1, width, keys, vals, nkeys, nvals, ibuf)
             if used + m > nkeys.shape[0]:  # more states than there is room for: twice the room
-                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
                 if not _afford(work, memory, held, 16 * nkeys.shape[0] * (1 + width)):
-                    return _stopped(work, spent, 2, width)
+                    return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
                 nkeys, nvals = _rows(nkeys, nvals, used, used + m)
             while 4 * (used + m) > index.shape[0]:
-                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+                held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
                 if not _afford(work, memory, held, 16 * index.shape[0]):
-                    return _stopped(work, spent, 2, width)
+                    return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
                 index, shift = _grow(index, shift)
+                if index.shape[0] > ibuf.shape[0]:
+                    ibuf = index
             for q in range(m):
                 key2 = sk[q]
                 w = sw[q]
@@ -342,9 +378,9 @@ def _run(
         if n == 0:
             break
     # the end: complete envelopes, times the ways the universal cards fill the room left
-    held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * index.shape[0]
+    held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
     if not _afford(work, memory, held, 8 * (n + 16) * (1 + width) + 16 * _slots(n + 16)):
-        return _stopped(work, spent, 2, width)
+        return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
     okeys = np.empty(n + 16, np.int64)
     ovals = np.zeros((n + 16, width), np.int64)
     used = 0
@@ -370,7 +406,7 @@ def _run(
     for i in range(used):
         env[i] = okeys[i] & env_all
         tags[i] = (okeys[i] >> toff) & 63
-    return env, tags, ovals[:used].copy()
+    return env, tags, ovals[:used].copy(), keys, vals, nkeys, nvals, ibuf
 
 
 @njit(cache=True)

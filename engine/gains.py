@@ -177,9 +177,12 @@ def candidate_gains(
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
     vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
+    spaces: dict[int, gain_kernel.Workspace] = {}  # the runs share the compiled program's arrays
     for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
-            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact)
+            gains = _run_gains(
+                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact, spaces
+            )
             for (t_cls, _), by_room in zip(finals, gains):
                 for (r_cls, _), row in zip(r_finals, by_room):
                     for v_cls, gain in zip(lay.vec_classes, row):
@@ -258,17 +261,17 @@ def _run_gains(
     finals: list[tuple[list[int], int]],
     r_finals: list[tuple[list[int], int]],
     exact: bool,
+    spaces: dict[int, gain_kernel.Workspace] | None = None,
 ) -> list[list[list[float]]]:
     """Expected gain of (t2, v, r2) for each (class of t2, rank) of ``finals``, each (class of r2,
     rank) of ``r_finals`` and each v of vec_cards, from one run. The run places t and r (each
     unknown; -1: none) in its answer; each final's rank (0 for the card placed) joins the answer at
-    the end."""
+    the end. ``spaces``: the compiled program's workspaces by row width, kept for the next run."""
     unknown_vec = [c for c in vec_cards if not _known(k, c)]
     # the vector cards first, then the answer's cards: the answer so far splits the states, so the
     # later it comes the fewer states carry it (measured on benchmarks/best_gain.py's games)
     pl = counting.plan(k, alone=(*unknown_vec, *(c for c in (t, r) if c >= 0)))
     hand_rank = [rank_of[p] for p in pl.open_places]
-    tag0 = 0
     n_ranks = max(rank_of) + 1
     role_bit = [0] * len(pl.steps)
     role_vec = [-1] * len(pl.steps)
@@ -293,7 +296,7 @@ def _run_gains(
         excluded[s, w - ns, rr - ns - nw] = True
     width = 1 + rows * n_ranks
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
-        result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
+        result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, width, n_ranks, spaces)
         t_ranks = [rank for _, rank in finals]
         r_ranks = [rank for _, rank in r_finals]
         cells = gain_kernel.cells(pl, shape)
@@ -302,7 +305,7 @@ def _run_gains(
         )
         return out
     maps = counting._card_maps(k, pl)
-    by_env = run_python(pl, hand_rank, role_bit, role_vec, tag0, width, n_ranks)
+    by_env = run_python(pl, hand_rank, role_bit, role_vec, width, n_ranks)
     return [
         [
             gains_python(by_env, maps, excluded, row_of, fixed, n_ranks, v_bit, t_rank, t_bit, r_rank, before)
@@ -325,7 +328,6 @@ def run_python(
     hand_rank: list[int],
     role_bit: list[int],
     role_vec: list[int],
-    tag0: int,
     width: int,
     n_ranks: int,
 ) -> dict[tuple[int, int, int, int], list[int]]:
@@ -340,7 +342,7 @@ def run_python(
     left, memory = spending.allowance() if spending is not None else (0, 0)
     spent = 0
     held = 1
-    states: dict[tuple[Any, ...], list[int]] = {(pl.caps, (0, 0, 0), 0, tag0): [1] + [0] * (width - 1)}
+    states: dict[tuple[Any, ...], list[int]] = {(pl.caps, (0, 0, 0), 0, 0): [1] + [0] * (width - 1)}
     for s, st in enumerate(pl.steps.tolist()):
         bit, j = role_bit[s], role_vec[s]
         new: dict[tuple[Any, ...], list[int]] = {}
