@@ -269,6 +269,9 @@ class PostMortem:
     notes: list[Note]
     names: list[str] = field(default_factory=list)  # players in seat order (chart colours)
     stated: list[StatedLine] = field(default_factory=list)
+    # why each suggestion that lost bits was worse than the best, in words (analysis.why; counted on
+    # demand, so filled in by the report command and the dashboard, not by post_mortem)
+    whys: dict[int, str] = field(default_factory=dict)
 
 
 # --- words ------------------------------------------------------------------------------------------

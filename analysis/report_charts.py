@@ -16,13 +16,13 @@ from typing import Any
 import altair as alt
 import vl_convert as vlc
 
-from clue_stats.analysis.report import EntropyLine, SuggestionLine, TimingLine
+from clue_stats.analysis.report import SuggestionLine
+from clue_stats.analysis.review_charts import label_scale
 from clue_stats.analysis.suggestions import LABEL_ORDER
 from clue_stats.analysis.words import _, label_word, number
 
 WIDTH = 640
 LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
-LABEL_COLOURS = ("#1a9850", "#91cf60", "#fee08b", "#fc8d59", "#d73027")
 # Inline SVG in HTML needs no namespace declarations (the HTML parser puts <svg> in the SVG
 # namespace); dropping them leaves the report without a single http(s) address in it.
 _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')
@@ -31,87 +31,12 @@ _NAMESPACES = re.compile(r'\s+xmlns(?::xlink)?="[^"]*"')
 # A chart 640 pixels wide shows no more than this: a longer game's lines and bars are drawn per
 # window of records or suggestions (docs/report.md), so that a game of 100,000 records draws in
 # the time of a short one
-MAX_POINTS = 1_000  # points of one observer's entropy line
 MAX_BARS = 150  # bars of the suggestions' chart
-
-
-def _steps(series: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """The points a step line needs: where the value changes, and the last (a run of records that
-    teach nothing draws the same line from one point; a game of 100,000 records that is solved
-    early needs a few hundred points, not 100,000, per observer). A line of more than MAX_POINTS
-    changes keeps the last change in each of MAX_POINTS windows of records."""
-    kept: list[tuple[int, float]] = []
-    for i, (seq, entropy) in enumerate(series):
-        value = round(entropy, 6)
-        if not kept or kept[-1][1] != value or i == len(series) - 1:
-            kept.append((seq, value))
-    if len(kept) <= MAX_POINTS:
-        return kept
-    first, last = kept[0], kept[-1]
-    width = math.ceil((last[0] - first[0] + 1) / MAX_POINTS)
-    windows: dict[int, tuple[int, float]] = {}
-    for seq, value in kept[1:-1]:
-        windows[(seq - first[0]) // width] = (seq, value)  # the window's last change
-    return [first, *windows.values(), last]
 
 
 def suggestion_window(rated: int) -> int:
     """How many consecutive rated suggestions one bar of the suggestions' chart draws (1: each its own)."""
     return max(1, math.ceil(rated / MAX_BARS))
-
-
-def entropy_chart(lines: list[EntropyLine], timing: list[TimingLine]) -> alt.LayerChart | alt.FacetChart:
-    """Every observer's envelope entropy after each record (a step line each), with accusations marked."""
-    order = [line.observer for line in lines]
-    values = [
-        {"seq": seq, "entropy": entropy, "observer": line.observer, "is_table": line.is_table}
-        for line in lines
-        for seq, entropy in _steps(line.series)
-    ]
-    colour = alt.Color(
-        "observer:N", title=None, scale=alt.Scale(domain=order), sort=order, legend=alt.Legend(orient="right")
-    )
-    dash = alt.StrokeDash(
-        "is_table:N",
-        legend=None,
-        scale=alt.Scale(domain=[False, True], range=[[1, 0], [4, 3]]),
-    )
-    base = alt.Chart(alt.InlineData(values=values))
-    steps = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
-        x=alt.X("seq:Q", title=_("record (seq)"), scale=alt.Scale(nice=False)),
-        y=alt.Y("entropy:Q", title=_("envelope entropy (bits)"), scale=alt.Scale(domainMin=0)),
-        color=colour,
-        strokeDash=dash,
-    )
-    entropy_at = {line.observer: dict(line.series) for line in lines}
-    correct, wrong = _("correct"), _("wrong")
-    marks = [
-        {
-            "seq": t.accused_seq,
-            "entropy": round(entropy_at.get(t.player, {}).get(t.accused_seq - 1, 0.0), 6),
-            "observer": t.player,
-            "accusation": correct if t.correct else wrong,
-        }
-        for t in timing
-        if t.accused_seq is not None
-    ]
-    layers: list[Any] = [steps]
-    if marks:
-        layers.append(
-            alt.Chart(alt.InlineData(values=marks))
-            .mark_point(size=120, filled=True, opacity=1)
-            .encode(
-                x="seq:Q",
-                y="entropy:Q",
-                color=alt.Color("observer:N", scale=alt.Scale(domain=order), legend=None),
-                shape=alt.Shape(
-                    "accusation:N",
-                    title=_("accusation"),
-                    scale=alt.Scale(domain=[correct, wrong], range=["diamond", "cross"]),
-                ),
-            )
-        )
-    return alt.layer(*layers).properties(width=WIDTH, height=280, title=_("Envelope entropy after each record"))
 
 
 def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetChart | None:
@@ -136,7 +61,7 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
         for s in rated
     ]
     base = alt.Chart(alt.InlineData(values=values))
-    x = alt.X("seq:O", title=_("suggestion (seq)"), axis=alt.Axis(labelAngle=0))
+    x = alt.X("seq:O", title=_("suggestion at record"), axis=alt.Axis(labelAngle=0))
     layers: list[Any] = [base.mark_bar().encode(x=x, y=alt.Y("expected:Q", title=_("bits")), color=_label_colour())]
     if any(v["best"] is not None for v in values):
         layers.append(base.mark_tick(color="black", thickness=2).encode(x=x, y="best:Q"))
@@ -151,7 +76,7 @@ def _label_colour() -> alt.Color:
     return alt.Color(
         "label:N",
         title=_("label"),
-        scale=alt.Scale(domain=[*map(label_word, LABELS), _("not rated")], range=[*LABEL_COLOURS, "#999999"]),
+        scale=label_scale(words=True),
     )
 
 
@@ -176,7 +101,7 @@ def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerCh
             }
         )
     base = alt.Chart(alt.InlineData(values=values))
-    x = alt.X("seq:Q", title=_("suggestion (seq)"), scale=alt.Scale(nice=False))
+    x = alt.X("seq:Q", title=_("suggestion at record"), scale=alt.Scale(nice=False))
     layers: list[Any] = [
         base.mark_bar().encode(x=x, x2="to:Q", y=alt.Y("expected:Q", title=_("bits (mean)")), color=_label_colour())
     ]

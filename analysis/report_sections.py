@@ -199,27 +199,26 @@ def _entropy(pm: PostMortem, charts: bool) -> Section:
     blocks: list[Block] = [
         Paragraph(_("How uncertain each player was about the solution after every record, in bits (0 = certain)."))
     ]
-    section = Section("entropy", _("Envelope entropy over the game"), blocks)
+    section = Section("entropy", _("The race to the solution"), blocks)
     if not lines:
         blocks.append(Paragraph(_("Not computed: over the counting budget (see the game in brief)."), MUTED))
         return section
     if charts:
-        from clue_stats.analysis.report_charts import entropy_chart, to_svg
+        from clue_stats.analysis.game_review import race, race_caption
+        from clue_stats.analysis.report_charts import WIDTH, to_svg
+        from clue_stats.analysis.review_charts import race_chart
 
         blocks.append(
             Figure(
                 "entropy",
-                lambda: to_svg(entropy_chart(lines, pm.timing)),
-                _(
-                    "The dashed line is the table: a spectator who sees no cards. Diamonds: correct accusations; "
-                    "crosses: wrong ones."
-                ),
+                lambda: to_svg(race_chart(race(pm), width=WIDTH)),
+                race_caption(),
             )
         )
     top = max((line.start for line in lines), default=0.0)
     blocks.append(
         Table(
-            [_("observer"), _("start"), _("after the deal"), _("end"), _("certain after seq"), _("over the game")],
+            [_("observer"), _("start"), _("after the deal"), _("end"), _("certain after record"), _("over the game")],
             [_entropy_row(line, top) for line in lines],
             frozenset({1, 2, 3, 4}),
             text_only=frozenset({5}),
@@ -267,9 +266,16 @@ def _suggestion_row(s: SuggestionLine) -> list[Text]:
     ]
 
 
+def _why(s: SuggestionLine, reason: str) -> Text:
+    """ "Record 12, mistake, 0.56 bits lost: Mara named ..." (analysis.why says the reason)."""
+    return _("Record {seq}, {label}, {bits} bits lost: {reason}").format(
+        seq=s.seq, label=label_word(s.label) if s.label else DASH, bits=bits(s.bits_lost), reason=reason
+    )
+
+
 def _suggestion_table(lines: list[SuggestionLine]) -> Table:
     head: list[Text] = [
-        _("seq"),
+        _("record"),
         _("player"),
         _("suggested"),
         _("shown"),
@@ -319,6 +325,9 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
         blocks += [Subheading(_("Best")), _suggestion_table(pm.best)]
         if pm.worst:
             blocks += [Subheading(_("Worst, and what was best instead")), _suggestion_table(pm.worst)]
+            whys = [_why(s, pm.whys[s.seq]) for s in pm.worst if s.seq in pm.whys]
+            if whys:
+                blocks += [Subheading(_("Why the best was better")), Items(whys)]
         else:
             blocks.append(Paragraph(_("Every suggestion was as good as any available.")))
     else:
@@ -362,7 +371,7 @@ def _timing(lines: list[TimingLine], analysed: bool) -> Section:
         Table(
             [
                 _("player"),
-                _("certain after seq"),
+                _("certain after record"),
                 _("accused at seq"),
                 _("p(correct)"),
                 _("turns waited"),
@@ -469,7 +478,7 @@ def _moments(moments: list[Moment], names: list[str], analysed: bool) -> Section
             Paragraph(_("No record changed what the players knew."), MUTED) if analysed else not_analysed()
         )
         return section
-    head: list[Text] = [_("seq"), _("what happened"), *names, _("table"), _("moved")]
+    head: list[Text] = [_("record"), _("what happened"), *names, _("table"), _("moved")]
     rows: list[list[Text]] = []
     for m in moments:
         what: Text = (m.what, Break(), Span(f"“{m.note}”", NOTE)) if m.note else m.what
@@ -482,7 +491,9 @@ def _notes(notes: list[Note]) -> Section | None:
     if not notes:
         return None
     rows: list[list[Text]] = [[str(n.seq), n.what, Span(n.text, NOTE)] for n in notes]
-    return Section("notes", _("Notes from the log"), [Table([_("seq"), _("record"), _("note")], rows, frozenset({0}))])
+    return Section(
+        "notes", _("Notes from the log"), [Table([_("record"), _("what happened"), _("note")], rows, frozenset({0}))]
+    )
 
 
 def sections(pm: PostMortem, charts: bool = True) -> list[Section]:

@@ -38,6 +38,11 @@ LABELS: tuple[tuple[str, float], ...] = (
 )
 WORST_LABEL = "blunder"
 LABEL_ORDER = (*(word for word, _ in LABELS), WORST_LABEL)
+# The one colour scale of the labels, in every chart and report: an ordinal scale from green (best)
+# to red (blunder), and grey for a suggestion not rated (hand not in the log).
+LABEL_COLOURS: dict[str, str] = dict(zip(LABEL_ORDER, ("#1a9850", "#91cf60", "#fdae61", "#f46d43", "#d73027")))
+NOT_RATED = "not rated"
+NOT_RATED_COLOUR = "#999999"
 # Bits lost is a difference of two sums of floats, so a loss exactly on a threshold (0.2 bits: the
 # difference of log2(5) - 4/5 and log2(5) - 1) can come out a few ulps above it; a loss within this of
 # a threshold gets the lower label (for best: within it of 0). Far below any difference a reader could

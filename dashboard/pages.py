@@ -24,6 +24,7 @@ class Page:
 PAGES: tuple[Page, ...] = (
     Page("overview", "Overview", ":material/dashboard:"),  # the first is the default page, at the root
     Page("night", "Game night", ":material/nightlife:"),
+    Page("review", "Game review", ":material/fact_check:"),
     Page("replay", "Game replay", ":material/replay:"),
     Page("suggestions", "Suggestions", ":material/psychology:"),
     Page("accusations", "Accusations", ":material/gavel:"),

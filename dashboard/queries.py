@@ -52,6 +52,7 @@ __all__ = [
     "replay_game",
     "replay_timeline",
     "notebook",
+    "game_review",
     "suggestion_stats",
     "accusation_stats",
     "position_effects",
@@ -239,7 +240,32 @@ def notebook(
     return timeline.notebook_within(game, observer, seq, timeline.page_limits())
 
 
-# ---------------------------------------------------------------- suggestions
+@st.cache_data(**CACHE)
+def game_review(path: str, version: str, game_id: str) -> dict[str, Any]:
+    """The review page's read of one game (analysis.game_review over its post-mortem): the brief,
+    the race to the solution, every suggestion and each player's figures, why each suggestion that
+    lost bits did (counted under the page's budget), and why the entropy or those reasons are
+    missing when they are. Raises GameNotFound for an unknown id."""
+    from dataclasses import replace
+
+    from clue_stats.analysis import game_review as review
+    from clue_stats.analysis import report, why
+
+    with _open(path) as con:
+        data = report.gather(con, game_id)
+    frame, missing = replay_timeline(path, version, game_id)
+    empty = pl.DataFrame(schema={"seq": pl.Int64, "observer": pl.Utf8, "entropy": pl.Float64})
+    pm = report.post_mortem(replace(data, entropy=frame if frame is not None else empty))
+    whys, whys_missing = why.reasons(data.game, data.suggestions, timeline.page_limits())
+    return {
+        "brief": pm.brief,
+        "race": review.race(pm),
+        "suggestions": pl.DataFrame(review.suggestion_rows(pm, data), infer_schema_length=None),
+        "players": pl.DataFrame(review.player_rows(pm, data), infer_schema_length=None),
+        "missing": missing,
+        "whys": whys,  # record -> why the suggestion lost bits, in words (analysis.why)
+        "whys_missing": whys_missing,
+    }
 
 
 # ---------------------------------------------------------------- suggestions and accusations

@@ -34,6 +34,7 @@ from tests.helpers import (
 
 CHARTS = {  # registered page -> the charts it draws on the test corpus (a new page must say its own)
     "overview": 3,
+    "review": 1,  # the race to the solution
     "replay": 3,
     "suggestions": 2,  # gains and accuracy; the strategies chart only with programs
     "accusations": 1,
@@ -112,7 +113,7 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             for registered in pages.PAGES:
                 path, title, charts = registered.slug, registered.title, CHARTS[registered.slug]
-                query = f"?game={DUEL_GAME}&seq=5" if path == "replay" else ""
+                query = {"replay": f"?game={DUEL_GAME}&seq=5", "review": f"?game={DUEL_GAME}"}.get(path, "")
                 page.goto(f"{url}/{'' if registered == pages.DEFAULT else path}{query}")  # the default page is the root
                 settle(page, title, charts)
                 if path == "positions":  # a folded section opens and draws its chart

@@ -412,7 +412,7 @@ def test_the_report_of_a_game_stored_over_the_budget_shows_what_was_stored_and_c
     assert f"- the analysis left out {cut}: counting the deals generated more than the limit of 400,000" in (
         result.stdout.replace("\\", "")
     )
-    assert "## Envelope entropy over the game" in result.stdout and "Not computed" not in result.stdout
+    assert "## The race to the solution" in result.stdout and "Not computed" not in result.stdout
 
 
 def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_path, db):
@@ -432,7 +432,7 @@ def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_p
     assert f"{game_id}: over_budget: the analysis left out the review of the suggestions at records" in result.stderr
     assert "Left out, over the counting budget" in result.stdout
     # every stage that fits is in the report: the entropy over the game, when each became certain
-    assert "## Envelope entropy over the game" in result.stdout and "Not computed" not in result.stdout
+    assert "## The race to the solution" in result.stdout and "Not computed" not in result.stdout
 
 
 def test_the_notebook_command_counts_under_the_budget_of_ingest(tmp_path, monkeypatch):

@@ -253,7 +253,7 @@ def test_markdown_has_the_same_sections(store):
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
     assert headings == [
         "The game in brief",
-        "Envelope entropy over the game",
+        "The race to the solution",
         "Best and worst suggestions",
         "When each player could have accused, and when they did",
         "What each refuter gave away",
@@ -394,12 +394,12 @@ def test_a_long_games_suggestions_are_drawn_a_bar_per_run_of_suggestions(monkeyp
 
 
 def test_a_long_entropy_line_keeps_the_last_change_of_each_window(monkeypatch):
-    from clue_stats.analysis import report_charts
+    from clue_stats.analysis import game_review
 
     series = [(seq, float(seq % 2)) for seq in range(101)]  # a change at every record
-    assert report_charts._steps(series) == [(seq, round(h, 6)) for seq, h in series]
-    monkeypatch.setattr(report_charts, "MAX_POINTS", 10)
-    kept = report_charts._steps(series)
+    assert game_review.steps(series) == [(seq, round(h, 6)) for seq, h in series]
+    monkeypatch.setattr(game_review, "MAX_POINTS", 10)
+    kept = game_review.steps(series)
     assert kept[0] == (0, 0.0) and kept[-1] == (100, 0.0) and len(kept) <= 12
     # each a point of the line (the value from its record on), the last change in its window of 11
     assert all(h == float(seq % 2) for seq, h in kept)

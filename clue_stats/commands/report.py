@@ -77,8 +77,11 @@ def report_command(
         data = gather(con, game_id)
     if not stored_only:
         data = _completed(data, game_limits)
+    from clue_stats.analysis.why import with_reasons
+
     with budget.limited(game_limits):  # what post_mortem counts (the entropy of a game stored without analysis)
         pm = post_mortem(data)
+    pm = with_reasons(pm, data, game_limits)  # why the suggestions that lost bits did, counted on demand
     if fmt == "html":
         from clue_stats.analysis.report_html import render_html
 
@@ -176,6 +179,7 @@ def _night_report(
 ) -> None:
     from clue_stats.analysis.night import gather_night, night_moments, nights_played
     from clue_stats.analysis.report import gather, post_mortem
+    from clue_stats.analysis.why import with_reasons
 
     first, last = nights
     with store.read_connection(path, persons=True) as con:
@@ -190,7 +194,7 @@ def _night_report(
     for d in data:
         if not stored_only:
             d = _completed(d, game_limits)
-        pms[d.game.game_id] = post_mortem(d)
+        pms[d.game.game_id] = with_reasons(post_mortem(d), d, game_limits)
     night_moments(night, pms)
     if fmt == "html":
         from clue_stats.analysis.night_render import render_night_html

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.league import settle_words
-from clue_stats.analysis.report_charts import LABEL_COLOURS
+from clue_stats.analysis.review_charts import label_scale
 from clue_stats.analysis.suggestions import LABEL_ORDER
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, replay_url
@@ -116,9 +116,7 @@ if labels.height:
         .encode(
             x=alt.X("label:N", sort=list(LABEL_ORDER), title=None, axis=alt.Axis(labelAngle=0)),
             y=alt.Y("suggestions:Q", title="suggestions", axis=alt.Axis(tickMinStep=1, format="d")),
-            color=alt.Color(
-                "label:N", scale=alt.Scale(domain=list(LABEL_ORDER), range=list(LABEL_COLOURS)), legend=None
-            ),
+            color=alt.Color("label:N", scale=label_scale(), legend=None),
             tooltip=["label:N", "suggestions:Q"],
         )
         .properties(height=220),

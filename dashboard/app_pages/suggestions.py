@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.review_charts import label_scale
 from clue_stats.analysis.suggestions import LABEL_ORDER
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import (
@@ -155,8 +156,9 @@ if programs.height and totals["with_accuracy"]:
         width="stretch",
     )
 if data["labels"].height:
+    ranks = {word: i for i, word in enumerate(LABEL_ORDER)}
     st.altair_chart(
-        alt.Chart(data["labels"])
+        alt.Chart(data["labels"].with_columns(pl.col("label").replace_strict(ranks, default=len(ranks)).alias("rank")))
         .mark_bar()
         .encode(
             x=alt.X("suggestions:Q", stack="normalize", title="share of suggestions", axis=alt.Axis(format="%")),
@@ -165,12 +167,19 @@ if data["labels"].height:
                 if programs.height
                 else {}
             ),
-            color=alt.Color("label:N", sort=list(LABEL_ORDER), title="label"),
+            color=alt.Color("label:N", sort=list(LABEL_ORDER), title="label", scale=label_scale()),
+            order=alt.Order("rank:Q"),  # stacked best first, blunder last: the scale's order
             tooltip=["strategy:N", "label:N", "suggestions:Q"],
-        ),
+        )
+        # one bar per strategy, or one bar of everyone's suggestions: never a strip too thin to see
+        .properties(height=70 + 34 * (data["labels"]["strategy"].n_unique() if programs.height else 1)),
         width="stretch",
     )
-    st.caption("How to read this: each suggestion's label says how close it came to the best one available.")
+    st.caption(
+        "How to read this: each suggestion's label says how many bits of information it gave up against the best "
+        "suggestion open to the player at that moment, from best (green: nothing) through good (up to 0.2 bits), "
+        "inaccuracy (0.5), mistake (1) to blunder (red: more than 1 bit)."
+    )
 # one accuracy across games, the review accuracy (a mean of per-suggestion accuracies would be a second)
 if programs.height:
     show(by_strategy.drop("mean_accuracy"))

@@ -55,7 +55,7 @@ PERCENT = SHARES | {
     "ci_high",
     "expected_rate",
 }
-BITS = IN_BITS | {"mean_expected_gain"}
+BITS = IN_BITS | {"mean_expected_gain", "given_away_bits"}
 
 
 def header(column: str) -> str:
@@ -138,7 +138,9 @@ table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.5rem;
   border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
 table.cs-rows td {{ padding: 0.3rem 0.5rem; border-bottom: 1px solid rgba(128,128,128,0.2);
   vertical-align: top; overflow-wrap: anywhere; }}
-table.cs-rows td.cs-link {{ white-space: nowrap; }}
+table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
+table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
+  margin-right: 0.35em; vertical-align: -0.05em; }}
 table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums;
   white-space: nowrap; }}
 @media (max-width: {NARROW_PX}px) {{
@@ -158,11 +160,15 @@ def rows_html(
     first: Sequence[str] = (),
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
+    colours: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """The HTML of :func:`rows` (a ``<table class="cs-rows">``), every value escaped.
 
     ``links`` maps a column of addresses to the words its link shows ("open replay"); ``headers``
-    overrides a column's header. The ``first`` columns lead and are the row's key (bold on a phone)."""
+    overrides a column's header; ``colours`` maps a column to the CSS colour of each of its values
+    (a label's on its scale), shown as a dot before the word. The ``first`` columns lead and are the
+    row's key (bold on a phone)."""
+    colours = dict(colours or {})
     links = dict(links or {})
     headers = dict(headers or {})
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
@@ -174,6 +180,7 @@ def rows_html(
             (["cs-key"] if column in first else [])
             + (["cs-num"] if column in numeric else [])
             + (["cs-link"] if column in links else [])
+            + (["cs-tag"] if column in colours else [])
         )
         return f' class="{" ".join(classes)}"' if classes else ""
 
@@ -188,6 +195,9 @@ def rows_html(
                 text = f'<a href="{html.escape(str(value))}" target="_self">{html.escape(links[column])}</a>'
             else:
                 text = html.escape(_text(value, column))
+                colour = colours.get(column, {}).get(value) if value is not None else None
+                if colour is not None:
+                    text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f'{ROWS_CSS}<table class="cs-rows"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
@@ -198,11 +208,12 @@ def rows(
     first: Sequence[str] = (),
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
+    colours: Mapping[str, Mapping[str, str]] | None = None,
 ) -> None:
     """A short table that reads on a phone (a list of games, a player's best suggestions): every
     column shown whole, as a table on a wide screen and as stacked rows, header beside value, under
     640 px. For long tables (hundreds of rows, sorting) use :func:`show`, whose key columns stay pinned."""
-    st.html(rows_html(frame, first, links, headers))
+    st.html(rows_html(frame, first, links, headers, colours))
 
 
 def cards(frame: pl.DataFrame, into: str, columns: Sequence[str], joiner: str = ", ") -> pl.DataFrame:
