@@ -26,6 +26,7 @@ PAGES: tuple[Page, ...] = (
     Page("night", "Game night", ":material/nightlife:"),
     Page("review", "Game review", ":material/fact_check:"),
     Page("replay", "Game replay", ":material/replay:"),
+    Page("puzzles", "Puzzles", ":material/extension:"),
     Page("suggestions", "Suggestions", ":material/psychology:"),
     Page("accusations", "Accusations", ":material/gavel:"),
     Page("positions", "Starting positions", ":material/casino:"),

@@ -53,6 +53,8 @@ __all__ = [
     "replay_timeline",
     "notebook",
     "game_review",
+    "puzzle_list",
+    "puzzle_attempt",
     "suggestion_stats",
     "accusation_stats",
     "position_effects",
@@ -266,6 +268,55 @@ def game_review(path: str, version: str, game_id: str) -> dict[str, Any]:
         "whys": whys,  # record -> why the suggestion lost bits, in words (analysis.why)
         "whys_missing": whys_missing,
     }
+
+
+@st.cache_data(**CACHE)
+def puzzle_list(path: str, version: str, player: str | None, night: str | None) -> dict[str, Any]:
+    """The Puzzles page's read (analysis.puzzles): the players with puzzles, the nights, and the
+    puzzles of the choice, cards by the edition's names (ids kept as ``*_id``)."""
+    from clue_stats.analysis import puzzles
+
+    with _open(path) as con:
+        everyone = puzzles.puzzles(con)
+        chosen = puzzles.puzzles(con, player, night)
+        ids = chosen.select(
+            pl.col("suspect").alias("suspect_id"),
+            pl.col("weapon").alias("weapon_id"),
+            pl.col("room").alias("room_id"),
+            pl.col("best_suspect").alias("best_suspect_id"),
+            pl.col("best_weapon").alias("best_weapon_id"),
+            pl.col("best_room").alias("best_room_id"),
+        )
+        named = names.name_columns(
+            chosen, ["suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room"], con
+        )
+    return {
+        "players": sorted(set(everyone["player"].to_list())),
+        "nights": sorted({n for n in everyone["night"].to_list() if n}, reverse=True),
+        "puzzles": pl.concat([named, ids], how="horizontal"),
+    }
+
+
+@st.cache_data(**CACHE)
+def puzzle_attempt(
+    path: str,
+    version: str,
+    game_id: str,
+    seq: int,
+    cards: tuple[str, str, str],
+    best: tuple[str, str, str],
+    best_gain: float,
+) -> tuple[Any, str | None]:
+    """A suggestion the reader chose at a puzzle, rated against the best (analysis.puzzles.attempt)
+    under the page's budget; None and the reason when it passes it."""
+    from clue_stats.analysis import puzzles
+    from clue_stats.engine import budget
+
+    game = replay_game(path, version, game_id).game
+    try:
+        return puzzles.attempt(game, seq, cards, best, best_gain, timeline.page_limits()), None
+    except budget.BudgetExceeded as exc:
+        return None, exc.message
 
 
 # ---------------------------------------------------------------- suggestions and accusations

@@ -368,3 +368,38 @@ def test_every_number_of_the_why_sentences_is_the_counts(duel_db: Path, monkeypa
     assert result.exit_code == 0, result.output
     worst = [s.seq for s in pm.worst]
     assert worst and all(why.sentence(data.game, whys[s]) in result.output.replace("\\", "") for s in worst)
+
+
+# ---------------------------------------------------------------- learn from your mistakes
+
+
+def test_a_puzzle_is_a_mistake_and_rates_any_suggestion_as_the_review_does(night_db: Path, monkeypatch) -> None:
+    """Anna's only mistake of the night (n1, record 8: 0 of 1 bit) is her one puzzle; the suggestion
+    she made, rated again, loses the stored bits and earns the stored label; the best loses nothing;
+    the page offers it and rates the reader's choice."""
+    from clue_stats.analysis import puzzles
+    from clue_stats.analysis.report import gather
+
+    with store.read_connection(night_db) as con:
+        found = puzzles.puzzles(con, "Anna")
+        assert puzzles.puzzles(con, "Anna", "2026-11-06").height == 1 and puzzles.puzzles(con, "Ben").height == 0
+        assert puzzles.puzzles(con, night="2026-11-07").height == 0
+        game = gather(con, "n1").game
+    (p,) = found.to_dicts()
+    assert (p["game_id"], p["seq"], p["label"], p["night"]) == ("n1", 8, "mistake", "2026-11-06")
+    best = (p["best_suspect"], p["best_weapon"], p["best_room"])
+    played = puzzles.attempt(game, 8, (p["suspect"], p["weapon"], p["room"]), best, p["best_gain_bits"])
+    assert (played.bits_lost, played.label) == (pytest.approx(p["bits_lost"]), "mistake")
+    assert played.expected_gain == pytest.approx(0.0) and "nobody could show a card (100%)" in played.reason
+    top = puzzles.attempt(game, 8, best, best, p["best_gain_bits"])
+    assert (top.bits_lost, top.label) == (pytest.approx(0.0), "best")
+
+    at = open_app(night_db, monkeypatch, "puzzles")
+    assert_clean(at)
+    assert at.selectbox(key="puzzle_player").value == "Anna"
+    at.selectbox(key="puzzle_s_n1_8").set_value("plum").run()
+    at.selectbox(key="puzzle_w_n1_8").set_value("knife").run()
+    at.button(key="puzzle_rate").click().run()
+    assert_clean(at)
+    said = " ".join(m.value for m in at.markdown)
+    assert "1.00 bits lost against the best" in said and "**mistake**" in said
