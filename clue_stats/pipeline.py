@@ -86,6 +86,7 @@ class Summary:
                 {
                     "file": p.source_file,
                     "line": p.line,
+                    "column": p.column,
                     "seq": p.seq,
                     "code": p.code,
                     "severity": p.severity,

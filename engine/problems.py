@@ -173,6 +173,7 @@ class Problem:
     seq: int | None = None
     line: int | None = None
     source_file: str | None = None
+    column: int | None = None  # 1-based, where the reader knows it (a JSON error, a notation token)
 
     def __post_init__(self) -> None:
         if len(self.message) > MESSAGE_LIMIT:
@@ -197,4 +198,6 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.source_file or '<input>'}:{self.line if self.line is not None else '-'}"
+        if self.line is not None and self.column is not None:
+            where += f":{self.column}"
         return f"{where}: {self.code}: {self.message}"

@@ -173,12 +173,12 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                 text = data.decode("utf-8", errors="replace")
             else:
                 try:
-                    record = strict_json.loads(text)
+                    record = strict_json.loads(text.rstrip("\r\n"))  # a column within the line
                 except strict_json.RefusedJson as exc:
                     message = exc.message
                     if "\r" in text.rstrip("\r\n"):  # lines ended by CR alone: one line to this reader
                         message += " (the file's lines end in CR alone, as on old Macs: save it with LF line ends)"
-                    problem = Problem(exc.code, message, line=number)
+                    problem = Problem(exc.code, message, line=number, column=exc.column)
                 else:
                     if not isinstance(record, dict):
                         problem = Problem(

@@ -48,8 +48,10 @@ def _problem(
     seq: int | None,
     source_file: str | None,
 ) -> Problem:
-    message = pointer(raw, start, end, what) if raw is not None else what
-    return Problem(code, message, seq=seq, line=line, source_file=source_file)
+    if raw is None:
+        return Problem(code, what, seq=seq, line=line, source_file=source_file)
+    column = max(0, min(start, len(raw))) + 1
+    return Problem(code, pointer(raw, start, end, what), seq=seq, line=line, source_file=source_file, column=column)
 
 
 def _starts_game(line: Line | _Broken) -> bool:

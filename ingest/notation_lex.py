@@ -70,12 +70,12 @@ class NotationError(InputError):
 
 
 def pointer(raw: str, start: int, end: int, what: str) -> str:
-    """``column N: what`` then the line and a caret under columns start..end."""
+    """``what`` then the line and a caret under columns start..end (the column is the problem's own)."""
     start = max(0, min(start, len(raw)))
     end = max(start + 1, end)
     # the same tabs as the line, so that the caret stands under the problem in any editor
     pad = "".join("\t" if ch == "\t" else " " for ch in raw[:start])
-    return f"column {start + 1}: {what}\n    {raw}\n    {pad}{'^' * (end - start)}"
+    return f"{what}\n    {raw}\n    {pad}{'^' * (end - start)}"
 
 
 def _string(raw: str, i: int) -> tuple[str, int]:

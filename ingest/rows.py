@@ -132,6 +132,7 @@ def problem_row(game_id: str, source_file: str | None, problem: Problem) -> dict
         "game_id": game_id,
         "seq": problem.seq,
         "line": problem.line,
+        "col": problem.column,
         "code": problem.code,
         "severity": problem.severity,
         "message": problem.message,

@@ -21,9 +21,9 @@ MAX_DIGITS = sys.get_int_max_str_digits() or 4300
 class RefusedJson(ValueError):
     """Text that is not JSON, or JSON holding a value that cannot be stored."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, column: int | None = None):
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.column = code, message, column  # column: 1-based, when known
 
 
 def _constant(name: str) -> Any:
@@ -92,7 +92,7 @@ def loads(text: str) -> Any:
     except RefusedJson:
         raise
     except json.JSONDecodeError as exc:
-        raise RefusedJson("bad_json", f"not JSON: {exc.msg}") from None
+        raise RefusedJson("bad_json", f"not JSON: {exc.msg}", column=exc.colno) from None
     except RecursionError:
         raise RefusedJson("bad_json", "not JSON: nested too deeply") from None
     except ValueError as exc:  # any other value Python's reader refuses

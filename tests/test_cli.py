@@ -17,6 +17,7 @@ from clue_stats.engine.simulate import SimulationError
 from clue_stats.engine.strategies import UnknownStrategy
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest.notation_write import NotationWriteError
+from clue_stats.ingest.store import read_connection
 from tests.helpers import FIXTURES, ROOT
 
 runner = CliRunner()
@@ -46,7 +47,10 @@ def test_bad_input_gives_file_line_code_message_exit_3_and_the_rest_is_stored(tm
     (samples / "empty.jsonl").write_bytes(b"")
     result = run("ingest", samples, "--db", db, "--no-analyse")
     assert result.exit_code == 3
-    assert re.search(r"broken\.jsonl:1: bad_json: ", result.stderr)
+    # where the reader knows the column, it follows the line: the JSON ended where a ',' was expected
+    assert re.search(r"broken\.jsonl:1:57: bad_json: not JSON: Expecting ',' delimiter", result.stderr)
+    with read_connection(db) as con:
+        assert con.rows("SELECT line, col FROM problems WHERE code = 'bad_json'") == [(1, 57)]
     assert re.search(r"latin1\.jsonl:6: encoding: ", result.stderr)
     assert re.search(r"empty\.jsonl:1: empty_file: ", result.stderr)
     assert "Traceback" not in result.output

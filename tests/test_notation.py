@@ -69,7 +69,7 @@ def test_lex_reports_an_open_quote_and_a_misplaced_time() -> None:
 
 def test_pointer_puts_the_caret_under_the_columns_even_after_tabs() -> None:
     text = pointer("\tAnna: Bloom Siel", 13, 17, "unknown weapon")
-    assert text.splitlines() == ["column 14: unknown weapon", "    \tAnna: Bloom Siel", "    \t            ^^^^"]
+    assert text.splitlines() == ["unknown weapon", "    \tAnna: Bloom Siel", "    \t            ^^^^"]
 
 
 # ---------------------------------------------------------------- names
@@ -415,7 +415,7 @@ def test_the_examples_of_the_documentation_read_as_documented() -> None:
     (raw,) = notation.read(first, "doc.clue").games
     assert not raw.problems and cluelog.build_game(raw)[1] == []
     assert raw.records[raw.lines.index(9)]["responses"] == [{"player": "Cleo", "shows": "?"}]
-    shown = re.search(r"```\n(anna\.clue:14: .*?)```", doc, re.S).group(1)
+    shown = re.search(r"```\n(anna\.clue:14:14: .*?)```", doc, re.S).group(1)
     (bad,) = notation.read((FIXTURES / "misspelt-card.clue").read_text(encoding="utf-8"), "anna.clue").games
     assert str(bad.problems[0]) + "\n" == shown
 

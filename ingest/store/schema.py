@@ -286,6 +286,7 @@ TABLES: tuple[Table, ...] = (
             C("severity", "VARCHAR", True, header="severity"),
             C("message", "VARCHAR", True, holds="text", header="message"),
             C("raw_sha256", "VARCHAR", holds="hash"),
+            C("col", "INTEGER", added=True, header="column"),
         ),
     ),
     Table(
