@@ -7,6 +7,7 @@ Suggestions and Accusations pages link here that way.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import altair as alt
 import polars as pl
@@ -97,6 +98,9 @@ if data.over_budget:
         "larger budget completes it."
     )
 n_records = len(game.records)
+st.markdown(
+    f"[The game's review]({'review?' + urlencode({'game': game_id})}): every suggestion, labelled, and the race."
+)
 names = [p.name for p in game.players]
 hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"].to_list()))
 
@@ -224,18 +228,27 @@ def _entropy_chart(entropy: pl.DataFrame) -> None:
         .mark_line(interpolate="step-after")
         .encode(
             x=alt.X("seq:Q", title="record", scale=alt.Scale(domain=[0, max(n_records, 1)])),
-            y=alt.Y("entropy:Q", title="bits"),
+            y=alt.Y("entropy:Q", title="uncertainty left (bits)"),
             color=alt.Color("observer:N", title="observer"),
             strokeWidth=alt.condition(
                 alt.datum.observer == (TABLE_LABEL if observer is None else observer), alt.value(3.5), alt.value(1.2)
             ),
-            tooltip=["observer:N", "seq:Q", alt.Tooltip("entropy:Q", format=".3f")],
+            tooltip=[
+                "observer:N",
+                alt.Tooltip("seq:Q", title="after record"),
+                alt.Tooltip("entropy:Q", format=".3f", title="bits left"),
+            ],
         )
     )
     ticks = alt.Chart(marks).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
     now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="black", size=2).encode(x="seq:Q")
     st.altair_chart((ticks + lines_chart + now).properties(height=320), width="stretch")
-    st.caption("Dotted lines mark suggestions; the black line is the current record.")
+    st.caption(
+        "How to read this: each line is how many bits of uncertainty about the solution (the envelope's entropy) an "
+        "observer still had after each record; 0 bits is certain, one bit is one yes-or-no question. Dotted lines "
+        "mark suggestions; the black line is the current record. The Game review page marks the mistakes, blunders, "
+        "first certain records and accusations on the same lines."
+    )
 
 
 def _gains_chart(entropy: pl.DataFrame, s: int) -> None:
@@ -288,7 +301,7 @@ with left:
         _notebook(notebook, card_order, place_order)
 
 with right:
-    st.subheader("Envelope entropy over the game")
+    st.subheader("Uncertainty over the game")
     if entropy is None:
         st.warning(f"The entropy over the game was not computed: {md(entropy_missing or '')}.")
     else:
