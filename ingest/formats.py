@@ -11,11 +11,12 @@ import functools
 import gzip
 import io
 import os
+import sys
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
@@ -159,6 +160,20 @@ def _of_kind(result: ReadResult, kind: str) -> ReadResult:
     return result
 
 
+STDIN = "-"  # the path that names standard input, read as a stream on purpose (a file named "-": ./-)
+STDIN_NAME = "<stdin>"  # the file its problems name
+
+
+def iter_stdin(stream: BinaryIO | None = None) -> Iterator[RawGame | Problem]:
+    """The games of standard input (or ``stream``): clue-log/1 when its first character is "{" (or it
+    is empty), streamed line by line as a .jsonl file; else the notation, read whole as a .clue file."""
+    source = stream if stream is not None else sys.stdin.buffer
+    buffered = cast(io.BufferedIOBase, source if hasattr(source, "peek") else io.BufferedReader(cast(Any, source)))
+    head = buffered.peek(4096).lstrip(b" \t\r\n\xef\xbb\xbf")  # type: ignore[attr-defined]
+    suffix = ".jsonl" if head[:1] in (b"{", b"") else ".clue"
+    return _read_stream(buffered, STDIN_NAME, suffix, None) or iter([])
+
+
 def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:
     """The games and file-level problems of one file, or None if it is not a file ingest reads.
 
@@ -166,6 +181,8 @@ def iter_file(path: Path) -> Iterator[RawGame | Problem] | None:
     formats are read whole, a line at a time (a line past 1 MiB left out as its problem), up
     to MAX_TEXT_BYTES; a .zip archive's members are read as files of their own.
     """
+    if str(path) == STDIN:
+        return iter_stdin()
     suffix = path.suffix.lower()
     if suffix == ".zip":
         return _zip_members(path) if _zip_holds_games(path) else None

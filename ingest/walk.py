@@ -36,8 +36,11 @@ def collect_files(paths: Iterable[str | Path]) -> Iterator[Path | Problem | Skip
     that cannot be listed, or a link to nothing, is an `unreadable` problem, never skipped in silence;
     special files and folders reached again are :class:`Skipped`."""
     seen: set[tuple[int, int]] = set()  # (device, inode) of every folder listed
-    for p in map(Path, paths):
-        yield from _walk(p, seen)
+    for p in paths:
+        if str(p) == "-":  # standard input, read on purpose (ingest.formats.STDIN)
+            yield Path("-")
+            continue
+        yield from _walk(Path(p), seen)
 
 
 def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[Path | Problem | Skipped]:

@@ -172,3 +172,19 @@ def test_the_partitioned_analysis_goes_through_the_same_handling(tmp_path):
     )
     assert result.returncode == ExitCode.USAGE
     assert "clue-stats: no such file or folder" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_dash_reads_standard_input_in_either_format(db):
+    """`-` is standard input, read on purpose: clue-log/1 (it starts with "{") streamed, else the
+    notation; its problems name <stdin>."""
+    jsonl = (ROOT / "data" / "samples" / "de-2023-anna-notebook.jsonl").read_text(encoding="utf-8")
+    notation = (ROOT / "data" / "samples" / "de-2023-anna-notebook.clue").read_text(encoding="utf-8")
+    checked = runner.invoke(app, ["validate", "-"], input=jsonl)
+    assert checked.exit_code == 0, checked.output
+    assert "1 file read, 0 skipped; 1 game valid" in checked.stdout
+    stored = runner.invoke(app, ["ingest", "-", "--db", str(db), "--no-analyse"], input=notation)
+    assert stored.exit_code == 0, stored.output
+    assert "1 game stored" in stored.stdout
+    broken = runner.invoke(app, ["validate", "-"], input=jsonl + '{"type":"turn",\n')
+    assert broken.exit_code == ExitCode.INPUT_REJECTED
+    assert re.search(r"<stdin>:\d+:\d+: bad_json: ", broken.stderr)

@@ -27,13 +27,15 @@ from clue_stats.engine.errors import UsageError
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import kinds, store
 
-PathsArgument = typer.Argument(..., help="Files and folders (read recursively).")
+PathsArgument = typer.Argument(
+    ..., help="Files and folders (read recursively); - reads standard input (clue-log/1 or the notation)."
+)
 
 
 def _check_paths(paths: list[str]) -> None:
     from pathlib import Path
 
-    missing = [p for p in paths if not Path(p).exists()]
+    missing = [p for p in paths if p != "-" and not Path(p).exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
 
