@@ -16,6 +16,8 @@ from typing import Any
 
 import streamlit as st
 
+from clue_stats.analysis import words
+from clue_stats.analysis.words import _
 from clue_stats.dashboard import pages, queries
 from clue_stats.dashboard.app_pages import common
 from clue_stats.dashboard.app_pages.words import md
@@ -25,11 +27,29 @@ HERE = Path(__file__).resolve().parent
 log = logging.getLogger("clue_stats.dashboard")
 WATCH_SECONDS = 5  # how often an open page looks for a database changed by ingest
 
-PAGES = [
-    st.Page(HERE / p.file, title=p.title, icon=p.icon, url_path=p.slug, default=p == pages.DEFAULT) for p in pages.PAGES
-]
+LANGUAGE_KEY = "language"
 
-ANY = "any"
+
+def navigation_pages() -> list[Any]:
+    """The registered pages, titled in the reader's language."""
+    return [
+        st.Page(HERE / p.file, title=p.name, icon=p.icon, url_path=p.slug, default=p == pages.DEFAULT)
+        for p in pages.PAGES
+    ]
+
+
+def speak_the_readers_language() -> None:
+    """The session's language: the browser's (st.context.locale) on the first run, else
+    CLUE_STATS_LANG, the system's locale, English; the sidebar's switch changes it for the session."""
+    if st.session_state.get(LANGUAGE_KEY) not in words.LANGUAGES:
+        st.session_state[LANGUAGE_KEY] = words.known(st.context.locale) or words.choose()
+    words.set_language(st.session_state[LANGUAGE_KEY])
+    codes: list[str] = list(words.LANGUAGES)
+    st.sidebar.selectbox(_("Language"), codes, key=LANGUAGE_KEY, format_func=words.LANGUAGES.__getitem__)
+
+
+def _any() -> str:
+    return _("any")
 
 
 def _date(text: Any) -> date | None:
@@ -39,37 +59,48 @@ def _date(text: Any) -> date | None:
         return None
 
 
+ANY = "any"  # the option's value (its words: _any())
+
+
 def _choose(label: str, options: list[Any], key: str, fmt=str) -> Any:
-    value = st.selectbox(label, [ANY, *options], key=key, format_func=lambda v: ANY if v == ANY else fmt(v))
+    # the options' words made now, in this run's language (a format_func may be called elsewhere)
+    shown = {ANY: _any(), **{v: fmt(v) for v in options}}
+    value = st.selectbox(label, [ANY, *options], key=key, format_func=shown.__getitem__)
     return None if value == ANY else value
 
 
 def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
     """The filters every page honours; "any" everywhere selects every stored game."""
     with st.sidebar:
-        st.subheader("Filters")
-        edition = _choose("Edition", choices.get("edition", []), "filter_edition")
-        variant = _choose("Variant", choices.get("variant", []), "filter_variant")
-        n_players = _choose("Players", choices.get("n_players", []), "filter_players", lambda n: f"{n} players")
-        source = _choose("Source", choices.get("source", []), "filter_source")
+        st.subheader(_("Filters"))
+        edition = _choose(_("Edition"), choices.get("edition", []), "filter_edition")
+        variant = _choose(_("Variant"), choices.get("variant", []), "filter_variant")
+        n_players = _choose(
+            _("Players"),
+            choices.get("n_players", []),
+            "filter_players",
+            lambda n: words.n_(n, "{n} player", "{n} players"),
+        )
+        source = _choose(_("Source"), choices.get("source", []), "filter_source")
         present = choices.get("kind", [])
         others = [k for k in present if k not in queries.PEOPLE]
         include_others = True
         if others and len(others) < len(present):
             include_others = st.toggle(
-                "Include bot and simulated games",
+                _("Include bot and simulated games"),
                 value=False,
                 key="filter_all_kinds",
-                help="People's games (at a table or in a digital client) are shown alone by default; "
-                "this adds " + " and ".join(queries.KINDS[k] for k in others) + " games.",
+                help=_(
+                    "People's games (at a table or in a digital client) are shown alone by default; this adds {kinds} games."
+                ).format(kinds=_(" and ").join(common.kind_words(k) for k in others)),
             )
         kinds = queries.people_first(present, include_others)
         low, high = (_date(v) for v in (choices.get("played_at") or [None, None]))
         date_from = date_to = None
         if low is not None and high is not None:
             # no bound by default: games without a date stay in the selection until a bound is set
-            date_from = st.date_input("Played from", value=None, min_value=low, max_value=high, key="filter_from")
-            date_to = st.date_input("Played until", value=None, min_value=low, max_value=high, key="filter_to")
+            date_from = st.date_input(_("Played from"), value=None, min_value=low, max_value=high, key="filter_from")
+            date_to = st.date_input(_("Played until"), value=None, min_value=low, max_value=high, key="filter_to")
     return queries.GameFilter(
         edition=edition,
         variant=variant,
@@ -90,9 +121,10 @@ def watch(path: Path, seen: str) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="clue-stats", page_icon=":material/search:", layout="wide")
+    speak_the_readers_language()
     path = queries.database_path()
     version = queries.store_version(path)
-    page = st.navigation(PAGES)
+    page = st.navigation(navigation_pages())
     with st.sidebar:
         watch(path, version)
     if not path.exists():
@@ -101,7 +133,7 @@ def main() -> None:
         return
     choices = common.read(queries.filter_choices, str(path), version)
     filters = sidebar_filters(choices)
-    st.sidebar.caption(f"Database: {md(path)}")
+    st.sidebar.caption(_("Database: {file}").format(file=md(path)))
     st.session_state[common.CONTEXT_KEY] = common.PageContext(str(path), version, filters)
     try:
         page.run()
@@ -110,8 +142,9 @@ def main() -> None:
             raise
         log.exception("page %s failed", page.title)
         st.error(
-            f"This page failed: {md(type(exc).__name__)}: {md(exc)}. "
-            "Set CLUE_STATS_DEBUG=1 to see the traceback in the terminal."
+            _("This page failed: {error}. Set CLUE_STATS_DEBUG=1 to see the traceback in the terminal.").format(
+                error=f"{md(type(exc).__name__)}: {md(exc)}"
+            )
         )
 
 

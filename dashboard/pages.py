@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clue_stats.analysis.words import N_, _
+
 
 @dataclass(frozen=True)
 class Page:
     slug: str  # the page's URL path and the stem of its file in app_pages/
-    title: str  # the title in the navigation and at the top of the page
+    title: str  # the title in English (ids and tests); :attr:`name` says it in the reader's language
     icon: str  # a Material icon, as Streamlit names it
+
+    @property
+    def name(self) -> str:
+        """The title in the navigation and at the top of the page, in the reader's language."""
+        return _(self.title)
 
     @property
     def file(self) -> str:
@@ -22,19 +29,19 @@ class Page:
 
 
 PAGES: tuple[Page, ...] = (
-    Page("overview", "Overview", ":material/dashboard:"),  # the first is the default page, at the root
-    Page("night", "Game night", ":material/nightlife:"),
-    Page("review", "Game review", ":material/fact_check:"),
-    Page("replay", "Game replay", ":material/replay:"),
-    Page("puzzles", "Puzzles", ":material/extension:"),
-    Page("suggestions", "Suggestions", ":material/psychology:"),
-    Page("accusations", "Accusations", ":material/gavel:"),
-    Page("positions", "Starting positions", ":material/casino:"),
-    Page("players", "Players", ":material/groups:"),
-    Page("person", "Player", ":material/person:"),
-    Page("agents", "Agents", ":material/smart_toy:"),
-    Page("quality", "Data quality", ":material/rule:"),
-    Page("help", "Help", ":material/help:"),
+    Page("overview", N_("Overview"), ":material/dashboard:"),  # the first is the default page, at the root
+    Page("night", N_("Game night"), ":material/nightlife:"),
+    Page("review", N_("Game review"), ":material/fact_check:"),
+    Page("replay", N_("Game replay"), ":material/replay:"),
+    Page("puzzles", N_("Puzzles"), ":material/extension:"),
+    Page("suggestions", N_("Suggestions"), ":material/psychology:"),
+    Page("accusations", N_("Accusations"), ":material/gavel:"),
+    Page("positions", N_("Starting positions"), ":material/casino:"),
+    Page("players", N_("Players"), ":material/groups:"),
+    Page("person", N_("Player"), ":material/person:"),
+    Page("agents", N_("Agents"), ":material/smart_toy:"),
+    Page("quality", N_("Data quality"), ":material/rule:"),
+    Page("help", N_("Help"), ":material/help:"),
 )
 DEFAULT = PAGES[0]
 

@@ -256,3 +256,58 @@ def test_the_command_line_speaks_the_chosen_language_and_json_never_changes(
     wrong = runner.invoke(app, ["--lang", "fr", "report", "us-family-2026-10-31", "--db", str(season)])
     assert wrong.exit_code == 2 and "--lang must be one of en, de, sv, not 'fr'" in wrong.stderr
     assert "Traceback" not in wrong.output
+
+
+# --- the dashboard --------------------------------------------------------------------------------
+
+DONE_PAGES = ("quality", "help")  # the pages translated so far (docs/translating.md says which)
+
+
+@pytest.fixture(scope="module")
+def dashboard_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The US family sample and a game the checks reject (the quality page has something to say)."""
+    from tests.helpers import FIXTURES
+
+    db = tmp_path_factory.mktemp("dashboard-words") / "clue.duckdb"
+    paths = [str(SAMPLES / "us-clue-family.jsonl"), str(FIXTURES / "invalid" / "passed_holding.jsonl")]
+    pipeline.ingest_paths(paths, db, analyse=False, workers=1)
+    return db
+
+
+def _page_text(at) -> list[str]:
+    """Every string the page and its sidebar show a reader, but the tables (their headers are the
+    columns' names, the same in every language) and the documentation itself (English)."""
+    seen = [e.value for e in (*at.title, *at.subheader, *at.caption, *at.info, *at.warning, *at.error)]
+    seen += [w.label for w in (*at.metric, *at.selectbox, *at.toggle, *at.date_input, *at.button, *at.expander)]
+    seen += [at.sidebar.subheader[0].value] if at.sidebar.subheader else []
+    return seen
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
+    dashboard_db: Path, code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from clue_stats.dashboard import pages
+
+    monkeypatch.setenv("CLUE_STATS_DB", str(dashboard_db))
+    phrases, single = _english(code)
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=120)
+    at.run()
+    assert at.session_state["language"] == "en"  # no browser locale in AppTest: CLUE_STATS_LANG (en)
+    switch = next(s for s in at.sidebar.selectbox if s.key == "language")
+    switch.set_value(code).run()
+    for slug in DONE_PAGES:
+        at.switch_page(pages.page(slug).file).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.session_state["language"] == code  # the switch stays for the session
+        shown = _page_text(at)
+        left = [p for p in phrases for s in shown if p in s]
+        assert not left, f"{code} {slug}: English left: {left}"
+        assert not [s for s in shown if s in single], f"{code} {slug}: English words: {shown}"
+        with words.speaking(code):
+            assert at.title[0].value == pages.page(slug).name != pages.page(slug).title
+    expected = {"de": ("Datenqualität", "Abgelehnte Partien"), "sv": ("Datakvalitet", "Avvisade partier")}[code]
+    at.switch_page(pages.page("quality").file).run()
+    assert (at.title[0].value, at.subheader[0].value) == expected

@@ -14,13 +14,14 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis.words import N_, _
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.words import md
 
 T = TypeVar("T")
 
 CONTEXT_KEY = "clue_stats_context"
-NO_ANALYSIS = "no analysis yet: run `clue-stats analyse`"
+NO_ANALYSIS = N_("no analysis yet: run `clue-stats analyse`")  # shown with _(NO_ANALYSIS)
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def page_context() -> PageContext:
     """The context app.py set for this run; a page shown without a database stops with a message."""
     ctx = st.session_state.get(CONTEXT_KEY)
     if ctx is None:
-        st.info("No database is open.")
+        st.info(_("No database is open."))
         st.stop()
     return ctx
 
@@ -50,10 +51,12 @@ def read(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
     except queries.StoreBusy:
         st.warning(
-            "The database is busy: `clue-stats ingest` is writing to it. This page reads it again "
-            "as soon as you interact, or now:"
+            _(
+                "The database is busy: `clue-stats ingest` is writing to it. This page reads it again "
+                "as soon as you interact, or now:"
+            )
         )
-        st.button("Try again", key=f"retry_{getattr(fn, '__name__', 'read')}")
+        st.button(_("Try again"), key=f"retry_{getattr(fn, '__name__', 'read')}")
         st.stop()
     except queries.StoreError as exc:
         st.error(md(str(exc)))
@@ -67,20 +70,39 @@ def require_games(count: int, ctx: PageContext, what: str) -> None:
         return
     if ctx.filters == queries.GameFilter():
         st.info(
-            f"No games in the database yet, so there are no {what} to show. "
-            "Add some with `clue-stats ingest PATH` (this page refreshes when they arrive)."
+            _(
+                "No games in the database yet, so there are no {what} to show. "
+                "Add some with `clue-stats ingest PATH` (this page refreshes when they arrive)."
+            ).format(what=_(what))
         )
     else:
-        st.info(f"No game matches the filters, so there are no {what} to show. Widen the filters in the sidebar.")
+        st.info(
+            _("No game matches the filters, so there are no {what} to show. Widen the filters in the sidebar.").format(
+                what=_(what)
+            )
+        )
     st.stop()
 
 
 def database_missing(path: Path) -> None:
     st.title("clue-stats")
     st.info(
-        f"There is no database at {md(path)} yet. Store games in it with `clue-stats ingest PATH --db FILE` "
-        "(FILE being that path); this page shows them as soon as the file appears."
+        _(
+            "There is no database at {file} yet. Store games in it with `clue-stats ingest PATH --db FILE` "
+            "(FILE being that path); this page shows them as soon as the file appears."
+        ).format(file=md(path))
     )
+
+
+def kind_words(kind: str) -> str:
+    """A kind of game (ingest.kinds) in the reader's language."""
+    said = {
+        "tabletop": _("people at a table"),
+        "digital": _("people in a digital client"),
+        "contest": _("bot contest"),
+        "simulated": _("simulated"),
+    }
+    return said.get(kind, queries.KINDS.get(kind, kind))
 
 
 def count_axis(title: str) -> alt.Axis:
@@ -92,9 +114,10 @@ def kinds_caption(ctx: PageContext) -> None:
     """Say which kinds of game the page shows, when it is not every kind."""
     if ctx.filters.kinds is not None:
         st.caption(
-            "Showing people's games ("
-            + " and ".join(queries.KINDS[k] for k in ctx.filters.kinds)
-            + "); switch on *Include bot and simulated games* in the sidebar to add the others."
+            _("Showing people's games ({kinds}); switch on *{switch}* in the sidebar to add the others.").format(
+                kinds=_(" and ").join(kind_words(k) for k in ctx.filters.kinds),
+                switch=_("Include bot and simulated games"),
+            )
         )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from clue_stats.analysis import docs
+from clue_stats.analysis.words import _
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
@@ -15,13 +16,18 @@ names = [t.name for t in every]
 titles = {t.name: t.title for t in every}
 asked = st.query_params.get("topic")
 if asked is not None and asked not in titles:
-    st.warning(f"There is no help topic {md(asked)!s}; here are all of them.")
+    st.warning(_("There is no help topic {topic}; here are all of them.").format(topic=md(asked)))
     asked = None
 
-st.title(page("help").title)
-st.caption("The documentation that comes with clue-stats; in a terminal, `clue-stats docs TOPIC` prints the same.")
+st.title(page("help").name)
+st.caption(
+    _(
+        "The documentation that comes with clue-stats (in English); in a terminal, `clue-stats docs TOPIC` "
+        "prints the same."
+    )
+)
 chosen: str = st.selectbox(
-    "Topic",
+    _("Topic"),
     names,
     index=names.index(asked) if asked else names.index("analysis"),
     format_func=lambda name: titles[name],

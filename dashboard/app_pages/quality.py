@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
+from clue_stats.analysis.words import _, number
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
 from clue_stats.dashboard.app_pages.tables import show
@@ -14,33 +15,33 @@ from clue_stats.dashboard.pages import page
 RAW_SHOWN = 100_000  # characters of a rejected game's text shown on the page
 
 ctx = page_context()
-st.title(page("quality").title)
+st.title(page("quality").name)
 data = read(queries.data_quality, ctx.path, ctx.version, ctx.filters)
 rejected = data["rejected"]
 
 row = st.columns(3)
-row[0].metric("Rejected games and files", f"{data['rejected_total']:,}")
+row[0].metric(_("Rejected games and files"), number(data["rejected_total"]))
 row[1].metric(
-    "Warnings on stored games",
-    f"{int(data['warnings']['problems'].sum()) if data['warnings'].height else 0:,}",
-    help="of the games the filters select",
+    _("Warnings on stored games"),
+    number(int(data["warnings"]["problems"].sum()) if data["warnings"].height else 0),
+    help=_("of the games the filters select"),
 )
-row[2].metric("Ingest runs", f"{data['runs'].height:,}")
+row[2].metric(_("Ingest runs"), number(data["runs"].height))
 
-st.subheader("Rejected games")
+st.subheader(_("Rejected games"))
 if data["rejected_total"] == 0:
-    st.caption("No game has been rejected: every game read so far passed the checks.")
+    st.caption(_("No game has been rejected: every game read so far passed the checks."))
 else:
     st.caption(
-        "Rejected games are listed whatever the filters: their edition and date could not be trusted. "
-        + ("The newest 500 are shown." if data["rejected_total"] > rejected.height else "")
+        _("Rejected games are listed whatever the filters: their edition and date could not be trusted.")
+        + (" " + _("The newest 500 are shown.") if data["rejected_total"] > rejected.height else "")
     )
     st.altair_chart(
         alt.Chart(data["rejected_codes"])
         .mark_bar()
         .encode(
-            x=alt.X("rejected:Q", axis=count_axis("rejected games")),
-            y=alt.Y("code:N", sort="-x", title="first error", axis=alt.Axis(labelLimit=260, labelOverlap=False)),
+            x=alt.X("rejected:Q", axis=count_axis(_("rejected games"))),
+            y=alt.Y("code:N", sort="-x", title=_("first error"), axis=alt.Axis(labelLimit=260, labelOverlap=False)),
             tooltip=["code:N", "rejected:Q"],
         ),
         width="stretch",
@@ -48,10 +49,15 @@ else:
     show(rejected.drop("raw_sha256"), ("source_file", "line", "game_id", "code", "message"))
     rows = rejected.to_dicts()
     pick = st.selectbox(
-        "Every problem of one rejected game",
+        _("Every problem of one rejected game"),
         range(len(rows)),
         key="quality_rejected",
-        format_func=lambda i: f"{rows[i]['source_file'] or '(no file)'}, line {rows[i]['line']}: {rows[i]['code']}",
+        format_func=[
+            _("{file}, line {line}: {code}").format(
+                file=r["source_file"] or _("(no file)"), line=r["line"], code=r["code"]
+            )
+            for r in rows
+        ].__getitem__,
     )
     if pick is not None:
         problems, raw = read(
@@ -59,27 +65,33 @@ else:
         )
         show(problems)
         if raw:
-            with st.expander("The game as it was read"):
+            with st.expander(_("The game as it was read")):
                 st.code(raw[:RAW_SHOWN], language=None)
                 if len(raw) > RAW_SHOWN:
-                    st.caption(f"The first {RAW_SHOWN:,} of {len(raw):,} characters.")
+                    st.caption(
+                        _("The first {shown} of {total} characters.").format(
+                            shown=number(RAW_SHOWN), total=number(len(raw))
+                        )
+                    )
 
-st.subheader("Warnings kept with stored games")
+st.subheader(_("Warnings kept with stored games"))
 if data["warnings"].height:
     show(data["warnings"])
 else:
-    st.caption("The selected games carry no warning.")
+    st.caption(_("The selected games carry no warning."))
 
 if data["history"].height:
-    with st.expander(f"Earlier versions of stored games ({data['history'].height:,})"):
+    with st.expander(_("Earlier versions of stored games ({count})").format(count=number(data["history"].height))):
         st.caption(
-            "Rejected versions of games stored since in a valid version, and stored versions replaced with "
-            "`ingest --replace`: kept as history, no longer current problems."
+            _(
+                "Rejected versions of games stored since in a valid version, and stored versions replaced with "
+                "`ingest --replace`: kept as history, no longer current problems."
+            )
         )
         show(data["history"])
 
-st.subheader("Ingest history")
+st.subheader(_("Ingest history"))
 if data["runs"].height:
     show(data["runs"])
 else:
-    st.caption("No ingest has run on this database.")
+    st.caption(_("No ingest has run on this database."))
