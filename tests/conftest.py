@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,16 @@ def samples(tmp_path: Path) -> Path:
     target = tmp_path / "samples"
     shutil.copytree(SAMPLES, target)
     return target
+
+
+@pytest.fixture(autouse=True)
+def _language_chosen_again() -> Iterator[None]:
+    """A language a test chose (an AppTest run in this thread, a CLI run with --lang) ends with it."""
+    from clue_stats.analysis import words
+
+    words.set_language(None)
+    yield
+    words.set_language(None)
 
 
 @pytest.fixture(autouse=True)
