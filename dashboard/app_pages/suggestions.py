@@ -177,8 +177,8 @@ if data["labels"].height:
     )
     st.caption(
         "How to read this: each suggestion's label says how many bits of information it gave up against the best "
-        "suggestion open to the player at that moment, from best (green: nothing) through good (up to 0.2 bits), "
-        "inaccuracy (0.5), mistake (1) to blunder (red: more than 1 bit)."
+        "suggestion open to the player at that moment, from best (nothing lost) through good (up to 0.2 bits), "
+        "inaccuracy (0.5), mistake (1) to blunder (more than 1 bit), coloured on one scale from the best to the worst."
     )
 # one accuracy across games, the review accuracy (a mean of per-suggestion accuracies would be a second)
 if programs.height:
