@@ -189,13 +189,13 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
         game = store.stored_game(con, DUEL_GAME).game
     suggestions = [r.seq for r in game.records if r.type == "suggest"]
     assert at.slider(key="replay_seq").value == 0
-    assert f"Record 0 of {len(game.records)}" in texts(at)
+    assert f"(record 0)**, of {len(game.records)} records" in texts(at)  # a record by the line of its file
 
     at.button(key="replay_next_sugg").click().run()
     first = suggestions[0]
     assert at.slider(key="replay_seq").value == first
     record = game.records[first - 1]
-    assert f"Record {first} of {len(game.records)}" in texts(at)
+    assert f"**Line {record.line} of the file (record {first})**" in texts(at)
     assert f"{record.player} suggested {game.deck.name(record.suspect)}" in texts(at)
 
     # the observer's notebook: one cell per card and place, each card somewhere for sure

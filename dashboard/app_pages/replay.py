@@ -151,8 +151,15 @@ else:
     st.caption("This game has no records after its header.")
 
 payload = payloads[seq]
-where = f" (line {lines[seq]})" if lines[seq] is not None else ""
-st.markdown(f"**Record {seq} of {n_records}**{where}: {md(describe_seq(game, seq))}")
+
+
+def _at(record: int) -> str:
+    """A record as the club typed it: the line of its file, with its number in the game beside it."""
+    line = lines[record] if record < len(lines) else None
+    return f"Record {record}" if line is None else f"Line {line} of the file (record {record})"
+
+
+st.markdown(f"**{_at(seq)}**, of {n_records} records: {md(describe_seq(game, seq))}")
 if payload.get("note"):
     st.caption(f"Note in the log: {md(payload['note'])}")
 
@@ -312,7 +319,7 @@ with right:
         st.caption("No suggestion yet at this record.")
     else:
         s = current[-1]
-        st.markdown(f"Record {s}: {md(describe_seq(game, s))}")
+        st.markdown(f"{_at(s)}: {md(describe_seq(game, s))}")
         if entropy is None:
             st.caption("The information each observer gained: not computed (see above).")
         else:
