@@ -198,7 +198,8 @@ def ranked(frame: pl.DataFrame) -> pl.DataFrame:
     return replay_links(frame).drop("seq", "edition")
 
 
-first = ("replay", "accuracy", "expected_gain_bits", "best_gain_bits", "player", "suggestion", "best_suggestion")
+# who and what lead (pinned by show: on a phone they stay in view while the numbers scroll)
+first = ("player", "suggestion", "label", "bits_lost", "accuracy", "expected_gain_bits", "best_suggestion", "replay")
 st.subheader("Best suggestions")
 show(ranked(data["best"]), first)
 st.subheader("Worst suggestions")

@@ -118,12 +118,15 @@ def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFra
     return frame, config
 
 
+PINNED = 2  # key columns kept in view; more would leave a phone no width to scroll the rest in
+
+
 def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
-    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, key columns first
-    and pinned (on a phone they stay in view while the rest of the row scrolls under them)."""
+    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, key columns first,
+    the first PINNED of them pinned (on a phone they stay in view while the rest of the row scrolls)."""
     shown, config = readable(frame, first)
     config.update(kwargs.pop("column_config", {}) or {})
-    for column in first:
+    for column in [c for c in first if c in shown.columns][:PINNED]:
         if column in shown.columns:
             config[column] = {**(config.get(column) or {}), "pinned": True}
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config, **kwargs)
