@@ -42,7 +42,7 @@ CHARTS = {  # registered page -> the charts it draws on the test corpus (a new p
     "positions": 0,  # every edition of the corpus has too few games: folded
     "players": 1,
     "agents": 0,  # a table of the programs that played, no chart
-    "person": 2,  # the rating over time and the labels (the corpus has rated suggestions)
+    "person": 1,  # the highest rated person: the rating over time (their suggestions need not be rated)
     "night": 0,  # the latest night: its games, moments and players in words and tables
     "quality": 1,
     "help": 0,
