@@ -117,7 +117,7 @@ def guesses(frame: pl.DataFrame) -> pl.DataFrame:
     return replay_links(frame).drop("seq", "edition", "first_certain_seq", "turns_waited", "outcome")
 
 
-GUESS_FIRST = ("replay", "p_correct", "player", "accusation")
+GUESS_FIRST = ("player", "accusation", "p_correct", "replay")  # who and what kept in view on a phone
 
 st.subheader("Guesses that won")
 st.caption("Correct accusations made without certainty, least likely first.")
