@@ -474,13 +474,18 @@ def _slot(key, shift):
 def _insert(t, shift, key, val, p):
     """Adds val at key in the table t (key at 2j, value at 2j + 1), modulo p when p is set;
     returns 1 when the key is new."""
-    j = _probe(t, shift, key)
-    if t[2 * j] == key:
-        t[2 * j + 1] = _add(t[2 * j + 1], val, p)
-        return 0
-    t[2 * j] = key
-    t[2 * j + 1] = val
-    return 1
+    mask = (t.shape[0] >> 1) - 1
+    j = _slot(key, shift)
+    while True:
+        k = t[2 * j]
+        if k == key:
+            t[2 * j + 1] = _add(t[2 * j + 1], val, p)
+            return 0
+        if k == -1:
+            t[2 * j] = key
+            t[2 * j + 1] = val
+            return 1
+        j = (j + 1) & mask
 
 
 @njit(cache=True)
@@ -543,7 +548,9 @@ def _afford(work, memory, held, extra):
     return need <= memory
 
 
-# -- the deduction core both compiled programs share (this one and engine.gain_kernel) --------------
+# -- the gain program's core (engine.gain_kernel): a state's successors, the operations, the probe ---
+# The counting program below keeps its own copy of the same successors inline: written through
+# these helpers it took 1.25x the time on classic games (docs/performance.md, "The deduction core").
 
 
 @njit(cache=True)
@@ -784,9 +791,20 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     fold_at = max(need - 1, 1) if need else 99
     n_tags = (tag_all >> tag_offset) + 1  # the tags a state can end with
     keep = env_all | tag_all | folded  # what the fill of the universal cards keeps
-    ops = _operations(table)
-    n_ops = ops.shape[0]
-    key0 = _start_key(caps0, off)
+    # the operations: the steps, with the universal cards' fill before the first envelope choice
+    ops = np.empty(table.shape[0] + 1, np.int64)
+    n_ops = 0
+    filling = True
+    for s in range(table.shape[0]):
+        if table[s, 0] == 2 and filling:
+            ops[n_ops] = -1
+            n_ops += 1
+            filling = False
+        ops[n_ops] = s
+        n_ops += 1
+    key0 = 0
+    for h in range(n_hands):
+        key0 |= caps0[h] << off[h]
     keys = np.empty(1, np.int64)
     vals = np.empty(1, np.int64)
     fidx = np.full(1, -1, np.int64)  # per state: its number among the folded states, or -1
@@ -802,12 +820,19 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     suffix = np.empty(width, np.int64)
     sd = np.empty(width, np.int64)  # scratch of _canonical
     sh = np.empty(width, np.int64)
-    # a state's successors: key, ways, the id it put in the envelope (0: none), the hand
-    most = max(width + 1, min(_most_successors(table, caps0), limit + 1))  # more: over the limit
+    # a state's successors: key, ways, and the id it put in the envelope (0: none)
+    most = width + 1
+    for s in range(table.shape[0]):
+        if table[s, 0] == 1:
+            n_ways = 2
+            for h in range(n_hands):
+                if (table[s, 4] >> h) & 1:
+                    n_ways *= min(caps0[h], table[s, 1]) + 1
+            most = max(most, n_ways)
+    most = max(width + 1, min(most, limit + 1))  # a state with more successors is over the limit
     sk = np.empty(most, np.int64)
     sw = np.empty(most, np.int64)
     sl = np.empty(most, np.int64)
-    s_hand = np.empty(most, np.int64)
     # the folded states' moves (op by op) and the folds (a labelled state entering a folded one)
     e_from = np.empty(1024, np.int64)
     e_to = np.empty(1024, np.int64)
@@ -853,40 +878,102 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
             env_free = (key & env_mask) == 0
             # the id put in the envelope: a folded state records it and keeps a mark
             env_add = (1 << eoff[c]) if is_folded else (eid << eoff[c])
-            m = _successors(
-                table,
-                s,
-                kind,
-                key,
-                env_free,
-                env_add,
-                eid,
-                hm,
-                cl,
-                unopened,
-                tag,
-                tag_hand,
-                off,
-                cmask,
-                moff,
-                keep,
-                binom,
-                p,
-                digits,
-                hl,
-                xs,
-                left,
-                ways,
-                suffix,
-                sk,
-                sw,
-                sl,
-                s_hand,
-            )
-            if m < 0:  # more successors than the limit allows
-                work[0] = spent + sk.shape[0]
-                work[1] = 1
-                return np.empty(0, np.int64), np.empty(0, np.int64)
+            m = 0
+            if kind == -1:  # the universal cards fill the room left
+                sk[0] = key & keep
+                sw[0] = _fill(key, off, cmask, binom, p)
+                sl[0] = 0
+                m = 1
+            elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
+                sk[0] = key
+                sw[0] = 1
+                sl[0] = 0
+                m = 1
+                if env_free:
+                    sk[1] = key | env_add
+                    sw[1] = 1
+                    sl[1] = eid
+                    m = 2
+            elif kind == 0:  # one card: in a clause, or tagged
+                if eid != 0 and env_free and (cl & ~key) == 0:
+                    sk[m] = (key | env_add) & ~cl
+                    sw[m] = 1
+                    sl[m] = eid
+                    m += 1
+                for h in range(n_hands):
+                    if not (hm >> h) & 1:
+                        continue
+                    d = (key >> off[h]) & cmask[h]
+                    if d == 0:
+                        continue
+                    key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
+                    if h == tag_hand:
+                        key2 |= tag
+                    if cl & ~key2:
+                        continue  # a clause closes unmet
+                    if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
+                        continue  # the hand is full with a clause still to meet
+                    sk[m] = key2 & ~cl
+                    sw[m] = 1
+                    sl[m] = 0
+                    m += 1
+            else:  # a group of interchangeable cards
+                nh = 0
+                for h in range(n_hands):
+                    if (hm >> h) & 1:
+                        hl[nh] = h
+                        digits[nh] = (key >> off[h]) & cmask[h]
+                        nh += 1
+                suffix[nh] = 0
+                for j in range(nh - 1, -1, -1):
+                    suffix[j] = suffix[j + 1] + digits[j]
+                for in_env in range(2):
+                    if in_env == 1 and (eid == 0 or not env_free):
+                        break
+                    base = key | (env_add if in_env else 0)
+                    total = table[s, 1] - in_env
+                    if total > suffix[0]:
+                        continue
+                    if nh == 0:
+                        if total == 0:
+                            sk[m] = base
+                            sw[m] = 1
+                            sl[m] = eid if in_env else 0
+                            m += 1
+                        continue
+                    # depth first over the cards given to each hand, most first
+                    j = 0
+                    left[0] = total
+                    ways[0] = 1
+                    xs[0] = min(total, digits[0]) + 1
+                    while j >= 0:
+                        xs[j] -= 1
+                        if xs[j] < 0 or left[j] - xs[j] > suffix[j + 1]:
+                            j -= 1
+                            continue
+                        if j == nh - 1:
+                            if left[j] == xs[j] and m == sk.shape[0]:
+                                work[0] = spent + m
+                                work[1] = 1
+                                return np.empty(0, np.int64), np.empty(0, np.int64)
+                            if left[j] == xs[j]:
+                                key2 = base
+                                dead = False
+                                for q in range(nh):
+                                    if xs[q]:
+                                        key2 -= xs[q] << off[hl[q]]
+                                        if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
+                                            dead = True
+                                if not dead:
+                                    sk[m] = key2
+                                    sw[m] = _mul(ways[j], binom[left[j], xs[j]], p)
+                                    sl[m] = eid if in_env else 0
+                                    m += 1
+                            continue
+                        ways[j + 1] = _mul(ways[j], binom[left[j], xs[j]], p)
+                        left[j + 1] = left[j] - xs[j]
+                        xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
+                        j += 1
             spent += m
             if spent > limit:
                 work[0] = spent
@@ -968,9 +1055,9 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
                     nfo += 1
                 m += 1
         for q in range(e_start[o], ne):
-            e_to[q] = t[2 * _probe(t, shift, e_to[q]) + 1]
+            e_to[q] = t[2 * _find(t, shift, e_to[q]) + 1]
         for q in range(f_start[o], nf):
-            f_to[q] = t[2 * _probe(t, shift, f_to[q]) + 1]
+            f_to[q] = t[2 * _find(t, shift, f_to[q]) + 1]
         e_start[o + 1] = ne
         f_start[o + 1] = nf
         n_folded[o + 1] = nfo
@@ -992,7 +1079,11 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     after = np.zeros((rows, n_tags * width_ids), np.int64)
     for i in range(n):
         key = keys[i]
-        if not _complete(key, open_cats, eoff, emask):
+        complete = True
+        for c in range(3):
+            if open_cats[c] and (key >> eoff[c]) & emask[c] == 0:
+                complete = False
+        if not complete:
             continue
         fill = _fill(key, off, cmask, binom, p)
         if fidx[i] >= 0:
@@ -1088,3 +1179,13 @@ def _more(a, n):
     out = np.empty(max(2 * a.shape[0], n), np.int64)
     out[: a.shape[0]] = a
     return out
+
+
+@njit(cache=True)
+def _find(t, shift, key):
+    """The slot of a key in the table t."""
+    mask = (t.shape[0] >> 1) - 1
+    j = _slot(key, shift)
+    while t[2 * j] != key:
+        j = (j + 1) & mask
+    return j
