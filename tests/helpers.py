@@ -515,7 +515,7 @@ def write_games(path: Path, games, rename: dict[str, str] | None = None) -> Path
 # A night of three games typed in the notation (German 2023 with four players, UK 2020 with three, a
 # duel), every hand known but the duel's; Katrin is spelled "Kathrin" in the second game (the two
 # never sat at one table). The first two games have a time, the third only the date: it is third.
-CLUB_EVENING = FIXTURES / "notation" / "club-evening.clue"
+CLUB_EVENING = FIXTURES / "club" / "club-evening.clue"
 CLUB_NIGHT = "2026-11-20"
 CLUB_GAMES = ["club-2026-11-20-1", "club-2026-11-20-2", "club-2026-11-20-3"]
 

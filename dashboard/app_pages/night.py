@@ -12,7 +12,7 @@ import streamlit as st
 
 from clue_stats.analysis.suggestions import WORST_LABEL
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_url
+from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_url, require_games
 from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
@@ -30,6 +30,7 @@ def _rating(value: float | None, signed: bool = False) -> str:
 
 ctx = page_context()
 st.title(page("night").title)
+require_games(read(queries.selection_size, ctx.path, ctx.version, queries.GameFilter()), ctx, "game nights")
 nights = read(queries.nights, ctx.path, ctx.version)
 if not nights:
     st.info(

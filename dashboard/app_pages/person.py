@@ -15,13 +15,14 @@ from clue_stats.analysis.league import settle_words
 from clue_stats.analysis.review_charts import label_scale
 from clue_stats.analysis.suggestions import LABEL_ORDER
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, replay_url
+from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, replay_url, require_games
 from clue_stats.dashboard.app_pages.tables import cards, rows
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import PAGES, page
 
 ctx = page_context()
 st.title(page("person").title)
+require_games(read(queries.selection_size, ctx.path, ctx.version, ctx.filters), ctx, "players")
 first = read(queries.person_view, ctx.path, ctx.version, ctx.filters, st.session_state.get("person_choice") or "")
 players = first["players"]
 if not players:
