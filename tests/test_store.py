@@ -201,7 +201,11 @@ def test_a_reader_holding_the_file_past_the_wait_delays_ingest_and_loses_nothing
     assert counts(db)["games"] == 60
 
 
-def test_a_reader_that_never_lets_go_keeps_every_batch_stored_and_says_what_is_left(tmp_path, db, quick_batches):
+def test_a_reader_that_never_lets_go_keeps_every_batch_stored_and_says_what_is_left(
+    tmp_path, db, quick_batches, monkeypatch
+):
+    # batches of exactly 10 games: a loaded machine must not close a batch early on time alone
+    monkeypatch.setattr(pipeline, "BATCH_SECONDS", 600.0)
     games = _small_games(tmp_path, 60)
     reader: list[HeldReader] = []
 
