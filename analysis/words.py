@@ -30,7 +30,7 @@ from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_date, format_time
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import NumberPattern, parse_pattern
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -69,7 +69,13 @@ def choose(explicit: str | None = None) -> str:
         if found is None:
             raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}, not {explicit!r}")
         return found
-    return known(os.environ.get(ENV)) or _system() or SOURCE
+    return _default(*(os.environ.get(v) for v in (ENV, "LC_ALL", "LC_MESSAGES", "LANG")))
+
+
+@cache
+def _default(*environment: str | None) -> str:
+    """The language of the environment (its variables as the key: the system's locale is asked once)."""
+    return known(environment[0]) or _system() or SOURCE
 
 
 def language() -> str:
@@ -121,21 +127,34 @@ def n_(count: int, one: str, many: str, **fields: object) -> str:
 
 def number(value: int) -> str:
     """A whole number: "1,007", "1.007", "1 007"."""
-    return format_decimal(value, locale=language())
+    return _pattern(language(), 0, False).apply(value, _locale(language()))
 
 
 def decimal(value: float, places: int = 2) -> str:
     """A number with ``places`` decimals: "0.82", "0,82"."""
-    return format_decimal(value, "#,##0." + "0" * places if places else "#,##0", locale=language())
+    return _pattern(language(), places, False).apply(value, _locale(language()))
 
 
 def percent(value: float, places: int = 0) -> str:
     """A share as a percentage as the language writes it: "28%", "28 %", "99.5%", "99,5 %"."""
-    pattern = Locale.parse(language()).percent_formats[None].pattern
+    return _pattern(language(), places, True).apply(value, _locale(language()))
+
+
+@cache
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
+
+
+@cache
+def _pattern(code: str, places: int, share: bool) -> NumberPattern:
+    """The parsed number pattern of a language (a report formats a number per cell: parsed once)."""
+    if not share:
+        return parse_pattern("#,##0." + "0" * places if places else "#,##0")
+    pattern = _locale(code).percent_formats[None].pattern
     if places:  # "#,##0 %" -> "#,##0.0 %"
         last = pattern.rfind("0") + 1
         pattern = pattern[:last] + "." + "0" * places + pattern[last:]
-    return format_percent(value, pattern, locale=language())
+    return parse_pattern(pattern)
 
 
 def when(text: str | None) -> str | None:
