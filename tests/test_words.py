@@ -76,6 +76,7 @@ def test_the_language_is_chosen_as_people_expect(monkeypatch: pytest.MonkeyPatch
     for variable in ("CLUE_STATS_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setattr(words.system_locale, "getlocale", lambda: (None, None))
+    words._default.cache_clear()  # the system locale is asked once per environment
     assert words.choose() == "en"  # nothing says: English
     monkeypatch.setenv("LANG", "sv_SE.UTF-8")
     assert words.choose() == "sv"  # the system's locale
