@@ -285,7 +285,7 @@ def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_
     seq = stored[-1][0]
     at = open_app(duel_db, monkeypatch, "replay", game=DUEL_GAME, seq=str(seq))
     assert_clean(at)
-    assert any(f"Record {seq} of" in m.value for m in at.markdown)
+    assert any(f"of the file (record {seq})" in m.value for m in at.markdown)  # the record said by its line
 
 
 # ---------------------------------------------------------------- why, in words, from the exact numbers
