@@ -93,3 +93,31 @@ def test_two_players_of_one_game_whose_names_differ_only_invisibly_are_refused(t
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 3
     assert ": bad_players: " in result.stderr
+
+
+def test_names_an_older_version_stored_as_typed_are_cleaned_once_and_the_league_rates_them_as_one(tmp_path, db):
+    """A database from before names were cleaned: the same person stored under "Weiß Müller" composed
+    and decomposed, and with a zero-width space. The next opening for writing cleans every name
+    column (the league's too), once; the next ingest rates the games again, one person."""
+    path = tmp_path / "league.jsonl"
+    path.write_text(_game("one", names=(NFC, "Ben", "Cleo")) + _game("two", names=("Anna", "Ben", "Cleo")))
+    assert runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"]).exit_code == 0
+    with store.write_connection(db) as con, con.atomic():  # as an older version stored game two
+        con.execute("UPDATE players SET name = ? WHERE name = 'Anna'", [NFD])
+        con.execute("UPDATE events SET player = ? WHERE player = 'Anna'", [NFD])
+        con.execute("UPDATE players SET name = 'Be\u200bn' WHERE name = 'Ben' AND game_id = 'two'")
+        con.execute("UPDATE ratings SET name = ?, player = ? WHERE name = 'Anna'", [NFD, NFD])
+        con.execute("DELETE FROM settings WHERE key = ?", [store.NAMES_CLEANED])
+    with store.read_connection(db) as con:
+        assert len(con.execute("SELECT DISTINCT name FROM players").fetchall()) == 5  # NFC, NFD, Ben, Be-n, Cleo
+    later = tmp_path / "later.jsonl"
+    later.write_text(_game("three", names=(NFC, "Ben", "Cleo")))
+    result = runner.invoke(app, ["ingest", str(later), "--db", str(db), "--no-analyse"])
+    assert result.exit_code == 0, result.output
+    with store.read_connection(db) as con:
+        names = sorted(r[0] for r in con.execute("SELECT DISTINCT name FROM players").fetchall())
+        rated = con.execute("SELECT player, count(*) FROM ratings GROUP BY player ORDER BY player").fetchall()
+        events = {r[0] for r in con.execute("SELECT DISTINCT player FROM events WHERE player IS NOT NULL").fetchall()}
+    assert names == ["Ben", "Cleo", NFC]
+    assert NFD not in events and NFC in events
+    assert rated == [("Ben", 3), ("Cleo", 3), (NFC, 3)]  # one person in every game, rated again

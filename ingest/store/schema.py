@@ -388,6 +388,37 @@ def _present_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     return {(table, column) for table, column in rows}
 
 
+NAMES_CLEANED = "names_cleaned"  # settings key: the stored names were cleaned as ingest.cluelog.clean_name does
+# clean_name in SQL: Unicode's composed form (NFC), without format characters (category Cf) and the
+# Hangul fillers
+_CLEAN_SQL = r"regexp_replace(nfc_normalize({c}), '[\p{{Cf}}\x{{115f}}\x{{1160}}\x{{3164}}\x{{ffa0}}]', '', 'g')"
+
+
+def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
+    """Once per database: the names an older clue-stats stored as typed ("Weiß" with a combining
+    mark, a zero-width space in a name) written as today's ingest writes them, so that one person is
+    one name. The games' records keep their text (a game read back from them is cleaned anew). When
+    two names became one, the league is dropped: the next ingest, merge or delete rates every game
+    again (ratings only follow games' content, not their names)."""
+    if con.execute("SELECT 1 FROM settings WHERE key = ?", [NAMES_CLEANED]).fetchall():
+        return
+    names = "SELECT name FROM players"
+    (before,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
+    changed = 0
+    for table in TABLES:
+        for column in table.names(holds="name"):
+            clean = _CLEAN_SQL.format(c=column)
+            (count,) = con.execute(
+                f"UPDATE {table.name} SET {column} = {clean} WHERE {column} IS NOT NULL AND {column} <> {clean}"
+            ).fetchall()[0]
+            changed += count
+    if changed:
+        (after,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
+        if after < before:
+            con.execute("DELETE FROM ratings")
+    con.execute("INSERT INTO settings VALUES (?, ?)", [NAMES_CLEANED, now().isoformat()])
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """The tables made if missing, an older database given its new columns (in the caller's transaction)."""
     # one look at the columns there: a database opened for each batch of a long ingest is mostly
@@ -401,6 +432,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {sql_type}")
             if fill is not None:
                 con.execute(fill)
+    _clean_stored_names(con)
     # the secret of this database's pseudonyms (export --pseudonymise without --salt): random, made once
     con.execute(
         "INSERT INTO settings SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = ?)",
