@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
 from clue_stats.analysis.record_words import describe_seq
 from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages import replay_charts
+from clue_stats.dashboard.app_pages.charts import draw
 from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md, percent
@@ -181,36 +182,7 @@ def _notebook(notebook: pl.DataFrame, card_order: list[str], place_order: list[s
         .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
         .alias("shown"),
     )
-    base = alt.Chart(nb).encode(
-        x=alt.X(
-            "place:N",
-            sort=place_order,
-            title=None,
-            # slanted, so that every player's name fits above its narrow column
-            axis=alt.Axis(orient="top", labelAngle=-35, labelOverlap=False, labelLimit=110),
-        ),
-        y=alt.Y("card_name:N", sort=card_order, title=None),
-    )
-    heat = base.mark_rect().encode(
-        color=alt.Color(
-            "probability:Q",
-            scale=alt.Scale(domain=[0, 1], scheme="blues"),
-            title="chance",
-            legend=alt.Legend(format="%"),
-        ),
-        tooltip=[
-            alt.Tooltip("card_name:N", title="card"),
-            "category:N",
-            "place:N",
-            alt.Tooltip("probability:Q", format=".1%", title="chance"),
-        ],
-    )
-    text = base.mark_text(fontSize=10).encode(
-        text="shown:N",
-        color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
-    )
-    # autosize "fit" counts the slanted labels in the height: room for them, then a row per card
-    st.altair_chart((heat + text).properties(height=100 + 22 * len(card_order)), width="stretch")
+    draw(replay_charts.notebook, (tuple(card_order), tuple(place_order)), {replay_charts.NOTEBOOK: nb})
     st.caption(
         "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
         "observer after this record (✔: certain; blank: impossible)."
@@ -229,27 +201,15 @@ def _entropy_chart(entropy: pl.DataFrame) -> None:
     if entropy.height > MAX_CHART_ROWS:
         changed = pl.col("entropy") != pl.col("entropy").shift(1).over("observer")
         entropy = entropy.sort("observer", "seq").filter(changed.fill_null(True) | (pl.col("seq") == n_records))
-    marks = pl.DataFrame({"seq": suggestion_seqs}, schema={"seq": pl.Int64})
-    lines_chart = (
-        alt.Chart(entropy)
-        .mark_line(interpolate="step-after")
-        .encode(
-            x=alt.X("seq:Q", title="record", scale=alt.Scale(domain=[0, max(n_records, 1)])),
-            y=alt.Y("entropy:Q", title="uncertainty left (bits)"),
-            color=alt.Color("observer:N", title="observer"),
-            strokeWidth=alt.condition(
-                alt.datum.observer == (TABLE_LABEL if observer is None else observer), alt.value(3.5), alt.value(1.2)
-            ),
-            tooltip=[
-                "observer:N",
-                alt.Tooltip("seq:Q", title="after record"),
-                alt.Tooltip("entropy:Q", format=".3f", title="bits left"),
-            ],
-        )
+    draw(
+        replay_charts.uncertainty,
+        (n_records, TABLE_LABEL if observer is None else observer),
+        {
+            replay_charts.ENTROPY: entropy,
+            replay_charts.MARKS: pl.DataFrame({"seq": suggestion_seqs}, schema={"seq": pl.Int64}),
+            replay_charts.NOW: pl.DataFrame({"seq": [seq]}),
+        },
     )
-    ticks = alt.Chart(marks).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
-    now = alt.Chart(pl.DataFrame({"seq": [seq]})).mark_rule(color="black", size=2).encode(x="seq:Q")
-    st.altair_chart((ticks + lines_chart + now).properties(height=320), width="stretch")
     st.caption(
         "How to read this: each line is how many bits of uncertainty about the solution (the envelope's entropy) an "
         "observer still had after each record; 0 bits is certain, one bit is one yes-or-no question. Dotted lines "
@@ -262,28 +222,7 @@ def _gains_chart(entropy: pl.DataFrame, s: int) -> None:
     before = entropy.filter(pl.col("seq") == s - 1).select("observer", pl.col("entropy").alias("before"))
     after = entropy.filter(pl.col("seq") == s).select("observer", pl.col("entropy").alias("after"))
     gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
-    st.altair_chart(
-        alt.Chart(gains)
-        .mark_bar()
-        .encode(
-            x=alt.X("gain_bits:Q", title="information gained (bits)"),
-            y=alt.Y(
-                "observer:N",
-                title=None,
-                sort=[*names, TABLE_LABEL],
-                axis=alt.Axis(labelLimit=220, labelOverlap=False),
-            ),
-            color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
-            tooltip=[
-                "observer:N",
-                alt.Tooltip("before:Q", format=".3f"),
-                alt.Tooltip("after:Q", format=".3f"),
-                alt.Tooltip("gain_bits:Q", format=".3f"),
-            ],
-        )
-        .properties(height=60 + 28 * (len(names) + 1)),
-        width="stretch",
-    )
+    draw(replay_charts.gains, ((*names, TABLE_LABEL),), {replay_charts.GAINS: gains})
     st.caption(
         "How to read this: the bits each observer's uncertainty about the solution fell by with this "
         "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "

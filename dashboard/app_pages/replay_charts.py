@@ -1,0 +1,92 @@
+"""The replay's charts, each built once for what shapes it (charts.draw gives them their data at
+every step): the observer's notebook, the uncertainty of every observer over the game, and what the
+current suggestion taught each one. UI only."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from clue_stats.analysis.words import _
+
+NOTEBOOK = "notebook"  # card_name, category, place, probability, shown: a row per card and place
+ENTROPY = "entropy"  # observer, seq, entropy: every observer's bits left after each record
+MARKS = "marks"  # seq: the records that are suggestions
+NOW = "now"  # seq: the current record
+GAINS = "gains"  # observer, before, after, gain_bits: the current suggestion
+
+
+def notebook(card_order: tuple[str, ...], place_order: tuple[str, ...]) -> alt.LayerChart:
+    """A cell per card and place, the chance that the card is there."""
+    base = alt.Chart(alt.NamedData(NOTEBOOK)).encode(
+        x=alt.X(
+            "place:N",
+            sort=list(place_order),
+            title=None,
+            # slanted, so that every player's name fits above its narrow column
+            axis=alt.Axis(orient="top", labelAngle=-35, labelOverlap=False, labelLimit=110),
+        ),
+        y=alt.Y("card_name:N", sort=list(card_order), title=None),
+    )
+    heat = base.mark_rect().encode(
+        color=alt.Color(
+            "probability:Q",
+            scale=alt.Scale(domain=[0, 1], scheme="blues"),
+            title=_("chance"),
+            legend=alt.Legend(format="%"),
+        ),
+        tooltip=[
+            alt.Tooltip("card_name:N", title=_("card")),
+            alt.Tooltip("category:N", title=_("kind of card")),
+            alt.Tooltip("place:N", title=_("place")),
+            alt.Tooltip("probability:Q", format=".1%", title=_("chance")),
+        ],
+    )
+    text = base.mark_text(fontSize=10).encode(
+        text="shown:N",
+        color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
+    )
+    # autosize "fit" counts the slanted labels in the height: room for them, then a row per card
+    return (heat + text).properties(height=100 + 22 * len(card_order))
+
+
+def uncertainty(n_records: int, observer: str) -> alt.LayerChart:
+    """A line per observer of the bits left after each record, ``observer``'s drawn thick; dotted
+    rules at the suggestions and a black one at the current record."""
+    lines = (
+        alt.Chart(alt.NamedData(ENTROPY))
+        .mark_line(interpolate="step-after")
+        .encode(
+            x=alt.X("seq:Q", title=_("record"), scale=alt.Scale(domain=[0, max(n_records, 1)])),
+            y=alt.Y("entropy:Q", title=_("uncertainty left (bits)")),
+            color=alt.Color("observer:N", title=_("observer")),
+            strokeWidth=alt.condition(alt.datum.observer == observer, alt.value(3.5), alt.value(1.2)),
+            tooltip=[
+                alt.Tooltip("observer:N", title=_("observer")),
+                alt.Tooltip("seq:Q", title=_("after record")),
+                alt.Tooltip("entropy:Q", format=".3f", title=_("bits left")),
+            ],
+        )
+    )
+    ticks = alt.Chart(alt.NamedData(MARKS)).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
+    now = alt.Chart(alt.NamedData(NOW)).mark_rule(color="black", size=2).encode(x="seq:Q")
+    return (ticks + lines + now).properties(height=320)
+
+
+def gains(observers: tuple[str, ...]) -> alt.Chart:
+    """A bar per observer of the bits the current suggestion took from their uncertainty (red: it grew)."""
+    return (
+        alt.Chart(alt.NamedData(GAINS))
+        .mark_bar()
+        .encode(
+            x=alt.X("gain_bits:Q", title=_("information gained (bits)")),
+            y=alt.Y("observer:N", title=None, sort=list(observers), axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+            color=alt.condition(alt.datum.gain_bits < 0, alt.value("#d62728"), alt.value("#1f77b4")),
+            tooltip=[
+                alt.Tooltip("observer:N", title=_("observer")),
+                alt.Tooltip("before:Q", format=".3f", title=_("bits left before")),
+                alt.Tooltip("after:Q", format=".3f", title=_("bits left after")),
+                alt.Tooltip("gain_bits:Q", format=".3f", title=_("information gained (bits)")),
+            ],
+        )
+        .properties(height=60 + 28 * len(observers))
+    )
