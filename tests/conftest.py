@@ -16,7 +16,9 @@ os.environ["CLUE_STATS_LANG"] = "en"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Property tests (Hypothesis' @given, many examples each) belong to the slow tier: `make test`
     runs them, `make test-fast` (-m "not slow") leaves them out. The other slow tests say so with
-    @pytest.mark.slow: the browser, the Dask cluster and the long reference comparisons."""
+    @pytest.mark.slow (or a file's pytestmark): every test of about a second or more (the browser, the
+    Dask cluster, pages through AppTest, real processes, leagues, the long reference comparisons),
+    so that the fast tier runs in under a minute (docs/performance.md)."""
     for item in items:
         if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
             item.add_marker(pytest.mark.slow)

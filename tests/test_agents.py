@@ -45,6 +45,7 @@ def test_the_ratio_interval_by_hand():
     assert agents.ratio_interval([0.0], [0.0])[0] == 1.0  # nothing to learn: 1 by definition
 
 
+@pytest.mark.slow
 def test_agents_by_name_read_the_stored_columns(db: Path):
     with store.read_connection(db) as con:
         table = {r["agent"]: r for r in agents.agent_summary(con, by="name").to_dicts()}
@@ -80,6 +81,7 @@ def test_agents_by_program_pool_every_seat(db: Path):
     assert row["review_low"] < row["review_accuracy"] < row["review_high"]
 
 
+@pytest.mark.slow
 def test_the_agents_page_shows_them(db: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("CLUE_STATS_DB", str(db))
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
@@ -92,6 +94,7 @@ def test_the_agents_page_shows_them(db: Path, monkeypatch: pytest.MonkeyPatch):
     assert frame["Rule breaks"][0].endswith("2 in 2 of 9")
 
 
+@pytest.mark.slow
 def test_the_agents_page_without_agents_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     db = tmp_path / "people.duckdb"
     pipeline.ingest_paths([str(PEOPLE)], db, analyse=False, workers=1)

@@ -29,6 +29,8 @@ from clue_stats.ingest.store import (
 from clue_stats.testing import random_game
 from tests.helpers import DOCS, GIVEAWAY_LOG, docs_log, load
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 runner = CliRunner()
 
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
@@ -90,6 +91,7 @@ SUGGEST = {
 }
 
 
+@pytest.mark.slow
 def test_the_budget_counts_the_checks_seconds_and_says_where_they_went(tmp_path):
     # reading a deck of 30,000 cards takes longer than 0.05 s; no count of the deals has run by then
     log = tmp_path / "deck.jsonl"
@@ -110,6 +112,7 @@ players A, B, C
 """
 
 
+@pytest.mark.slow
 def test_an_abbreviation_that_fits_thousands_of_cards_names_five(tmp_path):
     # 5,000 rooms called "Saal 0" to "Saal 4999", and 2,000 lines naming the room "Saal"
     rooms = ", ".join(f"Saal {i}" for i in range(5000))
@@ -123,6 +126,7 @@ def test_an_abbreviation_that_fits_thousands_of_cards_names_five(tmp_path):
     assert len(result.output) < 2000 * 300
 
 
+@pytest.mark.slow
 def test_an_unknown_card_in_a_large_deck_still_gets_a_did_you_mean(tmp_path):
     log = tmp_path / "deck.jsonl"
     # a deck of 100,000 cards: a did-you-mean compares the name with the 200 names beside it alphabetically

@@ -114,6 +114,7 @@ print(b.most_held, status("VmHWM") - start)
 """
 
 
+@pytest.mark.slow
 def test_the_memory_reckoned_is_within_twice_what_the_count_takes():
     # the checks of a 10/8/12 game with no hand logged (its largest count holds some 16 MiB), in a
     # process of its own: its peak resident memory against what the memory limit reckons. The C
@@ -126,6 +127,7 @@ def test_the_memory_reckoned_is_within_twice_what_the_count_takes():
     assert reckoned / 2 <= measured <= 2 * reckoned, (reckoned >> 20, measured >> 20)
 
 
+@pytest.mark.slow
 def test_the_exact_python_program_keeps_the_budget_too(hard, monkeypatch):
     k, counts, _ = hard
     monkeypatch.setattr(counting_kernel, "fits", lambda pl: False)
@@ -199,6 +201,7 @@ def _write(folder: Path, name: str, game) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(tmp_path, db, monkeypatch):
     folder = tmp_path / "night"
     folder.mkdir()
@@ -262,6 +265,7 @@ def _review_cut_game():
 REVIEW_CUT = budget.Limits(states=400_000, memory_mb=None, seconds=None)
 
 
+@pytest.mark.slow
 def test_a_game_over_the_budget_only_in_its_review_keeps_every_other_stage():
     game = _review_cut_game()
     counting.clear_caches()
@@ -292,6 +296,7 @@ def test_a_game_over_the_budget_only_in_its_review_keeps_every_other_stage():
     assert [r["code"] for r in rows.tables["problems"]] == ["over_budget"]
 
 
+@pytest.mark.slow
 def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp_path, db):
     folder = tmp_path / "night"
     folder.mkdir()
@@ -343,6 +348,7 @@ def test_a_bad_budget_setting_is_a_usage_error(tmp_path, monkeypatch):
     assert result.exit_code == 2 and budget.ENV_SECONDS in result.stderr
 
 
+@pytest.mark.slow
 def test_analyse_leaves_a_game_none_of_whose_stages_fit_as_it_was(tmp_path, db):
     folder = tmp_path / "night"
     folder.mkdir()
@@ -362,6 +368,7 @@ def test_analyse_leaves_a_game_none_of_whose_stages_fit_as_it_was(tmp_path, db):
 # -- stored games are recognised before their checks and analysis ----------------------------------
 
 
+@pytest.mark.slow
 def test_reingesting_stored_games_checks_and_analyses_none_of_them(samples, db, monkeypatch):
     runner = CliRunner()
     first = runner.invoke(app, ["ingest", str(samples), "--db", str(db), "--workers", "1", "--json"])
@@ -385,6 +392,7 @@ def test_reingesting_stored_games_checks_and_analyses_none_of_them(samples, db, 
 # -- every view counts under the budget, and shows a game stored over it as it was stored ----------
 
 
+@pytest.mark.slow
 def test_the_report_of_a_game_stored_over_the_budget_shows_what_was_stored_and_counts_nothing_again(
     tmp_path, db, monkeypatch
 ):
@@ -415,6 +423,7 @@ def test_the_report_of_a_game_stored_over_the_budget_shows_what_was_stored_and_c
     assert "## The race to the solution" in result.stdout and "Not computed" not in result.stdout
 
 
+@pytest.mark.slow
 def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_path, db):
     folder = tmp_path / "night"
     folder.mkdir()
@@ -448,6 +457,7 @@ def test_the_notebook_command_counts_under_the_budget_of_ingest(tmp_path, monkey
     assert ok.exit_code == 0 and "consistent deals" in ok.stdout
 
 
+@pytest.mark.slow
 def test_the_games_list_says_which_games_the_budget_analysed_partly(tmp_path, db):
     folder = tmp_path / "night"
     folder.mkdir()

@@ -27,6 +27,7 @@ def run(*args, env=None):
     return runner.invoke(app, [str(a) for a in args], env=env)
 
 
+@pytest.mark.slow
 def test_ingest_reports_a_summary_and_is_idempotent(samples, db):
     (samples / "notes.md").write_text("not a game")
     first = run("ingest", samples, "--db", db, "--no-analyse")
@@ -59,6 +60,7 @@ def test_bad_input_gives_file_line_code_message_exit_3_and_the_rest_is_stored(tm
     assert listed["rejected"] == 3 and listed["total"] >= 9
 
 
+@pytest.mark.slow
 def test_the_database_comes_from_the_environment_unless_given(samples, tmp_path):
     env_db = tmp_path / "env.duckdb"
     result = run("ingest", samples / "us-clue-family.jsonl", "--no-analyse", env={"CLUE_STATS_DB": str(env_db)})
@@ -160,6 +162,7 @@ def test_every_error_takes_its_familys_exit_code_in_one_place(error, code, capsy
     assert "x" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_partitioned_analysis_goes_through_the_same_handling(tmp_path):
     """It is a command of `clue-stats` (run here as ``python -m clue_stats``), not a script of its own."""
     import subprocess

@@ -73,6 +73,7 @@ def test_rows_show_every_column_whole_and_stack_on_a_phone() -> None:
     assert "@media (max-width: 640px)" in html and "content: attr(data-label)" in html
 
 
+@pytest.mark.slow
 def test_the_night_lists_its_games_in_played_order(club: Path, tmp_path: Path) -> None:
     """The issue's case: the first two games of the night have a time, the third only the date; it
     was listed first ("Game 1"). Played order keeps it third, in the report and in the ratings."""
@@ -87,6 +88,7 @@ def test_the_night_lists_its_games_in_played_order(club: Path, tmp_path: Path) -
     assert [(int(n), g.replace("\\", "")) for n, g in sections] == list(enumerate(CLUB_GAMES, 1))
 
 
+@pytest.mark.slow
 def test_a_league_from_the_first_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One rated game is a league: every player in a table, by rating, each provisional, with the games
     it needs until it settles and the rating in words."""
@@ -138,6 +140,7 @@ def everything_shown(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.slow
 def test_after_a_merge_every_page_report_and_export_shows_the_person(
     club: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,6 +191,7 @@ def test_after_a_merge_every_page_report_and_export_shows_the_person(
     assert any(g["winner"] == "Kathrin" for g in json.loads(result.stdout)["games"])
 
 
+@pytest.mark.slow
 def test_names_that_look_like_one_person_are_hinted(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Katrin and Kathrin (one letter apart, never at one table) are hinted in `players` and on the
     Players page, with the command that merges them; Ben and Bob (two letters of three) are not."""
@@ -203,6 +207,7 @@ def test_names_that_look_like_one_person_are_hinted(club: Path, monkeypatch: pyt
     assert "players merge Kathrin Katrin" in texts(at)
 
 
+@pytest.mark.slow
 def test_the_night_page_shows_the_latest_night_in_played_order(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Night page opens at the latest night, its games in played order (the undated third game
     third), the report's moments and each player's rating before and after; any night can be chosen."""
@@ -247,6 +252,7 @@ def test_the_overview_starts_with_the_club(club: Path, monkeypatch: pytest.Monke
     assert [s.value for s in at.subheader][:3] == ["Latest games", "Latest nights", "In numbers"]
 
 
+@pytest.mark.slow
 def test_a_page_per_person(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """?player=Jonas: his games, wins, rating, review accuracy (the leaderboard's), label counts (the
     stored labels), best and worst suggestions at the line of their file, head-to-head and games."""

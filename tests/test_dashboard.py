@@ -29,6 +29,8 @@ from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
 from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 APP = ROOT / "dashboard" / "app.py"
 PAGES = [p.slug for p in pages.PAGES]  # every page the app registers
 

@@ -148,6 +148,7 @@ def test_master_detective_size_views_agree_with_the_plain_reference():
         assert counts == expected
 
 
+@pytest.mark.slow
 def test_decks_past_the_int64_program_are_counted_compiled_by_remainders():
     # 10/10/15 at 6 players (35 cards): the table's counts pass 2**62, so the compiled program
     # counts modulo 2**64 and a prime below 2**31 and rebuilds the counts (Chinese remainder theorem)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +145,7 @@ def test_deals_split_by_the_named_cards_a_player_holds_match_enumeration(game, d
         assert got == expected, (observer, seq, player, named, program)
 
 
+@pytest.mark.slow
 def test_duel_room_cards_and_peeks_match_enumeration():
     for seed in range(3):
         game = random_game(seed, n_players=2, n_suggestions=5, deck=small_deck(3, 3, 4), duel=True)
@@ -157,6 +159,7 @@ def test_duel_room_cards_and_peeks_match_enumeration():
         assert c.card_places == {card: {p: n for p, n in per.items() if n} for card, per in places.items()}
 
 
+@pytest.mark.slow
 def test_four_players_on_the_3_3_4_deck():
     game = random_game(7, n_players=4, n_suggestions=6, deck=small_deck(3, 3, 4), wrong_accusations=1)
     deals = list(all_deals(game))
@@ -225,6 +228,7 @@ def test_big_decks_count_exactly_beyond_64_bits():
     assert sum(by_python.values()) == sum(solution_counts(k1).values()) - sum(solution_counts(none).values())
 
 
+@pytest.mark.slow
 def test_the_compiled_program_is_exact_where_partial_counts_pass_64_bits():
     # a Master Detective-size deck (10/8/12), 6 players, the table's view: the partial counts pass
     # 2**64 (the product of the cards' possible places bounds them), each solution's count does not;
@@ -249,6 +253,7 @@ def test_the_compiled_program_is_exact_where_partial_counts_pass_64_bits():
     assert sum(int(a.sum()) for a in split.values()) == sum(solutions.values())
 
 
+@pytest.mark.slow
 def test_compiled_and_python_programs_agree():
     # mid-game knowledge of 3- to 6-player classic games: the states where both programs work hardest
     for seed in range(6):
@@ -298,6 +303,7 @@ def test_inconsistent_knowledge_counts_nothing():
     assert math.isnan(envelope_entropy(k)) and c.certain_solution() is None
 
 
+@pytest.mark.slow
 def test_the_folding_kernel_agrees_with_python_for_each_number_of_open_envelope_slots():
     # the compiled program folds a state when its envelope gets its last id but one: with three
     # open slots after two, with two or one after the first; players who know envelope cards give
@@ -317,6 +323,7 @@ def test_the_folding_kernel_agrees_with_python_for_each_number_of_open_envelope_
     assert {(1, 0), (2, 0), (3, 0), (1, 3), (2, 3), (3, 3)} <= seen
 
 
+@pytest.mark.slow
 def test_one_state_with_many_successors():
     # a player known to lack every weapon: the weapons are one group spread over the other five
     # hands and the envelope; each of those hands lacks a room of its own, so no two are alike and

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import pytest
+
 from clue_stats.engine.deduction import (
     TABLE,
     answers,
@@ -94,6 +96,7 @@ def test_expected_gain_of_annas_suggestion_is_one_bit():
     assert gain == 1.0 and triple == ("plum", "rope", "hall")
 
 
+@pytest.mark.slow
 def test_answer_chances_match_enumeration_with_the_one_in_j_rule():
     for seed in range(4):
         game = random_game(seed, n_players=3, n_suggestions=3, deck=small_deck(3, 3, 4))

@@ -70,6 +70,7 @@ def _strings_people_read(path: Path) -> list[tuple[int, str]]:
     ]
 
 
+@pytest.mark.slow
 def test_what_people_read_points_only_at_topics_the_tool_has():
     """A caption, help text or report line that says "docs/league.md" sends an installed tool's user to a
     file they do not have; they are told `clue-stats docs league` or the Help page instead, of a topic
@@ -87,6 +88,7 @@ def test_what_people_read_points_only_at_topics_the_tool_has():
     assert not unknown, unknown
 
 
+@pytest.mark.slow
 def test_no_command_help_points_at_a_file():
     commands = get_command(app).commands  # type: ignore[attr-defined]  # a group (typer's own click)
     assert "docs" in commands and "ingest" in commands
@@ -114,6 +116,7 @@ def _help_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **query: str) ->
     return at
 
 
+@pytest.mark.slow
 def test_the_help_page_shows_the_topic_of_its_address_with_links_to_other_topics(tmp_path, monkeypatch):
     at = _help_page(tmp_path, monkeypatch, topic="league")
     assert at.title[0].value == "Help"
@@ -124,6 +127,7 @@ def test_the_help_page_shows_the_topic_of_its_address_with_links_to_other_topics
     assert "](?topic=report)" in text  # league.md links to report.md
 
 
+@pytest.mark.slow
 def test_the_help_page_says_so_for_a_topic_it_does_not_have(tmp_path, monkeypatch):
     at = _help_page(tmp_path, monkeypatch, topic="<script>")
     assert any("no help topic" in w.value for w in at.warning)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
@@ -12,6 +13,8 @@ from clue_stats.cli import app
 from clue_stats.ingest.export import game_pseudonym
 from clue_stats.ingest.store import game_from_payloads
 from tests.helpers import FIXTURES
+
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
 runner = CliRunner()
 

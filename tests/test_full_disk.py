@@ -20,6 +20,8 @@ from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog
 from tests.helpers import SAMPLES
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 runner = CliRunner()
 
 

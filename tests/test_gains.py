@@ -119,6 +119,7 @@ def test_best_gain_as_the_reference_on_the_corpora(path: Path) -> None:
             assert best[1] == ref[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p in CORPORA if p.parent.name == "samples"], ids=lambda p: p.name)
 def test_review_and_light_analysis_store_the_same_expected_gain(path: Path) -> None:
     """The review reads a suggestion's expected gain from the pass over every candidate; the

@@ -42,6 +42,7 @@ def deep(tmp_path):
         path = os.path.dirname(path)
 
 
+@pytest.mark.slow
 def test_a_folder_1200_deep_is_walked_and_its_game_stored(tmp_path, db, deep):
     bottom = deep
     (bottom / "g.jsonl").write_text(GAME)
@@ -100,6 +101,7 @@ def _unblock_after(fifo: Path, seconds: float) -> None:
     threading.Thread(target=writer, daemon=True).start()
 
 
+@pytest.mark.slow
 def test_a_pipe_in_a_folder_or_named_is_skipped_and_counted_not_waited_on(tmp_path, db):
     top = tmp_path / "logs"
     top.mkdir()
@@ -126,6 +128,7 @@ def test_a_pipe_in_a_folder_or_named_is_skipped_and_counted_not_waited_on(tmp_pa
     assert f"1 file read, 0 skipped, 1 not files (pipes, devices); {GAMES} games valid" in text.stdout
 
 
+@pytest.mark.slow
 def test_a_folder_of_many_empty_files_is_written_in_batches_with_progress(tmp_path, db, monkeypatch):
     """Files without games do not wait for the end of the run: their rejections go to the store in
     batches as the folder is read, and the progress is told how many files were read."""

@@ -51,6 +51,7 @@ def _bad_game(line: str | None) -> str:
     return "\n".join(lines) + "\n", len(lines) - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what,line,code", REFUSED, ids=[r[0] for r in REFUSED])
 def test_a_refused_value_is_a_problem_of_its_line_and_every_other_game_is_stored(tmp_path, db, what, line, code):
     folder = tmp_path / "night"
@@ -86,6 +87,7 @@ def test_validate_reports_the_same_problem_and_goes_on(tmp_path):
     assert "5,000 digits" in summary.problems[0].message
 
 
+@pytest.mark.slow
 def test_an_extension_record_is_kept_whatever_it_holds(db, tmp_path):
     lines = VALID.splitlines()
     lines.insert(4, '{"type":"x-unreadable"}')
@@ -110,6 +112,7 @@ def test_an_unreadable_line_still_keeps_its_seq(tmp_path):
     assert game is None and [(p.code, p.seq, p.line) for p in problems] == [("bad_value", 4, 5)]
 
 
+@pytest.mark.slow
 def test_a_duplicate_id_rejection_keeps_the_original_bytes(tmp_path, samples, db):
     pipeline.ingest_paths([str(samples / "us-clue-family.jsonl")], db, analyse=False, workers=1)
     changed = (
@@ -193,6 +196,7 @@ def _folder_with_a_link_to_nothing(tmp_path):
     return folder
 
 
+@pytest.mark.slow
 def test_a_link_to_nothing_is_reported_unreadable_and_counted(tmp_path, db):
     folder = _folder_with_a_link_to_nothing(tmp_path)
     result = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--no-analyse", "--json"])
@@ -254,6 +258,7 @@ def test_a_file_that_cannot_be_opened_is_unreadable_not_encoding(tmp_path, monke
     ]
 
 
+@pytest.mark.slow
 def test_files_and_folders_without_permission_as_an_ordinary_user(tmp_path):
     """The real thing: chmod 000, read without root's power to read anything."""
     import os

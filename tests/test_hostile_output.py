@@ -49,6 +49,7 @@ def _hostile_game(tmp_path, db):
     return hostile
 
 
+@pytest.mark.slow
 def test_games_prints_names_as_written_without_markup_or_escape_sequences(tmp_path, db, wide):
     _hostile_game(tmp_path, db)
     result = runner.invoke(app, ["games", "--db", str(db)])
@@ -57,6 +58,7 @@ def test_games_prints_names_as_written_without_markup_or_escape_sequences(tmp_pa
     assert LINK.split("]")[0] + "]" in result.stdout  # the link markup shown, not made a hyperlink
 
 
+@pytest.mark.slow
 def test_names_with_escape_sequences_are_shown_escaped_on_stdout_and_stderr(tmp_path, db, wide):
     hostile = _hostile_game(tmp_path, db)
     name = next(n for n in hostile.values() if "Eve" in n)
@@ -80,6 +82,7 @@ def test_names_with_escape_sequences_are_shown_escaped_on_stdout_and_stderr(tmp_
     assert "Mom[/link]\\x1b]0;pwned\\x07\\x1b[2J\\x9b2J" in listed.stdout and "\x1b" not in listed.stdout
 
 
+@pytest.mark.slow
 def test_json_output_escapes_every_control_character(tmp_path, db):
     _hostile_game(tmp_path, db)
     result = runner.invoke(app, ["games", "--db", str(db), "--json"])
@@ -127,6 +130,7 @@ def test_the_dashboard_refuses_a_file_that_is_not_a_database(tmp_path):
 # ---------------------------------------------------------------- file names from ids
 
 
+@pytest.mark.slow
 def test_a_report_of_a_game_with_a_300_character_id_gets_a_short_file_name(tmp_path, db, monkeypatch):
     long_id = "club-night-" + "x" * 289
     text = (SAMPLES / "us-clue-family.jsonl").read_text()
@@ -181,6 +185,7 @@ def test_a_port_with_a_listening_server_is_still_taken():
 # ---------------------------------------------------------------- --out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 def test_export_into_a_folder_with_quotes_in_its_name(tmp_path, samples, db, fmt):
     import duckdb
@@ -196,6 +201,7 @@ def test_export_into_a_folder_with_quotes_in_its_name(tmp_path, samples, db, fmt
         assert stored.execute("SELECT count(*) FROM games").fetchone()[0] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["export"], ["simulate", "--games", "1"]])
 def test_out_naming_a_file_is_a_usage_error(tmp_path, samples, db, command):
     pipeline.ingest_paths([str(samples / "us-clue-family.jsonl")], db, analyse=False, workers=1)

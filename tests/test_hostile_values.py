@@ -25,6 +25,7 @@ def _game(game_id: str, played_at: str | None = None, names: tuple[str, str, str
     return text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "played_at,why",
     [
@@ -55,6 +56,7 @@ def test_dates_that_exist_are_taken_with_or_without_a_time():
 NFC, NFD = "Wei\u00df M\u00fcller", "Wei\u00df Mu\u0308ller"  # "Weiß Müller": ü composed, and u + combining diaeresis
 
 
+@pytest.mark.slow
 def test_names_that_differ_only_by_normalisation_or_invisible_characters_are_one_player(tmp_path, db):
     assert NFC != NFD and clean_name(NFD) == NFC
     path = tmp_path / "league.jsonl"

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
 from clue_stats.cli import app
 from clue_stats.ingest import store
+
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
 runner = CliRunner()
 

@@ -66,6 +66,7 @@ def sources(layer: str) -> list[Path]:
     return sorted((ROOT / layer).rglob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layer", list(LAYERS))
 def test_no_layer_imports_a_later_one(layer: str) -> None:
     wrong = []
@@ -155,6 +156,7 @@ def _main_blocks(source: str) -> list[int]:
     return [node.lineno for node in ast.parse(source).body if _is_main_block(node)]
 
 
+@pytest.mark.slow
 def test_only_the_command_line_has_a_command_line() -> None:
     """No module of the library parses arguments, runs as a script or says what the exit codes are:
     commands are `clue-stats` commands (clue_stats/commands/), exit codes are clue_stats.exit_codes'."""
@@ -172,6 +174,7 @@ def test_only_the_command_line_has_a_command_line() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.slow
 def test_the_program_never_imports_its_testing_module() -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
@@ -262,6 +265,7 @@ def test_the_check_lets_the_shared_helpers_through(source: str) -> None:
     assert not any(imports_another_test_module(name, beside) for _, name in imports_of_a_test(source))
 
 
+@pytest.mark.slow
 def test_tests_share_helpers_through_one_module() -> None:
     """Tests import what they share from tests/helpers.py, never from each other, conftest or benchmarks/."""
     beside = _beside()

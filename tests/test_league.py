@@ -22,6 +22,7 @@ def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_the_leaderboard_counts_the_season(season_db: Path) -> None:
     with store.read_connection(season_db) as con:
         board = league.leaderboard(con, "people")

@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
 runner = CliRunner()
 APP = ROOT / "dashboard" / "app.py"

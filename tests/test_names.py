@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from clue_stats.analysis import names
 from clue_stats.ingest import store
@@ -20,6 +21,7 @@ def test_start_squares_are_named_by_who_starts_there():
     assert names.of_edition("classic").square((0, 0)) == "square 0,0"
 
 
+@pytest.mark.slow
 def test_a_table_of_many_games_gets_each_rows_edition_names_custom_decks_from_the_store(samples, db):
     from typer.testing import CliRunner
 

@@ -14,6 +14,8 @@ from clue_stats.cli import app
 from clue_stats.ingest import store
 from tests.helpers import LATE_GAME, SEASON, XSS, write_games
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 runner = CliRunner()
 
 

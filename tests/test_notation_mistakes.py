@@ -151,6 +151,7 @@ def test_a_line_holding_only_a_time_is_a_problem_of_its_line() -> None:
     assert "a record starts with a player's name" in problem.message
 
 
+@pytest.mark.slow
 def test_ingest_stores_the_good_games_and_rejects_the_mistaken_ones(tmp_path: Path) -> None:
     folder = tmp_path / "notebooks"
     shutil.copytree(FIXTURES, folder)
@@ -164,6 +165,7 @@ def test_ingest_stores_the_good_games_and_rejects_the_mistaken_ones(tmp_path: Pa
     }
 
 
+@pytest.mark.slow
 def test_the_german_sample_and_its_twin_are_stored_once(tmp_path: Path) -> None:
     for name in ("de-2023-anna-notebook.jsonl", "de-2023-anna-notebook.clue"):
         shutil.copy(SAMPLES / name, tmp_path / name)
@@ -179,6 +181,7 @@ def test_the_german_sample_and_its_twin_are_stored_once(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- through the real command
 
 
+@pytest.mark.slow
 def test_convert_turns_the_notation_into_clue_log_and_back(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -90,6 +90,7 @@ def _corpus(path: Path, games: int, first_seat_share: float, seed: int, n_player
         store.write_batch(con, batch, [])
 
 
+@pytest.mark.slow
 def test_planted_first_seat_advantage_is_found(tmp_path: Path) -> None:
     db = tmp_path / "planted.duckdb"
     _corpus(db, 1200, first_seat_share=0.40, seed=7)
@@ -107,6 +108,7 @@ def test_planted_first_seat_advantage_is_found(tmp_path: Path) -> None:
     assert row["wins_by_seat"][0] == first["wins"]
 
 
+@pytest.mark.slow
 def test_fair_corpus_reports_no_effect(tmp_path: Path) -> None:
     db = tmp_path / "fair.duckdb"
     _corpus(db, 1200, first_seat_share=0.25, seed=11)
@@ -122,6 +124,7 @@ def test_fair_corpus_reports_no_effect(tmp_path: Path) -> None:
     assert (characters["p_value"] > 0.01).all()
 
 
+@pytest.mark.slow
 def test_expected_rate_counts_games_nobody_won(tmp_path: Path) -> None:
     # 4 two-player games, 3 of them won: no effect means each seat wins 3/4 / 2 of its games
     db = tmp_path / "small.duckdb"

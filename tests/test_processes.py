@@ -21,6 +21,8 @@ from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog
 from tests.helpers import dashboard_server
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 
 def children_of(pid: int) -> list[int]:
     """The pids of the processes whose parent is ``pid`` (read from /proc)."""

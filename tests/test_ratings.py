@@ -13,6 +13,8 @@ from clue_stats.cli import app
 from clue_stats.ingest import store
 from tests.helpers import SEASON, game_lines, write_games
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 runner = CliRunner()
 
 

@@ -12,12 +12,15 @@ import time
 from pathlib import Path
 
 import duckdb
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clue_stats import pipeline
 from clue_stats.ingest import cluelog, formats, store
 from tests.helpers import FIXTURES, ROOT, SAMPLES
+
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
 # `make fuzz` runs the fuzzing tests with this many times their examples (CLUE_STATS_FUZZ)
 FUZZ = max(1, int(os.environ.get("CLUE_STATS_FUZZ", "1")))

@@ -132,6 +132,7 @@ class Page(HTMLParser):
 # --- sections and numbers ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_report_has_every_section_in_order(main):
     data, html = main
     page = Page(html)
@@ -409,6 +410,7 @@ def test_a_long_entropy_line_keeps_the_last_change_of_each_window(monkeypatch):
 # --- the command ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_command_writes_html_and_markdown(store, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["report", MAIN, "--db", str(store)])
@@ -436,6 +438,7 @@ def test_the_command_writes_html_and_markdown(store, tmp_path, monkeypatch):
     assert target.read_text(encoding="utf-8").startswith(f"# Post-mortem: {HOSTILE}")
 
 
+@pytest.mark.slow
 def test_the_command_explains_mistakes(store, tmp_path):
     missing = runner.invoke(app, ["report", "us-family-2026-10", "--db", str(store)])
     assert missing.exit_code == 2 and f"did you mean '{MAIN}'" in missing.stderr and "Traceback" not in missing.output
@@ -450,6 +453,7 @@ def test_the_command_explains_mistakes(store, tmp_path):
 DUEL = "duell-2026-11-21"
 
 
+@pytest.mark.slow
 def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path):
     from clue_stats.pipeline import analyse_store
 
@@ -488,6 +492,7 @@ def test_a_game_stored_without_analysis_gets_it_computed_for_the_report(tmp_path
     ) == render_markdown(post_mortem(stored))
 
 
+@pytest.mark.slow
 def test_refuters_whose_hand_is_not_in_the_log_say_so(tmp_path):
     """Anna's notebook holds her hand only: whether the others had a choice of card is not known,
     and the refuters' table says why instead of a bare dash, in HTML and in Markdown."""

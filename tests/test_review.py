@@ -131,6 +131,7 @@ def night_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_review_accuracy_over_games_is_one_ratio_in_every_view(night_db: Path, monkeypatch) -> None:
     """Anna's review accuracy over the night is the sum of expected over the sum of best gains of
     all her rated suggestions, the same figure on the Players page's leaderboard and course, the
@@ -253,6 +254,7 @@ def test_each_players_game_in_figures(night_db: Path) -> None:
     assert rows["Ben"]["won"] and not anna["won"]
 
 
+@pytest.mark.slow
 def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_the_replay(
     duel_db: Path, monkeypatch
 ) -> None:
@@ -320,6 +322,7 @@ def test_why_says_the_answers_and_their_exact_chances_of_the_hand_checked_game(n
     )
 
 
+@pytest.mark.slow
 def test_every_number_of_the_why_sentences_is_the_counts(duel_db: Path, monkeypatch, tmp_path: Path) -> None:
     """On the duel: every suggestion that lost bits has a reason; its chances are the exact shares of
     the suggester's deals (engine.answers) and add up to 1, its expected gains are the stored review's,
@@ -373,6 +376,7 @@ def test_every_number_of_the_why_sentences_is_the_counts(duel_db: Path, monkeypa
 # ---------------------------------------------------------------- learn from your mistakes
 
 
+@pytest.mark.slow
 def test_a_puzzle_is_a_mistake_and_rates_any_suggestion_as_the_review_does(night_db: Path, monkeypatch) -> None:
     """Anna's only mistake of the night (n1, record 8: 0 of 1 bit) is her one puzzle; the suggestion
     she made, rated again, loses the stored bits and earns the stored label; the best loses nothing;

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pytest
 
 from clue_stats.analysis.partitioned import output_schema
 from clue_stats.dashboard.app_pages.tables import header
@@ -41,6 +42,7 @@ def test_a_new_database_has_every_declared_column_with_its_type(tmp_path: Path) 
         assert _columns(con) == _declared()
 
 
+@pytest.mark.slow
 def test_a_database_made_before_the_later_columns_gets_them_when_next_written(tmp_path: Path) -> None:
     """A database of the first release (no column added since): opened for writing, it has every
     declared column, the added ones last, and kind filled from the stored rows."""

@@ -58,6 +58,7 @@ def test_entropy_players_ask_the_deduction_engine_and_play_valid_games(monkeypat
     assert asked  # the suspect and weapon come from the exact expected gain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_custom_decks_are_played_without_a_board_and_validate(players: int) -> None:
     deck = custom_deck(10, 8, 12)
@@ -175,6 +176,7 @@ def test_bluffers_name_their_own_cards() -> None:
     assert own > total / 2
 
 
+@pytest.mark.slow
 def test_risk_takers_accuse_earlier_and_sometimes_wrongly() -> None:
     def accusations(spec: str) -> tuple[int, int]:
         wrong = turns = 0

@@ -9,6 +9,8 @@ from clue_stats import pipeline
 from clue_stats.ingest import store
 from tests.helpers import FIXTURES
 
+pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
+
 
 def counts(db):
     with store.read_connection(db) as con:

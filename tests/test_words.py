@@ -43,6 +43,7 @@ def _catalogue(code: str):
         return read_po(f, locale=code)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_catalogue_has_every_message_translated_and_none_left_over(code: str) -> None:
     source = _source_messages()
@@ -201,6 +202,7 @@ def _report(db: Path, code: str, *args: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_both_reports_in_german_and_swedish_hold_no_english_message(season: Path, code: str) -> None:
     phrases, single = _english(code)
@@ -231,6 +233,7 @@ def test_both_reports_in_german_and_swedish_hold_no_english_message(season: Path
     assert markdown["night md"].startswith(night)
 
 
+@pytest.mark.slow
 def test_the_command_line_speaks_the_chosen_language_and_json_never_changes(
     season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -284,6 +287,7 @@ def _page_text(at) -> list[str]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
     dashboard_db: Path, code: str, monkeypatch: pytest.MonkeyPatch
