@@ -35,8 +35,8 @@ dashboard: install
 test: check
 	$(BIN)/python -m pytest
 
-# the fast tier while working: every test but those marked slow (browser, Dask, property tests, the long
-# reference comparisons; tests/conftest.py, pyproject.toml), without the static checks
+# the fast tier while working, under a minute: every test but those marked slow (about a second or more:
+# browser, Dask, property tests, AppTest pages, processes; tests/conftest.py), without the static checks
 test-fast: install
 	$(BIN)/python -m pytest -m "not slow" -q
 
