@@ -235,7 +235,7 @@ class GiveawayComputer:
 class Cut:
     """A stage of the analysis the budget stopped: what it left out, in words, and why."""
 
-    what: str  # "the review of the suggestions at records 12 to 40"
+    what: str  # "the review of the suggestions from line 14 (turn 3) to line 52 (turn 40)"
     reason: str  # the budget's message: which limit stopped the count
     seq: int = 0  # the first record left out (0: the game as a whole)
     line: int | None = None
@@ -244,12 +244,13 @@ class Cut:
         return Problem("over_budget", f"{ANALYSIS_CUT}{self.what}: {self.reason}", seq=self.seq, line=self.line)
 
 
-def suggestions_at(records: Sequence[Suggest]) -> str:
-    """ "the suggestion at record 12", "the suggestions at records 12 to 40": records by their seq,
-    the number the replay and the report show."""
+def suggestions_at(game: Game, records: Sequence[Suggest]) -> str:
+    """ "the suggestion at line 14 (turn 3)", "the suggestions from line 14 (turn 3) to line 52 (turn
+    40)": records by the line of the file they came from and the turn (Game.where; English: stored
+    as a problem's message)."""
     if len(records) == 1:
-        return f"the suggestion at record {records[0].seq}"
-    return f"the suggestions at records {records[0].seq} to {records[-1].seq}"
+        return f"the suggestion at {game.where(records[0].seq)}"
+    return f"the suggestions from {game.where(records[0].seq)} to {game.where(records[-1].seq)}"
 
 
 def stage(limits: budget.Limits | None) -> contextlib.AbstractContextManager:
@@ -307,13 +308,13 @@ class ReviewComputer:
             pending, exc = self._score_until_cut(ctx, pending, True, review.scored)
             if exc is not None:
                 review.cuts.append(
-                    Cut(f"the review of {suggestions_at(pending)}", exc.message, pending[0].seq, pending[0].line)
+                    Cut(f"the review of {suggestions_at(game, pending)}", exc.message, pending[0].seq, pending[0].line)
                 )
         if pending:  # the expected gain alone, of those the review did not reach (or of all: the lighter level)
             left, exc = self._score_until_cut(ctx, pending, False, review.scored)
             if exc is not None:
                 review.cuts.append(
-                    Cut(f"the expected gain of {suggestions_at(left)}", exc.message, left[0].seq, left[0].line)
+                    Cut(f"the expected gain of {suggestions_at(game, left)}", exc.message, left[0].seq, left[0].line)
                 )
         return review
 

@@ -102,18 +102,18 @@ def race(pm: PostMortem) -> Race:
     for t in pm.timing:
         if t.certain_seq is not None:
             if t.missed_win:
-                what = _("{player} was certain after record {seq} and did not win: a missed win")
-                mark(
-                    t.certain_seq, t.player, t.certain_seq, MISSED_WIN, what.format(player=t.player, seq=t.certain_seq)
-                )
+                what = _("{player} was certain after {where} and did not win: a missed win")
+                where = pm.places(t.certain_seq)
+                mark(t.certain_seq, t.player, t.certain_seq, MISSED_WIN, what.format(player=t.player, where=where))
             else:
-                what = _("{player} was certain after record {seq}")
-                mark(t.certain_seq, t.player, t.certain_seq, CERTAIN, what.format(player=t.player, seq=t.certain_seq))
+                what = _("{player} was certain after {where}")
+                where = pm.places(t.certain_seq)
+                mark(t.certain_seq, t.player, t.certain_seq, CERTAIN, what.format(player=t.player, where=where))
         if t.accused_seq is not None:
             kind = RIGHT if t.correct else WRONG
             chance = "" if t.p_correct is None else _(", {share} sure").format(share=f"{t.p_correct:.0%}")
-            what = _("{player} accused at record {seq}{chance}").format(
-                player=t.player, seq=t.accused_seq, chance=chance
+            what = _("{player} accused at {where}{chance}").format(
+                player=t.player, where=pm.places(t.accused_seq), chance=chance
             )
             mark(t.accused_seq, t.player, t.accused_seq - 1, kind, what)
     marks.sort(key=lambda m: (m["seq"], MARK_KINDS.index(m["kind"])))

@@ -17,6 +17,7 @@ import polars as pl
 
 from clue_stats.analysis.league import missed_wins_aggregate, review_cte
 from clue_stats.analysis.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
+from clue_stats.analysis.record_words import Places
 from clue_stats.analysis.report import PostMortem, SuggestionLine
 from clue_stats.analysis.review import summed, with_review_accuracy
 from clue_stats.ingest.store import GameFilter, Store
@@ -55,6 +56,7 @@ class Pick:
     player: str
     cards: tuple[str, str, str]
     values: dict[str, Any]
+    places: Places = field(default_factory=Places)  # its game's lines and turns: how the page names a record
 
 
 @dataclass(frozen=True)
@@ -169,9 +171,9 @@ def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
     if rated:
         # best: among the most accurate, the most informative; blunder: the most bits lost
         g, s, _, _ = max(rated, key=lambda r: (r[2], r[3]))
-        night.best = _suggestion_pick(g, s)
+        night.best = _suggestion_pick(g, s, pms[g.game_id].places)
         g, s, _, _ = max(rated, key=lambda r: (r[1].bits_lost or 0.0, -r[2]))
-        night.blunder = _suggestion_pick(g, s) if (s.bits_lost or 0.0) > 0 else None
+        night.blunder = _suggestion_pick(g, s, pms[g.game_id].places) if (s.bits_lost or 0.0) > 0 else None
     waits = [
         (g, t, t.turns_waited, t.accused_seq, t.accused_cards)
         for g in night.games
@@ -188,10 +190,11 @@ def night_moments(night: Night, pms: dict[str, PostMortem]) -> None:
             t.player,
             cards,
             {"turns_waited": t.turns_waited, "first_certain_seq": t.certain_seq, "correct": t.correct},
+            pms[g.game_id].places,
         )
 
 
-def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
+def _suggestion_pick(g: NightGame, s: SuggestionLine, places: Places) -> Pick:
     return Pick(
         g.game_id,
         g.anchor,
@@ -206,6 +209,7 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine) -> Pick:
             "accuracy": s.accuracy,
             "best_cards": s.best_cards,
         },
+        places,
     )
 
 

@@ -63,10 +63,10 @@ def _highlights(night: Night) -> list[tuple[Text, Text]]:
             (
                 _("Best suggestion"),
                 compose(
-                    _("{player}: {cards} (record {seq} of {game}): expected to learn {bits} bits, accuracy {accuracy}"),
+                    _("{player}: {cards} ({where} of {game}): expected to learn {bits} bits, accuracy {accuracy}"),
                     player=b.player,
                     cards=", ".join(b.cards),
-                    seq=str(b.seq),
+                    where=b.places(b.seq),
                     game=_link(b),
                     bits=fmt_bits(b.values["expected_gain_bits"]),
                     accuracy=fmt_share(b.values["accuracy"]),
@@ -79,36 +79,36 @@ def _highlights(night: Night) -> list[tuple[Text, Text]]:
         parts = dict(
             player=w.player,
             cards=", ".join(w.cards),
-            seq=str(w.seq),
+            where=w.places(w.seq),
             game=_link(w),
             bits=fmt_bits(w.values["bits_lost"]),
         )
         sentence = (
             compose(
-                _("{player}: {cards} (record {seq} of {game}): {bits} bits lost; {best} was best"),
+                _("{player}: {cards} ({where} of {game}): {bits} bits lost; {best} was best"),
                 best=", ".join(instead),
                 **parts,
             )
             if instead and instead != w.cards
-            else compose(_("{player}: {cards} (record {seq} of {game}): {bits} bits lost"), **parts)
+            else compose(_("{player}: {cards} ({where} of {game}): {bits} bits lost"), **parts)
         )
         out.append((_("Biggest blunder") if w.values["label"] == "blunder" else _("Largest loss"), sentence))
     if night.longest_wait is not None:
         t = night.longest_wait
         parts = dict(
             player=t.player,
-            seq=str(t.values["first_certain_seq"]),
+            where=t.places(t.values["first_certain_seq"]),
             game=_link(t),
             turns=n_(t.values["turns_waited"], "{n} turn", "{n} turns"),
         )
         if t.values["correct"]:
-            template = _("{player} was certain after record {seq} of {game} and waited {turns} before accusing and won")
+            template = _("{player} was certain after {where} of {game} and waited {turns} before accusing and won")
         elif t.values["correct"] is False:
             template = _(
-                "{player} was certain after record {seq} of {game} and waited {turns} before accusing and was wrong"
+                "{player} was certain after {where} of {game} and waited {turns} before accusing and was wrong"
             )
         else:
-            template = _("{player} was certain after record {seq} of {game} and waited {turns} before accusing")
+            template = _("{player} was certain after {where} of {game} and waited {turns} before accusing")
         out.append((_("Longest wait after certainty"), compose(template, **parts)))
     return out
 

@@ -8,6 +8,7 @@ Past tense, since both tell what happened; cards, characters and rooms by the ed
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import assert_never
 
 from clue_stats.analysis import names as display_names
@@ -185,3 +186,42 @@ def describe_seq(game: Game, seq: int) -> str:
     if not 1 <= seq <= len(game.records):
         raise IndexError(f"the game has no record {seq} (it has {len(game.records)})")
     return describe(game, game.records[seq - 1])
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where each record of a game is in its file, for saying it as the people who typed it know it:
+    the line and the turn (:meth:`Game.turns`), by seq (index 0: the game record)."""
+
+    lines: tuple[int | None, ...] = ()
+    turns: tuple[int | None, ...] = ()
+
+    @classmethod
+    def of(cls, game: Game) -> Places:
+        return cls((game.header_line, *(r.line for r in game.records)), tuple(game.turns()))
+
+    def line(self, seq: int) -> int | None:
+        return self.lines[seq] if 0 <= seq < len(self.lines) else None
+
+    def __call__(self, seq: int, start: bool = False) -> str:
+        """ "line 14 (turn 3)" (numbers as an editor shows them, no grouping), "line 2" (before the first
+        turn), or, for a record read from no file,
+        "record 14 (no line of the file known)"; ``start``: as a sentence begins it ("Line 14 ...")."""
+        line = self.line(seq)
+        turn = self.turns[seq] if 0 <= seq < len(self.turns) else None
+        if line is None:
+            text = (
+                _("Record {seq} (no line of the file known)")
+                if start
+                else _("record {seq} (no line of the file known)")
+            )
+            return text.format(seq=seq)
+        if turn is None:
+            return (_("Line {line}") if start else _("line {line}")).format(line=line)
+        text = _("Line {line} (turn {turn})") if start else _("line {line} (turn {turn})")
+        return text.format(line=line, turn=turn)
+
+
+def at(game: Game, seq: int) -> str:
+    """Record ``seq`` of the game as the people who typed the file know it: "line 14 (turn 3)"."""
+    return Places.of(game)(seq)

@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from clue_stats.analysis.record_words import describe, triple_names
+from clue_stats.analysis.record_words import Places, describe, triple_names
 from clue_stats.analysis.words import N_, _, decimal, n_, percent
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
@@ -272,6 +272,8 @@ class PostMortem:
     # why each suggestion that lost bits was worse than the best, in words (analysis.why; counted on
     # demand, so filled in by the report command and the dashboard, not by post_mortem)
     whys: dict[int, str] = field(default_factory=dict)
+    # each record's line in its file and its turn: how the report names a record ("line 14 (turn 3)")
+    places: Places = field(default_factory=Places)
 
 
 # --- words ------------------------------------------------------------------------------------------
@@ -513,7 +515,7 @@ def key_moments(data: ReportData, n: int = TOP_MOMENTS) -> list[Moment]:
         moments.append(
             Moment(
                 seq=seq,
-                what=describe(game, record) if record is not None else f"record {seq}",
+                what=describe(game, record) if record is not None else Places.of(game)(seq),
                 player=getattr(record, "player", None),
                 gains={o: player_gains[o] for o in game.names if o in player_gains},
                 table_gain=gains.get(None),
@@ -599,4 +601,5 @@ def post_mortem(data: ReportData) -> PostMortem:
         notes=notes(data.game),
         names=list(data.game.names),
         stated=stated_lines(data),
+        places=Places.of(data.game),
     )

@@ -29,6 +29,7 @@ from clue_stats.analysis.document import (
     Text,
     compose,
 )
+from clue_stats.analysis.record_words import Places
 from clue_stats.analysis.report import (
     Brief,
     EntropyLine,
@@ -218,8 +219,8 @@ def _entropy(pm: PostMortem, charts: bool) -> Section:
     top = max((line.start for line in lines), default=0.0)
     blocks.append(
         Table(
-            [_("observer"), _("start"), _("after the deal"), _("end"), _("certain after record"), _("over the game")],
-            [_entropy_row(line, top) for line in lines],
+            [_("observer"), _("start"), _("after the deal"), _("end"), _("certain after"), _("over the game")],
+            [_entropy_row(line, top, pm.places) for line in lines],
             frozenset({1, 2, 3, 4}),
             text_only=frozenset({5}),
         )
@@ -227,8 +228,8 @@ def _entropy(pm: PostMortem, charts: bool) -> Section:
     return section
 
 
-def _entropy_row(line: EntropyLine, top: float) -> list[Text]:
-    certain = DASH if line.is_table else str(line.certain_seq) if line.certain_seq is not None else _("never")
+def _entropy_row(line: EntropyLine, top: float, places: Places) -> list[Text]:
+    certain = DASH if line.is_table else places(line.certain_seq) if line.certain_seq is not None else _("never")
     return [
         (line.observer, (" ", Span("(" + _("partial view") + ")", MUTED))) if line.partial_view else line.observer,
         bits(line.start),
@@ -245,7 +246,7 @@ def _label(s: SuggestionLine) -> Text:
     return Span(label_word(s.label), f"label-{s.label}") if s.label else DASH
 
 
-def _suggestion_row(s: SuggestionLine) -> list[Text]:
+def _suggestion_row(s: SuggestionLine, places: Places) -> list[Text]:
     if s.shown_by is None:
         shown = _("nobody")
     elif s.shown_card:
@@ -253,7 +254,7 @@ def _suggestion_row(s: SuggestionLine) -> list[Text]:
     else:
         shown = s.shown_by
     return [
-        str(s.seq),
+        places(s.seq),
         s.player,
         cards(s.cards),
         shown,
@@ -266,16 +267,19 @@ def _suggestion_row(s: SuggestionLine) -> list[Text]:
     ]
 
 
-def _why(s: SuggestionLine, reason: str) -> Text:
-    """ "Record 12, mistake, 0.56 bits lost: Mara named ..." (analysis.why says the reason)."""
-    return _("Record {seq}, {label}, {bits} bits lost: {reason}").format(
-        seq=s.seq, label=label_word(s.label) if s.label else DASH, bits=bits(s.bits_lost), reason=reason
+def _why(s: SuggestionLine, reason: str, places: Places) -> Text:
+    """ "Line 14 (turn 3), mistake, 0.56 bits lost: Mara named ..." (analysis.why says the reason)."""
+    return _("{where}, {label}, {bits} bits lost: {reason}").format(
+        where=places(s.seq, start=True),
+        label=label_word(s.label) if s.label else DASH,
+        bits=bits(s.bits_lost),
+        reason=reason,
     )
 
 
-def _suggestion_table(lines: list[SuggestionLine]) -> Table:
+def _suggestion_table(lines: list[SuggestionLine], places: Places) -> Table:
     head: list[Text] = [
-        _("record"),
+        _("in the file"),
         _("player"),
         _("suggested"),
         _("shown"),
@@ -286,7 +290,7 @@ def _suggestion_table(lines: list[SuggestionLine]) -> Table:
         _("bits lost"),
         _("label"),
     ]
-    return Table(head, [_suggestion_row(s) for s in lines], frozenset({0, 4, 5, 7, 8}))
+    return Table(head, [_suggestion_row(s, places) for s in lines], frozenset({4, 5, 7, 8}))
 
 
 def _suggestions(pm: PostMortem, charts: bool) -> Section:
@@ -322,10 +326,10 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
                 )
             )
     if pm.best or pm.worst:
-        blocks += [Subheading(_("Best")), _suggestion_table(pm.best)]
+        blocks += [Subheading(_("Best")), _suggestion_table(pm.best, pm.places)]
         if pm.worst:
-            blocks += [Subheading(_("Worst, and what was best instead")), _suggestion_table(pm.worst)]
-            whys = [_why(s, pm.whys[s.seq]) for s in pm.worst if s.seq in pm.whys]
+            blocks += [Subheading(_("Worst, and what was best instead")), _suggestion_table(pm.worst, pm.places)]
+            whys = [_why(s, pm.whys[s.seq], pm.places) for s in pm.worst if s.seq in pm.whys]
             if whys:
                 blocks += [Subheading(_("Why the best was better")), Items(whys)]
         else:
@@ -337,13 +341,13 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
     blocks.append(
         Details(
             n_(len(pm.suggestions), "All {n} suggestion", "All {n} suggestions"),
-            [_suggestion_table(pm.suggestions)],
+            [_suggestion_table(pm.suggestions, pm.places)],
         )
     )
     return section
 
 
-def _timing(lines: list[TimingLine], analysed: bool) -> Section:
+def _timing(lines: list[TimingLine], analysed: bool, places: Places) -> Section:
     section = Section("accusations", _("When each player could have accused, and when they did"))
     if not analysed:
         section.blocks.append(not_analysed())
@@ -351,12 +355,12 @@ def _timing(lines: list[TimingLine], analysed: bool) -> Section:
     rows: list[list[Text]] = []
     for t in lines:
         certain: Text = (
-            _("never") if t.certain_seq is None else (str(t.certain_seq), " ", Span(f"({t.certain_after})", MUTED))
+            _("never") if t.certain_seq is None else (places(t.certain_seq), " ", Span(f"({t.certain_after})", MUTED))
         )
         accused = (
             DASH
             if t.accused_seq is None
-            else _("{seq}: {cards}").format(seq=t.accused_seq, cards=cards(t.accused_cards))
+            else _("{where}: {cards}").format(where=places(t.accused_seq), cards=cards(t.accused_cards))
         )
         waited = str(t.turns_waited) if t.turns_waited is not None else DASH
         rows.append([t.player, certain, accused, share(t.p_correct), waited, t.verdict])
@@ -371,8 +375,8 @@ def _timing(lines: list[TimingLine], analysed: bool) -> Section:
         Table(
             [
                 _("player"),
-                _("certain after record"),
-                _("accused at seq"),
+                _("certain after"),
+                _("accused at"),
                 _("p(correct)"),
                 _("turns waited"),
                 _("verdict"),
@@ -384,7 +388,7 @@ def _timing(lines: list[TimingLine], analysed: bool) -> Section:
     return section
 
 
-def _giveaways(lines: list[GiveawayLine]) -> Section:
+def _giveaways(lines: list[GiveawayLine], places: Places) -> Section:
     section = Section("giveaways", _("What each refuter gave away"))
     section.blocks.append(
         Paragraph(
@@ -403,9 +407,9 @@ def _giveaways(lines: list[GiveawayLine]) -> Section:
         largest = (
             DASH
             if g.largest is None
-            else _("{bits} at seq {seq} (showed {card} to {player})").format(
+            else _("{bits} at {where} (showed {card} to {player})").format(
                 bits=bits(g.largest.giveaway),
-                seq=g.largest.seq,
+                where=places(g.largest.seq),
                 card=g.largest.shown_card or _("a card"),
                 player=g.largest.player,
             )
@@ -461,7 +465,7 @@ def _stated(lines: list[StatedLine]) -> Section | None:
     )
 
 
-def _moments(moments: list[Moment], names: list[str], analysed: bool) -> Section:
+def _moments(moments: list[Moment], names: list[str], analysed: bool, places: Places) -> Section:
     section = Section("moments", _("Key moments"))
     section.blocks.append(
         Paragraph(
@@ -478,22 +482,21 @@ def _moments(moments: list[Moment], names: list[str], analysed: bool) -> Section
             Paragraph(_("No record changed what the players knew."), MUTED) if analysed else not_analysed()
         )
         return section
-    head: list[Text] = [_("record"), _("what happened"), *names, _("table"), _("moved")]
+    head: list[Text] = [_("in the file"), _("what happened"), *names, _("table"), _("moved")]
     rows: list[list[Text]] = []
     for m in moments:
         what: Text = (m.what, Break(), Span(f"“{m.note}”", NOTE)) if m.note else m.what
-        rows.append([str(m.seq), what, *(bits(m.gains.get(n)) for n in names), bits(m.table_gain), bits(m.moved)])
-    section.blocks.append(Table(head, rows, frozenset({0} | set(range(2, len(head))))))
+        rows.append([places(m.seq), what, *(bits(m.gains.get(n)) for n in names), bits(m.table_gain), bits(m.moved)])
+    section.blocks.append(Table(head, rows, frozenset(range(2, len(head)))))
     return section
 
 
-def _notes(notes: list[Note]) -> Section | None:
+def _notes(notes: list[Note], places: Places) -> Section | None:
     if not notes:
         return None
-    rows: list[list[Text]] = [[str(n.seq), n.what, Span(n.text, NOTE)] for n in notes]
-    return Section(
-        "notes", _("Notes from the log"), [Table([_("record"), _("what happened"), _("note")], rows, frozenset({0}))]
-    )
+    rows: list[list[Text]] = [[places(n.seq), n.what, Span(n.text, NOTE)] for n in notes]
+    head: list[Text] = [_("in the file"), _("what happened"), _("note")]
+    return Section("notes", _("Notes from the log"), [Table(head, rows, frozenset())])
 
 
 def sections(pm: PostMortem, charts: bool = True) -> list[Section]:
@@ -503,11 +506,11 @@ def sections(pm: PostMortem, charts: bool = True) -> list[Section]:
         _brief(b),
         _entropy(pm, charts),
         _suggestions(pm, charts),
-        _timing(pm.timing, b.analysed),
-        _giveaways(pm.giveaways),
+        _timing(pm.timing, b.analysed, pm.places),
+        _giveaways(pm.giveaways, pm.places),
         _stated(pm.stated),
-        _moments(pm.moments, pm.names, b.analysed),
-        _notes(pm.notes),
+        _moments(pm.moments, pm.names, b.analysed, pm.places),
+        _notes(pm.notes, pm.places),
     ]
     return [s for s in found if s is not None]
 

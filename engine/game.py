@@ -215,6 +215,30 @@ class Game:
             self.__dict__["_hands"] = cached
         return dict(cached[1])
 
+    def turns(self) -> list[int | None]:
+        """The turn of each record, by seq (index 0 is the game record: None), counted from 1; None
+        before the first turn (the deal). A ``turn`` record starts a turn; in a log without them a
+        player's suggestion, accusation, move or peek starts one when another player acted last, or
+        when they suggest a second time. Read once for the records as they stand (as :meth:`hands`)."""
+        key = (id(self.records), len(self.records))
+        cached = self.__dict__.get("_turns")
+        if cached is None or cached[0] != key:
+            cached = (key, _turns(self.records))
+            self.__dict__["_turns"] = cached
+        return list(cached[1])
+
+    def where(self, seq: int) -> str:
+        """A record as the people who typed the file know it, in English (problem messages are stored
+        in English): "line 14 (turn 3)", "line 2" before the first turn, and "record 14 (no line
+        known)" for a record read from no file."""
+        record = self.records[seq - 1] if 1 <= seq <= len(self.records) else None
+        line = self.header_line if seq == 0 else record.line if record is not None else None
+        if line is None:
+            return f"record {seq} (no line known)"
+        turns = self.turns()
+        turn = turns[seq] if 0 <= seq < len(turns) else None
+        return f"line {line}" if turn is None else f"line {line} (turn {turn})"
+
     def end(self) -> End | None:
         """The end record: the first (a record after it, another end too, is after_end)."""
         return next((r for r in self.records if isinstance(r, End)), None)
@@ -234,3 +258,18 @@ class Game:
         if end is not None:
             return end.winner
         return next((r.player for r in self.records if isinstance(r, Accuse) and r.correct), None)
+
+
+def _turns(records: list[Event]) -> tuple[int | None, ...]:
+    has_turns = any(isinstance(r, Turn) for r in records)
+    turn, current, suggested = 0, None, False
+    out: list[int | None] = [None]
+    for r in records:
+        if isinstance(r, Turn):
+            turn, current, suggested = turn + 1, r.player, False
+        elif not has_turns and isinstance(r, (Suggest, Accuse, Move, Peek)):
+            if r.player != current or (isinstance(r, Suggest) and suggested):
+                turn, current, suggested = turn + 1, r.player, False
+            suggested = suggested or isinstance(r, Suggest)
+        out.append(turn or None)
+    return tuple(out)

@@ -502,7 +502,7 @@ def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Prob
     record = game.records[seq - 1] if seq >= 1 else None
     line = record.line if record else game.header_line
     if earlier:
-        with_ = f"; it contradicts record{'s' if len(earlier) > 1 else ''} {listed(map(str, earlier))}"
+        with_ = f"; it contradicts {listed((game.where(s) for s in earlier), last=' and ')}"
     elif earlier is None:
         with_ = "; the records it contradicts were not searched (over the budget)"
     else:

@@ -261,7 +261,7 @@ def settle(page, title: str, charts: int) -> None:
 
 XSS = "<script>alert(1)</script>"
 
-# After midnight, so still the night of 2026-09-04: Anna is certain after record 8, waits one turn of
+# After midnight, so still the night of 2026-09-04: Anna is certain after record 8 (line 9), waits one turn of
 # hers, and wins; the other seat is a player whose name is a script tag.
 LATE_GAME = [
     {

@@ -219,7 +219,7 @@ def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(t
     )
     assert result.exit_code == 0, result.output
     assert "3 games stored" in result.stdout and "2 over the budget" in result.stdout
-    assert "over_budget: the analysis left out the review of the suggestions at records" in result.stderr
+    assert "over_budget: the analysis left out the review of the suggestions from line" in result.stderr
     with store.read_connection(db) as con:
         games = {
             Path(f).name: (gid, version, cut)
@@ -230,7 +230,7 @@ def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(t
         assert games["a_ordinary.jsonl"][1:] == (game_analysis.ANALYSIS_VERSION, None)
         # the dealt game: analysed, but for the stages past the budget, which its analysis_cut names
         assert games["b_dealt.jsonl"][1] == game_analysis.ANALYSIS_VERSION
-        assert "the review of the suggestions at records" in games["b_dealt.jsonl"][2]
+        assert "the review of the suggestions from line" in games["b_dealt.jsonl"][2]
         assert games["c_blind.jsonl"][1:] == (None, None)  # its checks ran out: stored without analysis
         reviewed = con.sql(
             "SELECT count(best_gain_bits) FROM suggestions WHERE game_id = ?", params=[games["b_dealt.jsonl"][0]]
@@ -249,7 +249,7 @@ def test_games_past_the_budget_keep_the_stages_that_fit_beside_an_ordinary_one(t
         f"the analysis left out {w}" for w in games["b_dealt.jsonl"][2].split("; ")
     ]
     review = next((seq, m) for seq, _, m in dealt if "the review of" in m)
-    assert f"the review of the suggestions at records {review[0]} to " in review[1]
+    assert "the review of the suggestions from line " in review[1]  # records by the line of their file
     assert "counting the deals generated more than the limit of 1,000,000 states" in review[1]
     ((seq, _, message),) = by_game[games["c_blind.jsonl"][0]]
     assert seq > 0 and message.startswith("the consistency of the log from this suggest on was not checked")
@@ -276,9 +276,11 @@ def test_a_game_over_the_budget_only_in_its_review_keeps_every_other_stage():
     first = cut.seq
     last = max(r.seq for r in game.records if r.type == "suggest")
     assert cut.code == "over_budget"
-    assert cut.message.startswith(f"the analysis left out the review of the suggestions at records {first} to {last}: ")
+    span = f"from {game.where(first)} to {game.where(last)}"  # generated: no file, so no line
+    assert span == f"from record {first} (no line known) to record {last} (no line known)"
+    assert cut.message.startswith(f"the analysis left out the review of the suggestions {span}: ")
     assert rows.tables["games"][0]["analysis_version"] == game_analysis.ANALYSIS_VERSION
-    assert rows.tables["games"][0]["analysis_cut"] == f"the review of the suggestions at records {first} to {last}"
+    assert rows.tables["games"][0]["analysis_cut"] == f"the review of the suggestions {span}"
     # every other stage as the whole analysis has it
     assert rows.tables["information"] == whole.tables["information"]
     assert rows.tables.get("accusations") == whole.tables.get("accusations")
@@ -305,7 +307,7 @@ def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp
     counting.clear_caches()
     cut = runner.invoke(app, ["ingest", str(folder), "--db", str(db), "--workers", "1", "--budget-states", "400000"])
     assert cut.exit_code == 0, cut.output
-    assert "1 over the budget" in cut.stdout and "the review of the suggestions at records" in cut.stderr
+    assert "1 over the budget" in cut.stdout and "the review of the suggestions from line" in cut.stderr
 
     def state():
         with store.read_connection(db) as con:
@@ -317,7 +319,7 @@ def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp
             )
 
     (version, what), information, over, unreviewed = state()
-    assert version == game_analysis.ANALYSIS_VERSION and what.startswith("the review of the suggestions at records")
+    assert version == game_analysis.ANALYSIS_VERSION and what.startswith("the review of the suggestions from line")
     assert information > 0 and over == 1 and unreviewed > 0
     # the same budget again: the game is tried, cut at the same record, and stays as it was
     again = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "400000"])
@@ -438,7 +440,7 @@ def test_the_report_counts_what_the_store_lacks_under_the_budget_of_ingest(tmp_p
     )
     assert result.exit_code == 0, result.output
     assert f"computing the analysis of {game_id}" in result.stderr
-    assert f"{game_id}: over_budget: the analysis left out the review of the suggestions at records" in result.stderr
+    assert f"{game_id}: over_budget: the analysis left out the review of the suggestions from line" in result.stderr
     assert "Left out, over the counting budget" in result.stdout
     # every stage that fits is in the report: the entropy over the game, when each became certain
     assert "## The race to the solution" in result.stdout and "Not computed" not in result.stdout

@@ -78,3 +78,28 @@ def test_the_solution_is_checked_against_the_hands():
 
 def test_the_problem_code_is_registered():
     assert CODES["inconsistent"][0] == "error"
+
+
+def test_the_records_a_contradiction_needs_are_named_by_the_lines_of_the_file_and_the_turns():
+    """The problem of the file's line 6 names the lines people typed (and the turns: a suggestion a
+    turn), not the records' numbers (seq 1, 3 and 4)."""
+    from clue_stats.engine import rules
+    from clue_stats.ingest.cluelog import build_game, read_text
+
+    header = (
+        '{"type":"game","format":"clue-log/1","id":"contra","edition":"custom","deck":{"suspects":["Plum",'
+        '"Green","Mustard"],"weapons":["Rope","Knife"],"rooms":["Hall","Study"]},"players":[{"name":"Anna",'
+        '"hand_size":3},{"name":"Ben","hand_size":1}]}'
+    )
+    asked = [("plum", "rope", "hall", '"?"'), ("green", "knife", "study", "null"), ("plum", "knife", "study", "null")]
+    asked += [("green", "rope", "study", "null"), ("green", "knife", "hall", "null")]
+    lines = [
+        f'{{"type":"suggest","player":"Anna","suspect":"{s}","weapon":"{w}","room":"{r}",'
+        f'"responses":[{{"player":"Ben","shows":{shown}}}]}}'
+        for s, w, r, shown in asked
+    ]
+    game, _ = build_game(read_text("\n".join([header, *lines]) + "\n").games[0])
+    assert game is not None
+    found = [p for p in rules.validate(game).problems if p.code == "inconsistent"]
+    assert [(p.seq, p.line) for p in found] == [(5, 6)]
+    assert found[0].message.endswith("it contradicts line 2 (turn 1), line 4 (turn 3) and line 5 (turn 4)")

@@ -53,9 +53,10 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == ["s01", "s02", "late-waiter"]
     page = out.read_text(encoding="utf-8")
-    # the longest wait: Anna, certain after record 8, one own turn before accusing, linked to her game
+    # the longest wait: Anna, certain after record 8 (the file's line 9, her second turn, the game's
+    # third), one own turn before accusing, linked to her game
     wait = re.search(r"Longest wait after certainty</b></td><td>(.*?)</td>", page).group(1)
-    assert "Anna was certain after record 8 of" in wait and "waited 1 turn before accusing and won" in wait
+    assert "Anna was certain after line 9 (turn 3) of" in wait and "waited 1 turn before accusing and won" in wait
     assert 'href="#game-late-waiter"' in wait and 'id="game-late-waiter"' in page
     assert "Best suggestion" in page  # the late game's suggestions are rated (both hands in the log)
     # each player's rating change is the ratings table's: after their last game minus before their first

@@ -199,7 +199,9 @@ def test_accusation_timing_matches_the_store(store, main):
     assert line.p_correct == pytest.approx(p_correct)
     assert {t.player: t.certain_seq for t in pm.timing} == certain
     section = Page(html).sections["accusations"]
-    assert f"{seq}: " in section and f"{p_correct:.0%}" in section
+    # Mom's accusation is the file's line 17, after 12 suggestions, one a turn: the 13th turn
+    assert data.game.records[seq - 1].line == 17
+    assert "line 17 (turn 13): " in section and f"{p_correct:.0%}" in section
 
 
 def test_giveaways_add_up_per_refuter(store, main):
@@ -244,7 +246,47 @@ def test_notes_are_shown(hostile):
     page = Page(hostile[0])
     assert list(page.sections)[-1] == "notes"
     # the note is shown beside its record, in words
-    assert re.search(r"\d+ Jonas suggested [^;]+;.* I saw <img", page.sections["notes"].replace("\n", " "))
+    assert re.search(
+        r"line \d+ \(turn 1\) Jonas suggested [^;]+;.* I saw <img", page.sections["notes"].replace("\n", " ")
+    )
+
+
+def test_the_report_names_a_record_by_the_line_of_its_file_and_the_turn(store, main):
+    """Every suggestion in the report is said as the club typed it: its line in the file and its turn
+    (the family sample: a game line, three deals, then a suggestion a turn from line 5), in HTML and
+    Markdown and in every language; the record's number (seq) is not shown."""
+    from clue_stats.analysis.words import speaking
+
+    data, html = main
+    suggestions = [r for r in data.game.records if r.type == "suggest"]
+    assert [(r.line, r.seq) for r in suggestions[:2]] == [(5, 4), (6, 5)]
+    turn = {r.seq: t for t, r in enumerate(suggestions, start=1)}
+    page = Page(html).sections["suggestions"]
+    pm = post_mortem(data)
+    md = render_markdown(pm)
+    for r in suggestions:  # HTML: every suggestion; Markdown: the best and the worst
+        assert f"line {r.line} (turn {turn[r.seq]})" in page
+    shown = [data.game.records[s.seq - 1] for s in pm.best + pm.worst]
+    assert len(shown) == 6
+    for r in shown:
+        assert f"| line {r.line} (turn {turn[r.seq]}) | {r.player} |" in md
+    assert "| record |" not in md and "| in the file | player |" in md
+    for code, said in (("de", "Zeile {line} (Zug {turn})"), ("sv", "rad {line} (drag {turn})")):
+        with speaking(code):
+            pm = post_mortem(data)
+            md, page = render_markdown(pm), Page(render_html(pm)).sections["suggestions"]
+        for r in suggestions:
+            assert said.format(line=r.line, turn=turn[r.seq]) in page
+        for r in shown:
+            assert f"| {said.format(line=r.line, turn=turn[r.seq])} | {r.player} |" in md
+
+
+def test_a_record_read_from_no_file_is_said_by_its_number_and_says_so():
+    from clue_stats.analysis.record_words import Places
+
+    places = Places((1, None, 7), (None, None, 2))
+    assert [places(0), places(1), places(2)] == ["line 1", "record 1 (no line of the file known)", "line 7 (turn 2)"]
+    assert places(2, start=True) == "Line 7 (turn 2)"
 
 
 def test_markdown_has_the_same_sections(store):
