@@ -140,6 +140,16 @@ def percent(value: float, places: int = 0) -> str:
     return _pattern(language(), places, True).apply(value, _locale(language()))
 
 
+def significant(value: float, digits: int = 3) -> str:
+    """A number to ``digits`` significant digits, no trailing zeros: "0.000123", "12.3", "0,5"."""
+    return _significant(digits).apply(value, _locale(language()))
+
+
+@cache
+def _significant(digits: int) -> NumberPattern:
+    return parse_pattern("@" + "#" * (digits - 1))
+
+
 @cache
 def _locale(code: str) -> Locale:
     return Locale.parse(code)

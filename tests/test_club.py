@@ -64,7 +64,7 @@ def test_rows_show_every_column_whole_and_stack_on_a_phone() -> None:
     )
     html = rows_html(frame, first=("player", "suggestion"), links={"replay": "open replay"})
     headers = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", html)
-    assert headers == ["player", "suggestion", "replay", "played", "bits lost", "accuracy"]
+    assert headers == ["player", "suggestion", "replay", "played on", "bits lost", "accuracy"]
     labels = re.findall(r'<td data-label="([^"]*)"', html)
     assert labels == headers  # each cell carries its header, shown beside it when rows stack
     assert '<td data-label="player" class="cs-key">&lt;b&gt;Katrin&lt;/b&gt;</td>' in html

@@ -30,7 +30,7 @@ FIELD = re.compile(r"\{\w+\}")
 
 def _source_messages() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
-    for folder in ("analysis", "clue_stats", "dashboard"):
+    for folder in ("analysis", "clue_stats", "dashboard", "ingest"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
@@ -269,22 +269,74 @@ DONE_PAGES = ("quality", "help")  # the pages translated so far (docs/translatin
 
 @pytest.fixture(scope="module")
 def dashboard_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The US family sample and a game the checks reject (the quality page has something to say)."""
-    from tests.helpers import FIXTURES
+    """The club (its evening, the season's nights, a few simulated games: tests.helpers.club_db), an
+    agents' transcript (the Agents page), the US family sample and a game the checks reject (the
+    quality page has something to say): every translated page has its content, not an empty state."""
+    from tests.helpers import FIXTURES, club_db
 
-    db = tmp_path_factory.mktemp("dashboard-words") / "clue.duckdb"
-    paths = [str(SAMPLES / "us-clue-family.jsonl"), str(FIXTURES / "invalid" / "passed_holding.jsonl")]
-    pipeline.ingest_paths(paths, db, analyse=False, workers=1)
+    root = tmp_path_factory.mktemp("dashboard-words")
+    db = club_db(root)
+    agents = FIXTURES / "importers" / "llm_transcript" / "three_agents.txt"
+    paths = [str(SAMPLES / "us-clue-family.jsonl"), str(agents), str(FIXTURES / "invalid" / "passed_holding.jsonl")]
+    pipeline.ingest_paths(paths, db, analyse=True, workers=1)
     return db
 
 
-def _page_text(at) -> list[str]:
-    """Every string the page and its sidebar show a reader, but the tables (their headers are the
-    columns' names, the same in every language) and the documentation itself (English)."""
+def _page_text(at, slug: str) -> list[str]:
+    """Every string the page and its sidebar show a reader: text, widgets' labels and options, the
+    tables' headers (grids' and rows'), the charts' titles, axes, legends and tooltips' titles, but
+    the documentation itself (the Help page's topic: English)."""
     seen = [e.value for e in (*at.title, *at.subheader, *at.caption, *at.info, *at.warning, *at.error)]
+    seen += [e.value for e in at.markdown] if slug != "help" else []
     seen += [w.label for w in (*at.metric, *at.selectbox, *at.toggle, *at.date_input, *at.button, *at.expander)]
+    seen += [w.label for w in (*at.segmented_control, *at.multiselect, *at.radio)]
+    seen += [str(o) for w in (*at.segmented_control, *at.radio) for o in w.options]
     seen += [at.sidebar.subheader[0].value] if at.sidebar.subheader else []
-    return seen
+    return seen + _table_headers(at) + _chart_words(at)
+
+
+def _table_headers(at) -> list[str]:
+    """The headers of every table: a grid's (its column configuration's label, else the column's
+    name) and those of the rows drawn as HTML."""
+    heads = []
+    for grid in at.dataframe:
+        config = json.loads(grid.proto.columns or "{}")
+        heads += [(config.get(c) or {}).get("label") or str(c) for c in grid.value.columns]
+    for block in at.html:
+        heads += _Text(block.value).heads
+    return heads
+
+
+def _chart_words(at) -> list[str]:
+    """What an Altair chart writes: its titles, each channel's title (else its field's name, which
+    Vega-Lite shows as the title), a scale's named values (a legend's words)."""
+    found: list[str] = []
+
+    def walk(node, channel: bool = False) -> None:
+        if isinstance(node, dict):
+            title = node.get("title")
+            if isinstance(title, str):
+                found.append(title)
+            elif isinstance(title, dict) and isinstance(title.get("text"), str):
+                found.append(title["text"])
+            elif channel and "title" not in node and isinstance(node.get("field"), str):
+                found.append(node["field"])
+            domain = (node.get("scale") or {}).get("domain") if isinstance(node.get("scale"), dict) else None
+            found.extend(d for d in domain or () if isinstance(d, str))
+            for key, value in node.items():
+                if key == "encoding" and isinstance(value, dict):
+                    for name, enc in value.items():
+                        for item in enc if isinstance(enc, list) else [enc]:
+                            walk(item, channel=name not in ("x2", "y2", "detail", "order"))
+                elif key != "datasets":
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    for chart in at.get("arrow_vega_lite_chart"):
+        walk(json.loads(chart.proto.spec))
+    return found
 
 
 @pytest.mark.slow
@@ -298,6 +350,7 @@ def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
 
     monkeypatch.setenv("CLUE_STATS_DB", str(dashboard_db))
     phrases, single = _english(code)
+    translated = {m.string for m in _catalogue(code) if m.id and isinstance(m.string, str)}
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=120)
     at.run()
     assert at.session_state["language"] == "en"  # no browser locale in AppTest: CLUE_STATS_LANG (en)
@@ -307,10 +360,16 @@ def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
         at.switch_page(pages.page(slug).file).run()
         assert not at.exception, [e.value for e in at.exception]
         assert at.session_state["language"] == code  # the switch stays for the session
-        shown = _page_text(at)
+        shown = _page_text(at, slug)
+        assert len(shown) > 8, f"{code} {slug}: next to nothing shown: {shown}"
+        heads = _table_headers(at)
+        assert not [h for h in heads if h not in translated | {"#"}], f"{code} {slug}: headers not translated: {heads}"
         left = [p for p in phrases for s in shown if p in s]
         assert not left, f"{code} {slug}: English left: {left}"
         assert not [s for s in shown if s in single], f"{code} {slug}: English words: {shown}"
+        # a header or a chart's title is a word of the catalogue, never a column's name
+        ids = [s for s in shown if "_" in s and " " not in s]
+        assert not ids, f"{code} {slug}: column names shown: {ids}"
         with words.speaking(code):
             assert at.title[0].value == pages.page(slug).name != pages.page(slug).title
     expected = {"de": ("Datenqualität", "Abgelehnte Partien"), "sv": ("Datakvalitet", "Avvisade partier")}[code]

@@ -121,8 +121,14 @@ def kinds_caption(ctx: PageContext) -> None:
         )
 
 
+def replay_column() -> Any:
+    """A grid's column of replay addresses (:func:`replay_links`), in the reader's language."""
+    return st.column_config.LinkColumn(
+        _("replay"), display_text=_("open replay"), help=_("opens the game at this record")
+    )
+
+
 # the replay page's address at one record; relative, so it works under any host and port
-LINK = st.column_config.LinkColumn("replay", display_text="open replay", help="opens the game at this record")
 
 
 def replay_url(game_id: str, seq: int | None) -> str:

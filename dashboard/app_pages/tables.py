@@ -8,42 +8,45 @@ module is the one place that turns those into words, so that one name always mea
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from clue_stats.dashboard.app_pages.common import LINK
+from clue_stats.analysis.words import N_, _, decimal, number, percent, significant
+from clue_stats.dashboard.app_pages.common import replay_column
 from clue_stats.ingest.store.schema import HEADERS as STORED_HEADERS
 from clue_stats.ingest.store.schema import IN_BITS, SHARES
 
-# column -> header: a stored column's is declared with it (ingest.store.schema); these are the columns
-# the queries compute; a column in neither keeps its name with "_" as spaces
+# column -> header (in English, said with _() where shown): a stored column's is declared with it
+# (ingest.store.schema); these are the columns the queries compute; a column in neither keeps its
+# name with "_" as spaces, in English (the tests ask every page's columns to have a header)
 HEADERS: dict[str, str] = {
     **STORED_HEADERS,
-    "suggestion": "suggestion",
-    "best_suggestion": "best suggestion at that moment",
-    "accusation": "accusation",
-    "outcome": "outcome",
-    "accused_at": "accused at record",
-    "accused_correct": "accusation right",
-    "mean_expected_gain": "mean expected gain (bits)",
-    "mean_accuracy": "mean accuracy",
-    "rated": "rated suggestions",
-    "suggestions": "suggestions",
-    "games": "games",
-    "wins": "wins",
-    "win_rate": "win rate",
-    "ci_low": "95 % interval from",
-    "ci_high": "95 % interval to",
-    "expected_rate": "win rate with no effect",
-    "p_value": "p-value",
-    "start_square": "start square",
-    "problems": "problems",
-    "first_played": "first played",
-    "last_played": "last played",
-    "analysed": "analysed",
+    "suggestion": N_("suggestion"),
+    "best_suggestion": N_("best suggestion at that moment"),
+    "accusation": N_("accusation"),
+    "outcome": N_("outcome"),
+    "accused_at": N_("accused at record"),
+    "accused_correct": N_("accusation right"),
+    "mean_expected_gain": N_("mean expected gain (bits)"),
+    "mean_accuracy": N_("mean accuracy"),
+    "rated": N_("rated suggestions"),
+    "suggestions": N_("suggestions"),
+    "games": N_("games"),
+    "wins": N_("wins"),
+    "win_rate": N_("win rate"),
+    "ci_low": N_("95 % interval from"),
+    "ci_high": N_("95 % interval to"),
+    "expected_rate": N_("win rate with no effect"),
+    "p_value": N_("p-value"),
+    "start_square": N_("start square"),
+    "problems": N_("problems"),
+    "first_played": N_("first played"),
+    "last_played": N_("last played"),
+    "analysed": N_("analysed"),
 }
 
 # stored columns by their declared unit (ingest.store.schema), and the columns the queries compute
@@ -56,34 +59,46 @@ PERCENT = SHARES | {
     "expected_rate",
 }
 BITS = IN_BITS | {"mean_expected_gain", "given_away_bits"}
+STYLED_CELLS = 200_000  # number cells formatted in the reader's language; a bigger table keeps the grid's
 
 
 def header(column: str) -> str:
-    return HEADERS.get(column, column.replace("_", " "))
+    """A column's header in the reader's language."""
+    return _(HEADERS[column]) if column in HEADERS else column.replace("_", " ")
+
+
+def _number(value: Any, column: str) -> str:
+    """A number as the reader's language writes it: a share as a percentage, bits with two decimals."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return number(value)
+    if value != value:  # NaN
+        return ""
+    if column in PERCENT:
+        return percent(value) if abs(value) >= 0.995 or value == 0 else percent(value, 1)
+    if column in BITS:
+        return decimal(round(value, 2) + 0.0)
+    return significant(value)
 
 
 def _text(value: Any, column: str) -> str:
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value != value:  # NaN
-            return ""
-        if column in PERCENT:
-            return f"{value:.0%}" if abs(value) >= 0.995 or value == 0 else f"{value:.1%}"
-        if column in BITS:
-            return f"{round(value, 2) + 0.0:.2f}"
-        return f"{value:.3g}"
+    if isinstance(value, (bool, int, float)):
+        return _number(value, column)
     return str(value)
 
 
-def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFrame, dict[str, Any]]:
-    """The frame with the ``first`` columns leading, null cells blank, and how to show each column.
+def readable(
+    frame: pl.DataFrame, first: Sequence[str] = ()
+) -> tuple[pl.DataFrame, dict[str, Any], dict[str, Callable[[Any], str]]]:
+    """The frame with the ``first`` columns leading, null cells blank, how to show each column, and
+    how to write each number column's values in the reader's language.
 
-    Columns wholly blank are left out, unless asked for first. A column without blanks keeps its type (so that it sorts as numbers), formatted by the column
-    configuration; a column with blanks becomes text, formatted here, since a grid shows a missing
-    number as "None"."""
+    Columns wholly blank are left out, unless asked for first. A column without blanks keeps its
+    type (so that it sorts as numbers), its cells written by the formats; a column with blanks
+    becomes text, written here, since a grid shows a missing number as "None"."""
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
     frame = frame.with_columns(pl.col(pl.Float32, pl.Float64).fill_nan(None))  # 0/0 is "nothing to say" too
     # bits show two decimals: what rounds to zero is 0, never "-0.00"
@@ -93,43 +108,50 @@ def readable(frame: pl.DataFrame, first: Sequence[str] = ()) -> tuple[pl.DataFra
     # a column with nothing in it says nothing (e.g. accuracy before `analyse --deep`): left out
     frame = frame.select([c for c in order if c in first or frame.height == 0 or frame[c].null_count() < frame.height])
     config: dict[str, Any] = {}
+    formats: dict[str, Callable[[Any], str]] = {}
     converted = []
     for column in frame.columns:
         series = frame[column]
         title = header(column)
         if column == "replay":
-            config[column] = LINK
+            config[column] = replay_column()
             continue
         if series.null_count() or series.dtype == pl.Boolean:
             converted.append(
                 pl.Series(column, [_text(v, column) for v in series.to_list()], dtype=pl.Utf8),
             )
             config[column] = st.column_config.TextColumn(title)
-        elif column in PERCENT:
-            config[column] = st.column_config.NumberColumn(title, format="percent")
-        elif column in BITS:
-            config[column] = st.column_config.NumberColumn(title, format="%.2f")
-        elif series.dtype.is_float():
-            config[column] = st.column_config.NumberColumn(title, format="%.3g")
+        elif series.dtype.is_numeric():
+            config[column] = st.column_config.NumberColumn(title)
+            formats[column] = partial(_number, column=column)
         else:
             config[column] = st.column_config.Column(title)
     if converted:
         frame = frame.with_columns(converted)
-    return frame, config
+    return frame, config, formats
 
 
 PINNED = 2  # key columns kept in view; more would leave a phone no width to scroll the rest in
 
 
 def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
-    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, key columns first,
-    the first PINNED of them pinned (on a phone they stay in view while the rest of the row scrolls)."""
-    shown, config = readable(frame, first)
+    """``st.dataframe`` of a readable frame: words for headers, blanks for nothing, numbers as the
+    reader's language writes them (sorting as numbers), key columns first, the first PINNED of them
+    pinned (on a phone they stay in view while the rest of the row scrolls)."""
+    shown, config, formats = readable(frame, first)
+    data: Any = shown
+    if formats and shown.height * len(formats) <= STYLED_CELLS:
+        data = shown.to_pandas().style.format(formats)  # the grid shows these words, sorts by the values
+    else:  # too many cells to write one by one: the grid's own formats
+        for column in formats:
+            grid = "percent" if column in PERCENT else "%.2f" if column in BITS else None
+            if grid is None and shown[column].dtype.is_float():
+                grid = "%.3g"
+            config[column] = st.column_config.NumberColumn(header(column), format=grid)
     config.update(kwargs.pop("column_config", {}) or {})
     for column in [c for c in first if c in shown.columns][:PINNED]:
-        if column in shown.columns:
-            config[column] = {**(config.get(column) or {}), "pinned": True}
-    st.dataframe(shown, hide_index=True, width="stretch", column_config=config, **kwargs)
+        config[column] = {**(config.get(column) or {}), "pinned": True}
+    st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
 
 
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,

@@ -26,6 +26,12 @@ ANALYSIS_VERSION = 4
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
 
 
+def N_(text: str) -> str:
+    """A header marked for the catalogues (`make catalogues` extracts it): the dashboard says it in the
+    reader's language where it shows it (ingest imports no analysis, so the marker is its own)."""
+    return text
+
+
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -73,7 +79,7 @@ class Column:
 
     @property
     def words(self) -> str:
-        """The column's header, as tables show it."""
+        """The column's header in English, as tables show it (said in the reader's language there)."""
         return self.header or self.name.replace("_", " ")
 
     @property
@@ -105,9 +111,9 @@ class Table:
 
 
 C = Column
-_GAME_ID = C("game_id", "VARCHAR", True, header="game")
-_SEQ = C("seq", "INTEGER", True, header="record")
-_LINE = C("line", "INTEGER", header="line")
+_GAME_ID = C("game_id", "VARCHAR", True, header=N_("game"))
+_SEQ = C("seq", "INTEGER", True, header=N_("record"))
+_LINE = C("line", "INTEGER", header=N_("line"))
 # the rule of ingest.kinds.kind_of, for games stored before the column existed
 _KIND_FILL = f"""UPDATE games SET kind = CASE
     WHEN source = '{SIMULATOR_SOURCE}' THEN '{SIMULATED}'
@@ -128,21 +134,21 @@ TABLES: tuple[Table, ...] = (
         "games",
         (
             _GAME_ID,
-            C("edition", "VARCHAR", True, header="edition"),
-            C("variant", "VARCHAR", True, header="variant"),
-            C("n_players", "INTEGER", True, header="players"),
-            C("kind", "VARCHAR", header="kind of game", fill=_KIND_FILL),
-            C("source", "VARCHAR", holds="text", header="source"),
-            C("played_at", "VARCHAR", header="played"),
+            C("edition", "VARCHAR", True, header=N_("edition")),
+            C("variant", "VARCHAR", True, header=N_("variant")),
+            C("n_players", "INTEGER", True, header=N_("players")),
+            C("kind", "VARCHAR", header=N_("kind of game"), fill=_KIND_FILL),
+            C("source", "VARCHAR", holds="text", header=N_("source")),
+            C("played_at", "VARCHAR", header=N_("played on")),
             C("place", "VARCHAR", holds="text"),
             C("perspective", "VARCHAR", holds="name"),
-            C("winner", "VARCHAR", holds="name", header="winner"),
+            C("winner", "VARCHAR", holds="name", header=N_("winner")),
             C("solution_suspect", "VARCHAR"),
             C("solution_weapon", "VARCHAR"),
             C("solution_room", "VARCHAR"),
-            C("source_file", "VARCHAR", holds="path", header="file"),
+            C("source_file", "VARCHAR", holds="path", header=N_("file")),
             _LINE,
-            C("n_records", "INTEGER", True, header="records"),
+            C("n_records", "INTEGER", True, header=N_("records")),
             C("hands_known", "INTEGER", True),
             C("content_sha256", "VARCHAR", True, holds="hash"),
             C("ingested_at", "TIMESTAMP", True),
@@ -157,18 +163,18 @@ TABLES: tuple[Table, ...] = (
         (
             _GAME_ID,
             C("seat", "INTEGER", True),
-            C("name", "VARCHAR", True, holds="name", header="player"),
-            C("character", "VARCHAR", header="character"),
-            C("strategy", "VARCHAR", header="strategy"),
+            C("name", "VARCHAR", True, holds="name", header=N_("player")),
+            C("character", "VARCHAR", header=N_("character")),
+            C("strategy", "VARCHAR", header=N_("strategy")),
             C("hand_size", "INTEGER", True),
             C("hand_known", "BOOLEAN", True),
-            C("turn_order", "INTEGER", header="seat in turn order"),
+            C("turn_order", "INTEGER", header=N_("seat in turn order")),
             C("won", "BOOLEAN", True),
             C("eliminated", "BOOLEAN", True),
-            C("first_certain_seq", "INTEGER", analysis=True, header="certain after record"),
+            C("first_certain_seq", "INTEGER", analysis=True, header=N_("certain after record")),
             C("missed_win", "BOOLEAN", analysis=True, since=2),
-            C("rated_suggestions", "INTEGER", analysis=True, since=2, header="rated suggestions"),
-            C("review_accuracy", "DOUBLE", analysis=True, since=2, header="review accuracy", unit="share"),
+            C("rated_suggestions", "INTEGER", analysis=True, since=2, header=N_("rated suggestions")),
+            C("review_accuracy", "DOUBLE", analysis=True, since=2, header=N_("review accuracy"), unit="share"),
             # each player's stated deductions graded (the statements table)
             C("stated_precision", "DOUBLE", analysis=True, since=3),
             C("stated_recall", "DOUBLE", analysis=True, since=3),
@@ -177,7 +183,7 @@ TABLES: tuple[Table, ...] = (
                 "DOUBLE",
                 analysis=True,
                 since=4,
-                header="gained against expected (bits)",
+                header=N_("gained against expected (bits)"),
                 unit="bits",
             ),
         ),
@@ -190,7 +196,7 @@ TABLES: tuple[Table, ...] = (
             _SEQ,
             _LINE,
             C("type", "VARCHAR", True),
-            C("player", "VARCHAR", holds="name", header="player"),
+            C("player", "VARCHAR", holds="name", header=N_("player")),
             C("payload", "JSON", True),
         ),
         key=("game_id", "seq"),
@@ -200,28 +206,28 @@ TABLES: tuple[Table, ...] = (
         (
             _GAME_ID,
             _SEQ,
-            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("player", "VARCHAR", True, holds="name", header=N_("player")),
             C("suspect", "VARCHAR", True),
             C("weapon", "VARCHAR", True),
             C("room", "VARCHAR", True),
-            C("shown_by", "VARCHAR", holds="name", header="shown by"),
-            C("shown_card", "VARCHAR", header="card shown"),
-            C("expected_gain_bits", "DOUBLE", analysis=True, header="expected gain (bits)", unit="bits"),
-            C("best_gain_bits", "DOUBLE", analysis=True, header="best available gain (bits)", unit="bits"),
+            C("shown_by", "VARCHAR", holds="name", header=N_("shown by")),
+            C("shown_card", "VARCHAR", header=N_("card shown")),
+            C("expected_gain_bits", "DOUBLE", analysis=True, header=N_("expected gain (bits)"), unit="bits"),
+            C("best_gain_bits", "DOUBLE", analysis=True, header=N_("best available gain (bits)"), unit="bits"),
             C("best_suspect", "VARCHAR", analysis=True),
             C("best_weapon", "VARCHAR", analysis=True),
             C("best_room", "VARCHAR", analysis=True),
-            C("accuracy", "DOUBLE", analysis=True, header="accuracy", unit="share"),
-            C("label", "VARCHAR", analysis=True, header="label"),
+            C("accuracy", "DOUBLE", analysis=True, header=N_("accuracy"), unit="share"),
+            C("label", "VARCHAR", analysis=True, header=N_("label")),
             C("giveaway_bits", "DOUBLE", analysis=True, unit="bits"),
-            C("bits_lost", "DOUBLE", analysis=True, since=2, header="bits lost", unit="bits"),
-            C("gained_bits", "DOUBLE", analysis=True, since=4, header="bits gained", unit="bits"),
+            C("bits_lost", "DOUBLE", analysis=True, since=2, header=N_("bits lost"), unit="bits"),
+            C("gained_bits", "DOUBLE", analysis=True, since=4, header=N_("bits gained"), unit="bits"),
             C(
                 "gained_vs_expected_bits",
                 "DOUBLE",
                 analysis=True,
                 since=4,
-                header="gained against expected (bits)",
+                header=N_("gained against expected (bits)"),
                 unit="bits",
             ),
         ),
@@ -245,14 +251,14 @@ TABLES: tuple[Table, ...] = (
         (
             _GAME_ID,
             _SEQ,
-            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("player", "VARCHAR", True, holds="name", header=N_("player")),
             C("suspect", "VARCHAR", True),
             C("weapon", "VARCHAR", True),
             C("room", "VARCHAR", True),
             C("correct", "BOOLEAN"),
-            C("p_correct", "DOUBLE", analysis=True, header="chance it was right", unit="share"),
-            C("first_certain_seq", "INTEGER", analysis=True, header="certain after record"),
-            C("turns_waited", "INTEGER", analysis=True, header="own turns waited"),
+            C("p_correct", "DOUBLE", analysis=True, header=N_("chance it was right"), unit="share"),
+            C("first_certain_seq", "INTEGER", analysis=True, header=N_("certain after record")),
+            C("turns_waited", "INTEGER", analysis=True, header=N_("own turns waited")),
         ),
         key=("game_id", "seq"),
     ),
@@ -262,7 +268,7 @@ TABLES: tuple[Table, ...] = (
             _GAME_ID,
             _SEQ,
             _LINE,
-            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("player", "VARCHAR", True, holds="name", header=N_("player")),
             C("claim", "VARCHAR", True),
             C("category", "VARCHAR"),
             C("card", "VARCHAR"),
@@ -278,40 +284,40 @@ TABLES: tuple[Table, ...] = (
     Table(
         "problems",
         (
-            C("source_file", "VARCHAR", holds="path", header="file"),
-            C("game_id", "VARCHAR", header="game"),
-            C("seq", "INTEGER", header="record"),
+            C("source_file", "VARCHAR", holds="path", header=N_("file")),
+            C("game_id", "VARCHAR", header=N_("game")),
+            C("seq", "INTEGER", header=N_("record")),
             _LINE,
-            C("code", "VARCHAR", True, header="problem"),
-            C("severity", "VARCHAR", True, header="severity"),
-            C("message", "VARCHAR", True, holds="text", header="message"),
+            C("code", "VARCHAR", True, header=N_("problem")),
+            C("severity", "VARCHAR", True, header=N_("severity")),
+            C("message", "VARCHAR", True, holds="text", header=N_("message")),
             C("raw_sha256", "VARCHAR", holds="hash"),
-            C("col", "INTEGER", added=True, header="column"),
+            C("col", "INTEGER", added=True, header=N_("column")),
         ),
     ),
     Table(
         "rejected",
         (
-            C("source_file", "VARCHAR", holds="path", header="file"),
+            C("source_file", "VARCHAR", holds="path", header=N_("file")),
             _LINE,
-            C("game_id", "VARCHAR", header="game"),
-            C("code", "VARCHAR", True, header="problem"),
-            C("message", "VARCHAR", True, holds="text", header="message"),
+            C("game_id", "VARCHAR", header=N_("game")),
+            C("code", "VARCHAR", True, header=N_("problem")),
+            C("message", "VARCHAR", True, holds="text", header=N_("message")),
             C("raw", "VARCHAR", holds="text"),
             C("raw_sha256", "VARCHAR", True, holds="hash"),
-            C("rejected_at", "TIMESTAMP", True, header="rejected at"),
+            C("rejected_at", "TIMESTAMP", True, header=N_("rejected at")),
         ),
     ),
     Table(
         "history",
         (
-            C("happened_at", "TIMESTAMP", True, header="when"),
-            C("game_id", "VARCHAR", header="game"),
-            C("event", "VARCHAR", True, header="what happened"),
-            C("source_file", "VARCHAR", holds="path", header="file"),
+            C("happened_at", "TIMESTAMP", True, header=N_("when")),
+            C("game_id", "VARCHAR", header=N_("game")),
+            C("event", "VARCHAR", True, header=N_("what happened")),
+            C("source_file", "VARCHAR", holds="path", header=N_("file")),
             _LINE,
-            C("code", "VARCHAR", header="problem"),
-            C("message", "VARCHAR", holds="text", header="message"),
+            C("code", "VARCHAR", header=N_("problem")),
+            C("message", "VARCHAR", holds="text", header=N_("message")),
             C("sha256", "VARCHAR", holds="hash"),
             C("raw", "VARCHAR", holds="text"),
         ),
@@ -320,14 +326,14 @@ TABLES: tuple[Table, ...] = (
     Table(
         "ingest_runs",
         (
-            C("started_at", "TIMESTAMP", True, header="started"),
-            C("finished_at", "TIMESTAMP", header="finished"),
-            C("paths", "VARCHAR", True, holds="path", header="paths"),
-            C("files_read", "INTEGER", header="files read"),
-            C("files_skipped", "INTEGER", header="files skipped"),
-            C("games_stored", "INTEGER", header="games stored"),
-            C("games_skipped", "INTEGER", header="games already present"),
-            C("games_rejected", "INTEGER", header="games rejected"),
+            C("started_at", "TIMESTAMP", True, header=N_("started")),
+            C("finished_at", "TIMESTAMP", header=N_("finished")),
+            C("paths", "VARCHAR", True, holds="path", header=N_("paths")),
+            C("files_read", "INTEGER", header=N_("files read")),
+            C("files_skipped", "INTEGER", header=N_("files skipped")),
+            C("games_stored", "INTEGER", header=N_("games stored")),
+            C("games_skipped", "INTEGER", header=N_("games already present")),
+            C("games_rejected", "INTEGER", header=N_("games rejected")),
         ),
     ),
     Table(
@@ -338,8 +344,8 @@ TABLES: tuple[Table, ...] = (
             _GAME_ID,
             C("content_sha256", "VARCHAR", True, holds="hash"),
             C("seat", "INTEGER", True),
-            C("name", "VARCHAR", True, holds="name", header="player"),
-            C("player", "VARCHAR", True, holds="name", header="player"),
+            C("name", "VARCHAR", True, holds="name", header=N_("player")),
+            C("player", "VARCHAR", True, holds="name", header=N_("player")),
             C("rank", "INTEGER", True),
             C("mu_before", "DOUBLE", True),
             C("sigma_before", "DOUBLE", True),
@@ -353,8 +359,8 @@ TABLES: tuple[Table, ...] = (
     Table(
         "player_merges",
         (
-            C("name", "VARCHAR", True, holds="name", header="player"),
-            C("merged_into", "VARCHAR", True, holds="name", header="merged into"),
+            C("name", "VARCHAR", True, holds="name", header=N_("player")),
+            C("merged_into", "VARCHAR", True, holds="name", header=N_("merged into")),
             C("merged_at", "TIMESTAMP", True),
             C("unmerged_at", "TIMESTAMP"),
         ),
