@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from itertools import combinations, product
 from pathlib import Path
+from typing import Any
 
 from clue_stats import pipeline
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
@@ -175,6 +176,28 @@ def build_corpus(root: Path, simulated: int = 6) -> Path:
 
 
 # ---------------------------------------------------------------- a real browser (headless Chromium)
+
+
+def open_app(db: Path, monkeypatch: Any, page: str = "overview", all_kinds: bool = True, **query: str) -> Any:
+    """The dashboard (Streamlit's AppTest) on ``db`` at a registered page, with a link's ``query``;
+    ``all_kinds``: with the sidebar's switch that adds bot and simulated games to the people's games
+    shown by default (most tests compare with every game). ``monkeypatch``: pytest's, for the
+    database's variable."""
+    from streamlit.testing.v1 import AppTest
+
+    from clue_stats.dashboard import pages
+
+    monkeypatch.setenv("CLUE_STATS_DB", str(db))
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if all_kinds and any(t.key == "filter_all_kinds" for t in at.toggle):
+        at.toggle(key="filter_all_kinds").set_value(True).run()
+    if page != pages.DEFAULT.slug:
+        at.switch_page(pages.page(page).file).run()
+    return at
+
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

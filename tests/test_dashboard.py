@@ -27,7 +27,7 @@ from clue_stats.analysis import timeline
 from clue_stats.analysis.names import edition_name, of_edition
 from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
-from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus
+from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus, open_app
 
 pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
@@ -52,23 +52,6 @@ def sql(db: Path, query: str, params: list | None = None) -> list[tuple]:
 
 
 # ---------------------------------------------------------------- driving the app
-
-
-def open_app(
-    db: Path, monkeypatch: pytest.MonkeyPatch, page: str = "overview", all_kinds: bool = True, **query: str
-) -> AppTest:
-    """The app on ``db`` at ``page``; ``all_kinds``: with the sidebar's switch that adds bot and
-    simulated games to the people's games shown by default (most tests compare with every game)."""
-    monkeypatch.setenv("CLUE_STATS_DB", str(db))
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if all_kinds and any(t.key == "filter_all_kinds" for t in at.toggle):
-        at.toggle(key="filter_all_kinds").set_value(True).run()
-    if page != pages.DEFAULT.slug:
-        at.switch_page(pages.page(page).file).run()
-    return at
 
 
 def assert_clean(at: AppTest) -> None:

@@ -17,9 +17,8 @@ from clue_stats import pipeline
 from clue_stats.analysis import league, night, summaries
 from clue_stats.analysis import players as player_stats
 from clue_stats.cli import app
-from clue_stats.dashboard import pages
 from clue_stats.ingest import store
-from tests.helpers import ROOT
+from tests.helpers import open_app
 
 runner = CliRunner()
 
@@ -31,20 +30,6 @@ def english() -> Iterator[None]:
 
     with words.speaking("en"):
         yield
-
-
-def open_app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str, **query: str) -> AppTest:
-    """The dashboard on ``db`` at a registered page, every kind of game shown, with a link's query."""
-    monkeypatch.setenv("CLUE_STATS_DB", str(db))
-    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if any(t.key == "filter_all_kinds" for t in at.toggle):
-        at.toggle(key="filter_all_kinds").set_value(True).run()
-    if page != pages.DEFAULT.slug:
-        at.switch_page(pages.page(page).file).run()
-    return at
 
 
 def assert_clean(at: AppTest) -> None:
@@ -288,6 +273,26 @@ def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_
     at = open_app(duel_db, monkeypatch, "replay", game=DUEL_GAME, seq=str(seq))
     assert_clean(at)
     assert any(f"of the file (record {seq})" in m.value for m in at.markdown)  # the record said by its line
+
+
+@pytest.mark.slow
+def test_the_review_and_the_replay_choose_among_the_same_games_and_follow_a_link_once(
+    night_db: Path, monkeypatch
+) -> None:
+    options = {}
+    for slug in ("review", "replay"):
+        at = open_app(night_db, monkeypatch, slug, game="n3")
+        assert_clean(at)
+        box = at.selectbox(key=f"{slug}_game")
+        assert box.value == "n3"  # the link's game
+        options[slug] = box.options
+        box.set_value("n1").run()  # after the link, the chooser is the user's
+        assert_clean(at)
+        assert at.selectbox(key=f"{slug}_game").value == "n1"
+    assert options["review"] == options["replay"]
+    assert len(options["review"]) == 5
+    newest = options["review"][0]  # the newest first, in words
+    assert newest.startswith("n5 · 2026-11-06T21:50 · ") and newest.endswith(" · 2 players"), newest
 
 
 # ---------------------------------------------------------------- why, in words, from the exact numbers

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlencode
 
 import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import N_, _
+from clue_stats.analysis.words import N_, _, n_, number, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.words import md
 
@@ -140,3 +140,65 @@ def replay_links(frame: pl.DataFrame, seq_column: str = "seq") -> pl.DataFrame:
     """The frame with a first column ``replay``: the address of the replay page at that record."""
     urls = [replay_url(g, s) for g, s in zip(frame["game_id"].to_list(), frame[seq_column].to_list())]
     return frame.with_columns(pl.Series("replay", urls, dtype=pl.Utf8)).select("replay", pl.exclude("replay"))
+
+
+def _game_words(row: dict[str, Any]) -> str:
+    """A game in the chooser: "club-2026-11-20-1 · 20. November 2026 · Cluedo (2023) · 4 Spieler"."""
+    parts = [
+        row["game_id"],
+        when(row["played_at"]) or _("undated"),
+        queries.edition_name(row["edition"]),
+        n_(row["n_players"], "{n} player", "{n} players"),
+    ]
+    return " · ".join(parts) + (" · " + _("partly analysed") if row.get("analysis_cut") else "")
+
+
+def choose_game(ctx: PageContext, key: str, what: str, typed: bool = False) -> str:
+    """The game a page shows (the review's, the replay's): a chooser of the selection's newest games;
+    a link's ``game=`` is followed once (after that the chooser is the user's), and a linked game
+    outside the filters is still offered. ``typed``: a box beside it for any stored game's id.
+    ``key`` names the page's widgets (``{key}_game`` is the chosen id); ``what`` (marked with N_)
+    says what an empty selection has none of. Stops the page when there is no game to choose."""
+    games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
+    ids = games["game_id"].to_list()
+    labels = {r["game_id"]: _game_words(r) for r in games.iter_rows(named=True)}
+    chosen_key = f"{key}_game"
+    linked = st.query_params.get("game")
+    if linked and st.session_state.get(f"{key}_link") != linked:
+        st.session_state[f"{key}_link"] = linked
+        st.session_state[chosen_key] = linked
+    chosen = st.session_state.get(chosen_key)
+    if chosen and chosen not in labels:
+        ids = [chosen, *ids]  # a linked or typed game outside the filters is still shown
+        labels[chosen] = chosen
+    if not ids:
+        require_games(0, ctx, what)
+    pick = st.container()
+    if typed:
+        pick, box = st.columns([3, 1])
+        with box:
+            wanted = st.text_input(
+                _("Game id"),
+                key=f"{key}_typed",
+                placeholder=_("type an id"),
+                help=_("the list holds the newest {count} games of the selection").format(
+                    count=number(queries.GAME_LIST_LIMIT)
+                )
+                if total > queries.GAME_LIST_LIMIT
+                else _("any stored game"),
+            )
+            if wanted and wanted != st.session_state.get(f"{key}_typed_done"):
+                st.session_state[f"{key}_typed_done"] = wanted
+                if wanted not in labels:
+                    ids = [wanted, *ids]
+                    labels[wanted] = wanted
+                st.session_state[chosen_key] = wanted
+    with pick:
+        game_id = st.selectbox(_("Game"), ids, format_func=labels.__getitem__, key=chosen_key)
+    return str(game_id)
+
+
+def no_such_game(game_id: str) -> NoReturn:
+    """Stop the page: no stored game has this id (a link's or a typed one)."""
+    st.warning(_("No stored game has the id {game}.").format(game=md(game_id)))
+    st.stop()

@@ -14,10 +14,11 @@ import streamlit as st
 
 from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
 from clue_stats.analysis.record_words import describe_seq
+from clue_stats.analysis.words import N_
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
-from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, page_context, read, require_games
+from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, choose_game, no_such_game, page_context, read
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import md, percent
 from clue_stats.dashboard.pages import page
@@ -29,14 +30,6 @@ MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the 
 ctx = page_context()
 st.title(page("replay").title)
 
-games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
-ids = games["game_id"].to_list()
-labels = {
-    r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {queries.edition_name(r['edition'])} · "
-    f"{r['n_players']} players" + (" · partly analysed" if r["analysis_cut"] else "")
-    for r in games.iter_rows(named=True)
-}
-
 
 def _record_number(text: str) -> int | None:
     """A record number of a link: plain digits only ("²" and "٣" are digits to str.isdigit, not to
@@ -44,50 +37,21 @@ def _record_number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
-# A link (replay?game=...&seq=...) is followed once; after that the widgets are the user's.
+game_id = choose_game(ctx, "replay", N_("games to replay"), typed=True)
+# A link's record (replay?game=...&seq=...) is followed once; after that the slider is the user's.
 link = (st.query_params.get("game"), st.query_params.get("seq"))
-if link[0] and st.session_state.get("replay_link") != link:
-    st.session_state["replay_link"] = link
-    st.session_state["replay_game"] = link[0]
-    if link[1] is not None:
-        linked_seq = _record_number(link[1])
-        if linked_seq is None:
-            st.warning(
-                f"The link's record {md(link[1][:40])} is not a record number: the game is shown from its start."
-            )
-        else:
-            st.session_state["replay_seq"] = linked_seq
-chosen = st.session_state.get("replay_game")
-if chosen and chosen not in labels:
-    ids = [chosen, *ids]  # a linked or typed game outside the filters is still shown
-    labels[chosen] = chosen
-if not ids:
-    require_games(0, ctx, "games to replay")
-
-pick, typed = st.columns([3, 1])
-with typed:
-    wanted = st.text_input(
-        "Game id",
-        key="replay_typed",
-        placeholder="type an id",
-        help=f"the list holds the newest {queries.GAME_LIST_LIMIT:,} games of the selection"
-        if total > queries.GAME_LIST_LIMIT
-        else "any stored game",
-    )
-    if wanted and wanted != st.session_state.get("replay_typed_done"):
-        st.session_state["replay_typed_done"] = wanted
-        if wanted not in labels:
-            ids = [wanted, *ids]
-            labels[wanted] = wanted
-        st.session_state["replay_game"] = wanted
-with pick:
-    game_id = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="replay_game")
+if link[1] is not None and st.session_state.get("replay_seq_link") != link:
+    st.session_state["replay_seq_link"] = link
+    linked_seq = _record_number(link[1])
+    if linked_seq is None:
+        st.warning(f"The link's record {md(link[1][:40])} is not a record number: the game is shown from its start.")
+    else:
+        st.session_state["replay_seq"] = linked_seq
 
 try:
     data = read(queries.replay_game, ctx.path, ctx.version, game_id)
 except queries.GameNotFound:
-    st.warning(f"No stored game has the id {md(game_id)}.")
-    st.stop()
+    no_such_game(game_id)
 game = data.game
 name = game.deck.name
 cut = data.header.get("analysis_cut") or ""

@@ -12,8 +12,9 @@ import streamlit as st
 from clue_stats.analysis.game_review import race_caption
 from clue_stats.analysis.review_charts import race_chart
 from clue_stats.analysis.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.words import N_
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_url, require_games
+from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_such_game, page_context, read, replay_url
 from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
@@ -23,31 +24,11 @@ LABEL_DOTS = {**LABEL_COLOURS, NOT_RATED: NOT_RATED_COLOUR}
 ctx = page_context()
 st.title(page("review").title)
 
-games, total = read(queries.game_choices, ctx.path, ctx.version, ctx.filters)
-ids = games["game_id"].to_list()
-labels = {
-    r["game_id"]: f"{r['game_id']} · {r['played_at'] or 'undated'} · {queries.edition_name(r['edition'])} · "
-    f"{r['n_players']} players"
-    for r in games.iter_rows(named=True)
-}
-# a link (review?game=...) is followed once; after that the chooser is the user's
-linked = st.query_params.get("game")
-if linked and st.session_state.get("review_link") != linked:
-    st.session_state["review_link"] = linked
-    st.session_state["review_game"] = linked
-chosen = st.session_state.get("review_game")
-if chosen and chosen not in labels:
-    ids = [chosen, *ids]  # a linked game outside the filters is still shown
-    labels[chosen] = chosen
-if not ids:
-    require_games(0, ctx, "games to review")
-game_id = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="review_game")
-
+game_id = choose_game(ctx, "review", N_("games to review"))
 try:
     review = read(queries.game_review, ctx.path, ctx.version, game_id)
 except queries.GameNotFound:
-    st.warning(f"No stored game has the id {md(game_id)}.")
-    st.stop()
+    no_such_game(game_id)
 brief = review["brief"]
 facts = [brief.edition, brief.played_at or "undated", ", ".join(p.name for p in brief.players)]
 st.markdown(
