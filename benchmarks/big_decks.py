@@ -4,7 +4,7 @@ reference (benchmarks/plain_reference.py, plain_vector_counts) run in the same p
 
     .venv/bin/python benchmarks/big_decks.py [--games 3] [--players 3,4,6] [--plain-limit 60]
     .venv/bin/python benchmarks/big_decks.py --wide [--games 2]
-    .venv/bin/python benchmarks/big_decks.py --ingest [--plain-factor 10]
+    .venv/bin/python benchmarks/big_decks.py --ingest [--plain-factor 10] [--strategies random,notebook]
 
 ``--ingest``: issue 21's games analysed whole by ``clue-stats ingest`` with its defaults (the
 information table, accusation timing and the whole review), each game from a file of its own into a
@@ -153,12 +153,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--plain-factor", type=float, default=10.0, help="--ingest: the plain program's time, at most, in ingests"
     )
+    parser.add_argument(
+        "--strategies", default="random,notebook", help="--ingest: whose play (random, notebook or both)"
+    )
     args = parser.parse_args(argv)
     if args.wide:
         wide(args.games)
         return
     if args.ingest:
-        ingest(args.plain_factor)
+        ingest(args.plain_factor, tuple(args.strategies.split(",")))
         return
 
     warm = play_game(setup(3, strategies=["notebook"], seed=10**6, deck=custom_deck(*DECK)), 0)
@@ -240,16 +243,16 @@ def wide(games: int) -> None:
 CLI = str(Path(sys.executable).with_name("clue-stats"))
 
 
-def ingest(factor: float) -> None:
+def ingest(factor: float, strategies: tuple[str, ...] = ("random", "notebook")) -> None:
     """Each of issue 21's games through `clue-stats ingest` with its defaults, against the plain
-    program's information table of the game."""
+    program's information table of the game (the games of each of ``strategies``)."""
     print(f"load average before the runs: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)")
     print(f"10/8/12 deck, 6 players, seed 5; CPU s; the plain program stopped at {factor:g} times the game's ingest")
     totals = {"ingest": 0.0, "plain": 0.0}
     cut_any = False
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for strategy in ("random", "notebook"):
+        for strategy in strategies:
             out = folder / strategy
             subprocess.run(
                 [CLI, "simulate", "--games", "3", "--players", "6", "--deck", "10,8,12", "--strategies", strategy,
@@ -279,7 +282,7 @@ def ingest(factor: float) -> None:
                     )
     bound = "≥ " if cut_any else ""
     print(
-        f"all 12 games: ingest {totals['ingest']:.1f} CPU s, plain information table {bound}{totals['plain']:.1f} CPU s: "
+        f"all {6 * len(strategies)} games: ingest {totals['ingest']:.1f} CPU s, plain information table {bound}{totals['plain']:.1f} CPU s: "
         f"the default ingest {bound}{totals['plain'] / totals['ingest']:.1f}x faster"
     )
 
