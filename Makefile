@@ -90,8 +90,8 @@ clean:
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build
-	$(BIN)/pybabel extract -k N_ -k n_:2,3 --no-location --sort-output --project clue-stats \
-	  -o build/clue_stats.pot analysis clue_stats dashboard ingest
+	$(BIN)/pybabel extract -k N_ -k T_ -k n_:2,3 --no-location --sort-output --project clue-stats \
+	  -o build/clue_stats.pot analysis clue_stats dashboard ingest engine
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \
 	  --no-fuzzy-matching -w 100
 	$(BIN)/pybabel compile -d $(LOCALES) -D clue_stats --statistics

@@ -19,6 +19,7 @@ language: docs/translating.md.
 from __future__ import annotations
 
 import gettext
+import json
 import locale as system_locale
 import os
 from collections.abc import Iterator
@@ -27,10 +28,13 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
+
+from clue_stats.engine.problems import MESSAGE_LIMIT, Problem, Said
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -196,3 +200,33 @@ def label_word(label: str) -> str:
         "blunder": _("blunder"),
     }
     return words.get(label, label)
+
+
+def said(message: str, template: str | None = None, fields: str | dict[str, object] | None = None) -> str:
+    """A problem's message in the reader's language: its template said (``_(template)``) with its
+    values, as stored (``problems.template`` and ``problems.fields``, JSON) or as the engine made it;
+    the English ``message`` where there is no template (or its translation does not fit its values).
+    Cut as the English one is (MESSAGE_LIMIT)."""
+    if template is None or language() == SOURCE:
+        return message
+    parts: dict[str, Any] = json.loads(fields) if isinstance(fields, str) else dict(fields or {})
+    values = {str(k): str(v) for k, v in (parts.get("values") or {}).items()}
+    try:
+        text = str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
+    except (KeyError, IndexError, ValueError):
+        return message
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + _("… (cut)")
+
+
+def _parts(s: Said) -> dict[str, object]:
+    return {"values": s.values(), "head": s.head, "tail": s.tail}
+
+
+def problem_message(p: Problem) -> str:
+    """The problem's message in the reader's language (the code and the values stay as they are)."""
+    return p.message if p.said is None else said(p.message, p.said.template, _parts(p.said))
+
+
+def problem_line(p: Problem) -> str:
+    """``file:line[:col]: code: message``, the message in the reader's language."""
+    return f"{p.where}: {p.code}: {problem_message(p)}"

@@ -22,7 +22,7 @@ from typing import Any
 
 from clue_stats.engine.board import Board, Position, Square, load_board
 from clue_stats.engine.game import UNSEEN, Accuse, ClueCard, Game, Move, Suggest, Turn
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 
 
 def board_for(game: Game) -> Board | None:
@@ -180,8 +180,8 @@ class _Tracker:
                 self.may_suggest[p.name] = False
         self.has_turns = any(isinstance(r, Turn) for r in self.game.records)
 
-    def problem(self, code: str, message: str, record: Any) -> None:
-        self.problems.append(Problem(code, message, seq=record.seq, line=record.line))
+    def problem(self, code: str, message: str | Said, record: Any) -> None:
+        self.problems.append(Problem.of(code, message, seq=record.seq, line=record.line))
 
     def occupied_by_others(self, suspect: str) -> dict[Square, str]:
         return {
@@ -209,7 +209,7 @@ class _Tracker:
             self.arrive(r.player, suspect, r.to)
             return
         if self.turn.moved:
-            self.problem("bad_move", f"{r.player} moves a second time in one turn", r)
+            self.problem("bad_move", T_("{player} moves a second time in one turn", player=r.player), r)
         self.turn.moved = True
         via = r.via or self.infer_via(origin, r)
         name = r.player
@@ -217,13 +217,22 @@ class _Tracker:
             if r.to != origin:
                 self.problem(
                     "bad_move",
-                    f"{name} stays, but in {_where(r.to, self.game)} while standing in {_where(origin, self.game)}",
+                    T_(
+                        "{name} stays, but in {to} while standing in {origin}",
+                        name=name,
+                        to=_where(r.to, self.game),
+                        origin=_where(origin, self.game),
+                    ),
                     r,
                 )
             elif not isinstance(origin, str) and self.can_step(suspect, origin):
                 self.problem(
                     "bad_move",
-                    f"{name} stays on {_where(origin)}; only a token in a room, or one that cannot move, may stay",
+                    T_(
+                        "{name} stays on {origin}; only a token in a room, or one that cannot move, may stay",
+                        name=name,
+                        origin=_where(origin),
+                    ),
                     r,
                 )
         elif via == "passage":
@@ -231,26 +240,38 @@ class _Tracker:
             if target is None:
                 self.problem(
                     "bad_move",
-                    f"{name} takes a secret passage from {_where(origin, self.game)}, where there is none",
+                    T_(
+                        "{name} takes a secret passage from {origin}, where there is none",
+                        name=name,
+                        origin=_where(origin, self.game),
+                    ),
                     r,
                 )
             elif r.to != target:
                 self.problem(
                     "bad_move",
-                    f"the secret passage from {_where(origin, self.game)} leads to {self.game.deck.name(target)}, not {_where(r.to, self.game)}",
+                    T_(
+                        "the secret passage from {origin} leads to {target}, not {to}",
+                        origin=_where(origin, self.game),
+                        target=self.game.deck.name(target),
+                        to=_where(r.to, self.game),
+                    ),
                     r,
                 )
             elif self.turn.rolled:
                 self.problem(
                     "bad_move",
-                    f"{name} takes the secret passage after rolling the dice (the passage replaces the roll)",
+                    T_(
+                        "{name} takes the secret passage after rolling the dice (the passage replaces the roll)",
+                        name=name,
+                    ),
                     r,
                 )
         else:
             why = walk_problem(self.board, origin, r.to, r.path, self.turn.steps, self.occupied_by_others(suspect))
             if why is not None:
                 trip = f"from {_where(origin, self.game)} to {_where(r.to, self.game)}"
-                self.problem("bad_move", f"{name}'s walk {trip}: {why}", r)
+                self.problem("bad_move", T_("{name}'s walk {trip}: {why}", name=name, trip=trip, why=why), r)
         if r.to != origin:
             self.arrive(r.player, suspect, r.to)
 
@@ -284,13 +305,22 @@ class _Tracker:
             if flags.get("suggest_room", "current") == "current" and here != r.room:
                 self.problem(
                     "suggest_room",
-                    f"{r.player} suggests in {self.game.deck.name(r.room)} while standing in {_where(here, self.game)}",
+                    T_(
+                        "{player} suggests in {room} while standing in {here}",
+                        player=r.player,
+                        room=self.game.deck.name(r.room),
+                        here=_where(here, self.game),
+                    ),
                     r,
                 )
             elif not flags.get("suggest_again_without_leaving", True) and not self.may_suggest.get(r.player, True):
                 self.problem(
                     "suggest_again",
-                    f"{r.player} suggests again in {self.game.deck.name(r.room)} without leaving it since their last suggestion there",
+                    T_(
+                        "{player} suggests again in {room} without leaving it since their last suggestion there",
+                        player=r.player,
+                        room=self.game.deck.name(r.room),
+                    ),
                     r,
                 )
             if not flags.get("suggest_again_without_leaving", True):
@@ -314,7 +344,13 @@ class _Tracker:
             here = self.position[suspect]
             if not isinstance(here, str):
                 self.problem(
-                    "accuse_in_room", f"{r.player} accuses while standing on {_where(here)}, outside any room", r
+                    "accuse_in_room",
+                    T_(
+                        "{player} accuses while standing on {here}, outside any room",
+                        player=r.player,
+                        here=_where(here),
+                    ),
+                    r,
                 )
         solution = self.game.solution()
         wrong = r.correct is False or (r.correct is None and solution is not None and r.cards != solution)

@@ -7,7 +7,7 @@ one-line description; docs/problems.md is checked against this table by a test.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 ERROR = "error"
 WARNING = "warning"
@@ -167,6 +167,37 @@ def listed(names: Iterable[str], last: str = ", ", shown: int = NAMES_SHOWN) -> 
 
 
 @dataclass(frozen=True)
+class Said:
+    """A message as its template and its values, so that a reader can have it in their language: the
+    template is English with named fields, marked for the catalogues by :func:`T_`; the values
+    (names, cards, quoted input, numbers) are never translated. ``head`` and ``tail`` are said as they
+    are in every language: the rule's code before a finding, the notation's line and its caret after.
+    ``str()`` is the English message, the one stored in ``message``."""
+
+    template: str
+    fields: tuple[tuple[str, str], ...] = ()
+    head: str = ""
+    tail: str = ""
+
+    def values(self) -> dict[str, str]:
+        return dict(self.fields)
+
+    def __str__(self) -> str:
+        return self.head + self.template.format_map(self.values()) + self.tail
+
+    def followed_by(self, tail: str) -> Said:
+        return replace(self, tail=self.tail + tail)
+
+
+def T_(template: str, **fields: object) -> Said:
+    """A problem's message: its English template, with named fields (``T_("{player} accuses twice",
+    player=name)``), and the values. The marker `make catalogues` extracts from engine/ and ingest/
+    (which have no catalogue of their own: the display layer says ``_(template)``)."""
+    # a value longer than a whole message is cut there: the message is cut there anyway (MESSAGE_LIMIT)
+    return Said(template, tuple((name, str(value)[: MESSAGE_LIMIT + 1]) for name, value in fields.items()))
+
+
+@dataclass(frozen=True)
 class Problem:
     code: str
     message: str
@@ -174,10 +205,25 @@ class Problem:
     line: int | None = None
     source_file: str | None = None
     column: int | None = None  # 1-based, where the reader knows it (a JSON error, a notation token)
+    said: Said | None = field(default=None, compare=False)  # the message as template and values
 
     def __post_init__(self) -> None:
         if len(self.message) > MESSAGE_LIMIT:
             object.__setattr__(self, "message", self.message[:MESSAGE_LIMIT] + "… (cut)")
+
+    @classmethod
+    def of(
+        cls,
+        code: str,
+        message: str | Said,
+        seq: int | None = None,
+        line: int | None = None,
+        source_file: str | None = None,
+        column: int | None = None,
+    ) -> Problem:
+        """A problem whose message is a plain string or a :class:`Said` (template and values)."""
+        said = message if isinstance(message, Said) else None
+        return cls(code, str(message), seq, line, source_file, column, said)
 
     @property
     def severity(self) -> str:
@@ -191,13 +237,19 @@ class Problem:
         """A broken rule of play, in a record the game's own program wrote: what the player did."""
         if self.code not in PLAY_RULES:
             return self
-        return replace(self, code="rule_break", message=f"{self.code}: {self.message}")
+        said = replace(self.said, head=f"{self.code}: {self.said.head}") if self.said is not None else None
+        return replace(self, code="rule_break", message=f"{self.code}: {self.message}", said=said)
 
     def located(self, source_file: str | None) -> Problem:
         return replace(self, source_file=source_file)
 
-    def __str__(self) -> str:
+    @property
+    def where(self) -> str:
+        """``file:line`` or ``file:line:col`` (``<input>`` for no file, ``-`` for no line)."""
         where = f"{self.source_file or '<input>'}:{self.line if self.line is not None else '-'}"
         if self.line is not None and self.column is not None:
             where += f":{self.column}"
-        return f"{where}: {self.code}: {self.message}"
+        return where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.code}: {self.message}"

@@ -28,7 +28,7 @@ from clue_stats.engine.game import (
     Suggest,
     Turn,
 )
-from clue_stats.engine.problems import Problem, listed
+from clue_stats.engine.problems import T_, Problem, Said, listed
 
 # The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
 CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
@@ -68,10 +68,10 @@ class _Referee:
         self.set_aside: dict[str, str] = {}  # the duel's room cards, card -> room
         self.envelope: tuple[str, str, str] | None = None  # what every hand dealt leaves over
 
-    def problem(self, code: str, message: str, record: Event | None) -> None:
+    def problem(self, code: str, message: str | Said, record: Event | None) -> None:
         seq = record.seq if record is not None else 0
         line = record.line if record is not None else self.game.header_line
-        self.out.problems.append(Problem(code, message, seq=seq, line=line))
+        self.out.problems.append(Problem.of(code, message, seq=seq, line=line))
 
     def name(self, card: str) -> str:
         return self.game.deck.name(card)
@@ -84,39 +84,66 @@ class _Referee:
         for r in game.records:
             if isinstance(r, Deal):
                 if r.player in self.hands:
-                    self.problem("deal_twice", f"{r.player}'s hand is dealt a second time", r)
+                    self.problem("deal_twice", T_("{player}'s hand is dealt a second time", player=r.player), r)
                     continue
                 self.hands[r.player] = frozenset(r.cards)
                 size = game.hand_sizes[game.seat(r.player)]
                 if len(r.cards) != size:
-                    self.problem("hand_size", f"{r.player} is dealt {len(r.cards)} cards; their hand holds {size}", r)
+                    self.problem(
+                        "hand_size",
+                        T_(
+                            "{player} is dealt {n_cards} cards; their hand holds {size}",
+                            player=r.player,
+                            n_cards=len(r.cards),
+                            size=size,
+                        ),
+                        r,
+                    )
                 for card in r.cards:
                     if card in where:
                         self.problem(
-                            "card_twice", f"{self.name(card)} is dealt to {r.player} but is already {where[card]}", r
+                            "card_twice",
+                            T_(
+                                "{card} is dealt to {player} but is already {where}",
+                                card=self.name(card),
+                                player=r.player,
+                                where=where[card],
+                            ),
+                            r,
                         )
                     where[card] = f"in {r.player}'s hand"
             elif isinstance(r, RoomCards):
                 if game.variant.room_cards == 0:
-                    self.problem("room_cards", "room cards are set aside only in the duel variant", r)
+                    self.problem("room_cards", T_("room cards are set aside only in the duel variant"), r)
                     continue
                 if len(r.rooms) != game.variant.room_cards or len(set(r.rooms)) != len(r.rooms):
                     self.problem(
                         "room_cards",
-                        f"the duel sets {game.variant.room_cards} cards on as many different rooms, not on {_fmt(game, r.rooms)}",
+                        T_(
+                            "the duel sets {room_cards} cards on as many different rooms, not on {rooms}",
+                            room_cards=game.variant.room_cards,
+                            rooms=_fmt(game, r.rooms),
+                        ),
                         r,
                     )
                 for room, card in (r.cards or {}).items():
                     if room not in r.rooms:
                         self.problem(
                             "room_cards",
-                            f"a card is set on {self.name(room)}, which is not one of the room-card rooms",
+                            T_(
+                                "a card is set on {room}, which is not one of the room-card rooms", room=self.name(room)
+                            ),
                             r,
                         )
                     if card in where:
                         self.problem(
                             "card_twice",
-                            f"{self.name(card)} is set on {self.name(room)} but is already {where[card]}",
+                            T_(
+                                "{card} is set on {room} but is already {where}",
+                                card=self.name(card),
+                                room=self.name(room),
+                                where=where[card],
+                            ),
                             r,
                         )
                     where[card] = f"on {self.name(room)}"
@@ -128,7 +155,11 @@ class _Referee:
         if solution is not None and end is not None and end.solution is not None:
             for card in solution:
                 if card in where:
-                    self.problem("envelope_card_dealt", f"{self.name(card)} is in the solution but {where[card]}", end)
+                    self.problem(
+                        "envelope_card_dealt",
+                        T_("{card} is in the solution but {where}", card=self.name(card), where=where[card]),
+                        end,
+                    )
         if not self.out.problems:
             self.envelope = self.left_over()
 
@@ -167,7 +198,14 @@ class _Referee:
                 expected = next((chars[c] for c in CHARACTER_ORDER if c in chars), None)
         if expected is not None and turn.player != expected:
             self.problem(
-                "turn_order", f"{turn.player} takes the first turn, but {expected} plays first ({rule} starts)", turn
+                "turn_order",
+                T_(
+                    "{player} takes the first turn, but {expected} plays first ({rule} starts)",
+                    player=turn.player,
+                    expected=expected,
+                    rule=rule,
+                ),
+                turn,
             )
 
     def next_active(self, player: str) -> str:
@@ -196,23 +234,36 @@ class _Referee:
                 continue  # a statement is what a player says, not a move: allowed anywhere, even after the end
             if ended is not None:
                 what = "a second end record" if isinstance(r, End) else f"a {r.type} record"
-                self.problem("after_end", f"{what} after the end of the game (line {ended.line})", r)
+                self.problem(
+                    "after_end", T_("{what} after the end of the game (line {line})", what=what, line=ended.line), r
+                )
                 continue
             if won_at is not None and not isinstance(r, End):
-                self.problem("after_win", f"a {r.type} record after {won_at.player}'s correct accusation", r)
+                self.problem(
+                    "after_win",
+                    T_("a {type} record after {player}'s correct accusation", type=r.type, player=won_at.player),
+                    r,
+                )
                 continue
             actor = getattr(r, "player", None)
             if isinstance(r, (Turn, Suggest, Accuse)) and actor in self.out.eliminated:
                 self.problem(
                     "eliminated_acts",
-                    f"{actor} is out after a wrong accusation but {'takes a turn' if isinstance(r, Turn) else r.type + 's'}",
+                    T_(
+                        "{actor} is out after a wrong accusation but {what}",
+                        actor=actor,
+                        what="takes a turn" if isinstance(r, Turn) else r.type + "s",
+                    ),
                     r,
                 )
             if isinstance(r, Turn):
                 if every_turn and previous_turn is not None and not suggested_this_turn:
                     self.problem(
                         "no_suggestion",
-                        f"{previous_turn.player}'s turn ends without a suggestion; this variant wants one every turn",
+                        T_(
+                            "{player}'s turn ends without a suggestion; this variant wants one every turn",
+                            player=previous_turn.player,
+                        ),
                         r,
                     )
                 if current is None:
@@ -220,40 +271,78 @@ class _Referee:
                 elif r.player != self.next_active(current) and actor not in self.out.eliminated:
                     self.problem(
                         "turn_order",
-                        f"{r.player} takes a turn after {current}; {self.next_active(current)} plays next",
+                        T_(
+                            "{player} takes a turn after {current}; {next_active} plays next",
+                            player=r.player,
+                            current=current,
+                            next_active=self.next_active(current),
+                        ),
                         r,
                     )
                 if r.roll is not None:
                     if not flags.get("board"):
-                        self.problem("no_board", f"{r.player} rolls the dice in a variant played without a board", r)
+                        self.problem(
+                            "no_board",
+                            T_("{player} rolls the dice in a variant played without a board", player=r.player),
+                            r,
+                        )
                     elif len(r.roll) != 2 or any(d != UNSEEN and not 1 <= d <= 6 for d in r.roll):  # type: ignore[operator]
-                        self.problem("bad_roll", f"{r.player}'s roll {list(r.roll)} is not two dice", r)
+                        self.problem(
+                            "bad_roll",
+                            T_("{player}'s roll {roll} is not two dice", player=r.player, roll=list(r.roll)),
+                            r,
+                        )
                     elif UNSEEN in r.roll and not flags.get("magnifier_moves"):
-                        self.problem("bad_roll", f"{r.player} rolls a magnifier, but this edition's dice have none", r)
+                        self.problem(
+                            "bad_roll",
+                            T_("{player} rolls a magnifier, but this edition's dice have none", player=r.player),
+                            r,
+                        )
                 if self.out.first_player is None:
                     self.out.first_player = r.player
                 current, suggested_this_turn, previous_turn = r.player, False, r
                 last_suggester = None
             elif isinstance(r, Move):
                 if not flags.get("board"):
-                    self.problem("no_board", f"{r.player} moves a token in a variant played without a board", r)
+                    self.problem(
+                        "no_board", T_("{player} moves a token in a variant played without a board", player=r.player), r
+                    )
                 elif has_turns and r.player != current:
-                    self.problem("not_your_turn", f"{r.player} moves during {current}'s turn", r)
+                    self.problem(
+                        "not_your_turn",
+                        T_("{player} moves during {current}'s turn", player=r.player, current=current),
+                        r,
+                    )
             elif isinstance(r, Suggest):
                 self.check_suggestion(r)
                 if has_turns:
                     if r.player != current:
-                        self.problem("not_your_turn", f"{r.player} suggests during {current}'s turn", r)
+                        self.problem(
+                            "not_your_turn",
+                            T_("{player} suggests during {current}'s turn", player=r.player, current=current),
+                            r,
+                        )
                     elif suggested_this_turn:
-                        self.problem("suggest_twice", f"{r.player} suggests a second time in one turn", r)
+                        self.problem(
+                            "suggest_twice", T_("{player} suggests a second time in one turn", player=r.player), r
+                        )
                 elif every_turn and last_suggester is not None and r.player != self.next_active(last_suggester):
                     self.problem(
                         "turn_order",
-                        f"{r.player} suggests after {last_suggester}; {self.next_active(last_suggester)} plays next",
+                        T_(
+                            "{player} suggests after {last_suggester}; {next_active} plays next",
+                            player=r.player,
+                            last_suggester=last_suggester,
+                            next_active=self.next_active(last_suggester),
+                        ),
                         r,
                     )
                 if flags.get("no_repeat_own_suggestion") and r.cards in past_suggestions.get(r.player, set()):
-                    self.problem("repeat_suggestion", f"{r.player} repeats their suggestion {_fmt(game, r.cards)}", r)
+                    self.problem(
+                        "repeat_suggestion",
+                        T_("{player} repeats their suggestion {cards}", player=r.player, cards=_fmt(game, r.cards)),
+                        r,
+                    )
                 past_suggestions.setdefault(r.player, set()).add(r.cards)
                 if self.out.first_player is None:
                     self.out.first_player = r.player
@@ -261,14 +350,18 @@ class _Referee:
                 last_suggester = r.player
             elif isinstance(r, Accuse):
                 if r.player in accused:
-                    self.problem("accused_twice", f"{r.player} accuses a second time", r)
+                    self.problem("accused_twice", T_("{player} accuses a second time", player=r.player), r)
                 accused.add(r.player)
                 if has_turns and r.player != current:
-                    self.problem("not_your_turn", f"{r.player} accuses during {current}'s turn", r)
+                    self.problem(
+                        "not_your_turn",
+                        T_("{player} accuses during {current}'s turn", player=r.player, current=current),
+                        r,
+                    )
                 if flags.get("accuse_only_after_suggestion") and last_suggester != r.player:
                     self.problem(
                         "accuse_without_suggestion",
-                        f"{r.player} accuses without a suggestion of their own just before",
+                        T_("{player} accuses without a suggestion of their own just before", player=r.player),
                         r,
                     )
                 correct = self.check_accusation(r)
@@ -284,12 +377,14 @@ class _Referee:
             elif isinstance(r, Reveal):
                 self.check_reveal(r)
             elif isinstance(r, ClueCard) and not flags.get("clue_cards"):
-                self.problem("no_clue_cards", f"{r.player} draws a clue card in a game played without them", r)
+                self.problem(
+                    "no_clue_cards", T_("{player} draws a clue card in a game played without them", player=r.player), r
+                )
             elif isinstance(r, End):
                 ended = r
                 self.check_end(r, won_at)
         if ended is None:
-            self.problem("no_end", "the game has no end record", None)
+            self.problem("no_end", T_("the game has no end record"), None)
         if every_turn and not has_turns:
             return
 
@@ -298,33 +393,66 @@ class _Referee:
     def check_suggestion(self, r: Suggest) -> None:
         game = self.game
         if not r.responses:
-            self.problem("empty_responses", f"{r.player}'s suggestion has no responses", r)
+            self.problem("empty_responses", T_("{player}'s suggestion has no responses", player=r.player), r)
             return
         seat = game.seat(r.player)
         expected = [game.names[(seat + i) % self.n] for i in range(1, self.n)]
         named = f"{_fmt(game, r.cards)}"
         for i, resp in enumerate(r.responses):
             if resp.player == r.player:
-                self.problem("suggester_responds", f"{r.player} answers their own suggestion of {named}", r)
+                self.problem(
+                    "suggester_responds",
+                    T_("{player} answers their own suggestion of {named}", player=r.player, named=named),
+                    r,
+                )
                 return
             if i > 0 and not r.responses[i - 1].passed:
-                self.problem("after_shown", f"{resp.player} answers after {r.responses[i - 1].player} showed a card", r)
+                self.problem(
+                    "after_shown",
+                    T_(
+                        "{player} answers after {player2} showed a card",
+                        player=resp.player,
+                        player2=r.responses[i - 1].player,
+                    ),
+                    r,
+                )
                 return
             if i >= len(expected) or resp.player != expected[i]:
                 want = expected[i] if i < len(expected) else "nobody"
                 self.problem(
                     "response_order",
-                    f"{resp.player} answers {r.player}'s suggestion in place {i + 1}, where {want} answers (clockwise from {r.player}'s left)",
+                    T_(
+                        "{player} answers {player2}'s suggestion in place {value}, where {want} answers (clockwise from {player2}'s left)",
+                        player=resp.player,
+                        player2=r.player,
+                        value=i + 1,
+                        want=want,
+                    ),
                     r,
                 )
                 return
         last = r.responses[-1]
         if last.passed and len(r.responses) != self.n - 1:
             missing = [p for p in expected if p not in {x.player for x in r.responses}]
-            self.problem("missing_responses", f"nobody showed {r.player} a card, but {listed(missing)} did not pass", r)
+            self.problem(
+                "missing_responses",
+                T_(
+                    "nobody showed {player} a card, but {missing} did not pass",
+                    player=r.player,
+                    missing=listed(missing),
+                ),
+                r,
+            )
         if last.shows is not None and last.shows != UNSEEN and last.shows not in r.cards:
             self.problem(
-                "shown_not_named", f"{last.player} shows {self.name(last.shows)}, which is not one of {named}", r
+                "shown_not_named",
+                T_(
+                    "{player} shows {shows}, which is not one of {named}",
+                    player=last.player,
+                    shows=self.name(last.shows),
+                    named=named,
+                ),
+                r,
             )
         for resp in r.responses:
             hand = self.hands.get(resp.player)
@@ -334,15 +462,32 @@ class _Referee:
                 held = [c for c in r.cards if c in hand]
                 if held:
                     self.problem(
-                        "passed_holding", f"{resp.player} passes on {named} while holding {_fmt(game, held)}", r
+                        "passed_holding",
+                        T_(
+                            "{player} passes on {named} while holding {held}",
+                            player=resp.player,
+                            named=named,
+                            held=_fmt(game, held),
+                        ),
+                        r,
                     )
             elif resp.shows is not None and resp.shows != UNSEEN:  # not passed: shows is a card
                 if resp.shows not in hand:
                     self.problem(
-                        "shown_not_held", f"{resp.player} shows {self.name(resp.shows)}, which is not in their hand", r
+                        "shown_not_held",
+                        T_(
+                            "{player} shows {shows}, which is not in their hand",
+                            player=resp.player,
+                            shows=self.name(resp.shows),
+                        ),
+                        r,
                     )
             elif not any(c in hand for c in r.cards):
-                self.problem("shown_not_held", f"{resp.player} shows a card but holds none of {named}", r)
+                self.problem(
+                    "shown_not_held",
+                    T_("{player} shows a card but holds none of {named}", player=resp.player, named=named),
+                    r,
+                )
 
     def check_accusation(self, r: Accuse) -> bool:
         end = self.game.end()
@@ -353,14 +498,22 @@ class _Referee:
         if solution is None:
             if r.correct is None:
                 self.problem(
-                    "unknown_solution", f"{r.player}'s accusation cannot be checked: the solution is not known", r
+                    "unknown_solution",
+                    T_("{player}'s accusation cannot be checked: the solution is not known", player=r.player),
+                    r,
                 )
             return bool(r.correct)
         truth = r.cards == solution
         if r.correct is not None and r.correct != truth:
             self.problem(
                 "accusation_mismatch",
-                f"{r.player}'s accusation of {_fmt(self.game, r.cards)} is logged as {'correct' if r.correct else 'wrong'}, but the solution is {_fmt(self.game, solution)}",
+                T_(
+                    "{player}'s accusation of {cards} is logged as {what}, but the solution is {solution}",
+                    player=r.player,
+                    cards=_fmt(self.game, r.cards),
+                    what="correct" if r.correct else "wrong",
+                    solution=_fmt(self.game, solution),
+                ),
                 r,
             )
         return truth if r.correct is None else r.correct
@@ -378,16 +531,24 @@ class _Referee:
                 if where is not None:
                     self.problem(
                         "impossible_accusation",
-                        f"{r.player}'s accusation of {_fmt(game, r.cards)} is logged as correct, but "
-                        f"{self.name(card)} cannot be in the envelope: {where}",
+                        T_(
+                            "{player}'s accusation of {cards} is logged as correct, but {card} cannot be in the envelope: {where}",
+                            player=r.player,
+                            cards=_fmt(game, r.cards),
+                            card=self.name(card),
+                            where=where,
+                        ),
                         r,
                     )
                     return True
         elif r.correct is False and self.envelope == r.cards:
             self.problem(
                 "impossible_accusation",
-                f"{r.player}'s accusation of {_fmt(game, r.cards)} is logged as wrong, but with every hand "
-                "dealt these are the cards left for the envelope",
+                T_(
+                    "{player}'s accusation of {cards} is logged as wrong, but with every hand dealt these are the cards left for the envelope",
+                    player=r.player,
+                    cards=_fmt(game, r.cards),
+                ),
                 r,
             )
             return True
@@ -396,9 +557,13 @@ class _Referee:
     def check_peek(self, r: Peek) -> None:
         room_cards = next((x for x in self.game.records if isinstance(x, RoomCards)), None)
         if self.game.variant.room_cards == 0:
-            self.problem("no_peek", f"{r.player} peeks at a room card outside the duel", r)
+            self.problem("no_peek", T_("{player} peeks at a room card outside the duel", player=r.player), r)
         elif room_cards is not None and r.room not in room_cards.rooms:
-            self.problem("no_peek", f"{r.player} peeks into {self.name(r.room)}, which holds no card", r)
+            self.problem(
+                "no_peek",
+                T_("{player} peeks into {room}, which holds no card", player=r.player, room=self.name(r.room)),
+                r,
+            )
         elif (
             room_cards is not None
             and room_cards.cards
@@ -407,7 +572,13 @@ class _Referee:
         ):
             self.problem(
                 "room_cards",
-                f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, where the log set {self.name(room_cards.cards[r.room])}",
+                T_(
+                    "{player} sees {card} on {room}, where the log set {cards}",
+                    player=r.player,
+                    card=self.name(r.card),
+                    room=self.name(r.room),
+                    cards=self.name(room_cards.cards[r.room]),
+                ),
                 r,
             )
         if r.card is not None:
@@ -415,7 +586,13 @@ class _Referee:
                 if r.card in hand:
                     self.problem(
                         "card_twice",
-                        f"{r.player} sees {self.name(r.card)} on {self.name(r.room)}, but it is in {owner}'s hand",
+                        T_(
+                            "{player} sees {card} on {room}, but it is in {owner}'s hand",
+                            player=r.player,
+                            card=self.name(r.card),
+                            room=self.name(r.room),
+                            owner=owner,
+                        ),
                         r,
                     )
 
@@ -427,16 +604,26 @@ class _Referee:
                 if r.card in hand:
                     self.problem(
                         "shown_not_held",
-                        f"{self.name(r.card)} is revealed as in nobody's hand, but {owner} holds it",
+                        T_(
+                            "{card} is revealed as in nobody's hand, but {owner} holds it",
+                            card=self.name(r.card),
+                            owner=owner,
+                        ),
                         r,
                     )
         else:
             own = self.hands.get(r.player)
             if own is not None and r.card not in own:
-                self.problem("shown_not_held", f"{r.player} reveals {self.name(r.card)}, which is not in their hand", r)
+                self.problem(
+                    "shown_not_held",
+                    T_("{player} reveals {card}, which is not in their hand", player=r.player, card=self.name(r.card)),
+                    r,
+                )
             if self.out.solution is not None and r.card in self.out.solution:
                 self.problem(
-                    "envelope_card_dealt", f"{r.player} reveals {self.name(r.card)}, a card of the solution", r
+                    "envelope_card_dealt",
+                    T_("{player} reveals {card}, a card of the solution", player=r.player, card=self.name(r.card)),
+                    r,
                 )
 
     def check_end(self, r: End, won_at: Accuse | None) -> None:
@@ -444,7 +631,12 @@ class _Referee:
         if won_at is not None and r.solution is not None and won_at.cards != r.solution:
             self.problem(
                 "solution_mismatch",
-                f"{won_at.player} won accusing {_fmt(game, won_at.cards)}, but the end gives {_fmt(game, r.solution)}",
+                T_(
+                    "{player} won accusing {cards}, but the end gives {solution}",
+                    player=won_at.player,
+                    cards=_fmt(game, won_at.cards),
+                    solution=_fmt(game, r.solution),
+                ),
                 r,
             )
         expected: str | None = won_at.player if won_at is not None else None
@@ -458,7 +650,11 @@ class _Referee:
                 if expected
                 else "nobody accused correctly"
             )
-            self.problem("wrong_winner", f"the end names {r.winner or 'no winner'} as winner, but {why}", r)
+            self.problem(
+                "wrong_winner",
+                T_("the end names {value} as winner, but {why}", value=r.winner or "no winner", why=why),
+                r,
+            )
         self.out.winner = expected if r.winner is None else r.winner
 
 
@@ -468,7 +664,9 @@ def replay(game: Game) -> Replay:
     referee.check_deck()
     referee.replay()
     if not referee.hands:
-        referee.problem("no_deals", "no hand is logged: only the consistency of what was logged can be checked", None)
+        referee.problem(
+            "no_deals", T_("no hand is logged: only the consistency of what was logged can be checked"), None
+        )
     if game.flags.get("board") and any(isinstance(r, Move) for r in game.records):
         from clue_stats.engine import movement
 
@@ -508,18 +706,26 @@ def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Prob
     else:
         with_ = ""
     if isinstance(record, Accuse) and record.correct is not None:
-        found = Problem(
+        found = Problem.of(
             "impossible_accusation",
-            f"{record.player}'s accusation of {_fmt(game, record.cards)} is logged as "
-            f"{'correct' if record.correct else 'wrong'}, but no deal of the cards fits that and everything "
-            f"logged before it{with_}",
+            T_(
+                "{player}'s accusation of {cards} is logged as {what}, but no deal of the cards fits that and everything logged before it{contradicted}",
+                player=record.player,
+                cards=_fmt(game, record.cards),
+                what="correct" if record.correct else "wrong",
+                contradicted=with_,
+            ),
             seq=seq,
             line=line,
         )
     else:
-        found = Problem(
+        found = Problem.of(
             "inconsistent",
-            f"after this {record.type if record else 'record'} no deal of the cards fits everything logged{with_}",
+            T_(
+                "after this {what} no deal of the cards fits everything logged{contradicted}",
+                what=record.type if record else "record",
+                contradicted=with_,
+            ),
             seq=seq,
             line=line,
         )
@@ -539,9 +745,9 @@ def over_budget(game: Game, exc: budget.BudgetExceeded, searching: bool = False)
         what = f"the consistency of the log from this {record.type} on was not checked"
     else:
         what = "the consistency of the log was not checked"
-    return Problem(
+    return Problem.of(
         "over_budget",
-        f"{what}: {exc.message}",
+        T_("{what}: {message}", what=what, message=exc.message),
         seq=exc.seq or 0,
         line=record.line if record is not None else game.header_line,
     )

@@ -46,7 +46,7 @@ from clue_stats.engine.game import (
     Suggest,
     Turn,
 )
-from clue_stats.engine.problems import Problem, cut, listed, quoted
+from clue_stats.engine.problems import T_, Problem, Said, cut, listed, quoted
 from clue_stats.ingest import strict_json
 from clue_stats.ingest.raw import RawGame, ReadResult
 
@@ -109,8 +109,14 @@ def not_utf8(data: bytes, start: int, where: str) -> str:
 
 
 def long_line(number: int, size: int) -> Problem:
-    return Problem(
-        "line_too_long", f"line of {size:,} bytes is longer than the limit of {MAX_LINE_BYTES:,}", line=number
+    return Problem.of(
+        "line_too_long",
+        T_(
+            "line of {size} bytes is longer than the limit of {max_line_bytes}",
+            size=format(size, ","),
+            max_line_bytes=format(MAX_LINE_BYTES, ","),
+        ),
+        line=number,
     )
 
 
@@ -181,8 +187,10 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                     problem = Problem(exc.code, message, line=number, column=exc.column)
                 else:
                     if not isinstance(record, dict):
-                        problem = Problem(
-                            "bad_json", f"a record is a JSON object, not {type(record).__name__}", line=number
+                        problem = Problem.of(
+                            "bad_json",
+                            T_("a record is a JSON object, not {name}", name=type(record).__name__),
+                            line=number,
                         )
                         record = None
             if not text.endswith("\n"):
@@ -198,7 +206,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
         if target is None:
             if orphan is None:
                 orphan = RawGame(records=[], lines=[], text="", source_file=source_file)
-                orphan.problems.append(Problem("no_game", "records before the first game record", line=number))
+                orphan.problems.append(Problem.of("no_game", T_("records before the first game record"), line=number))
             target = orphan
         if text_size < RAW_KEEP_BYTES:
             pieces.setdefault(id(target), []).append(text[: RAW_KEEP_BYTES - text_size])
@@ -213,7 +221,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
     yield from finish(orphan)
     yield from finish(current)
     if not seen_any:
-        yield Problem("empty_file", "the file holds no records", line=1)
+        yield Problem.of("empty_file", T_("the file holds no records"), line=1)
 
 
 def read_text(text: str, source_file: str | None = None) -> ReadResult:
@@ -243,9 +251,9 @@ class _Builder:
         self.deck: Deck | None = None
         self.names: dict[str, str] = {}  # slug -> player name
 
-    def problem(self, code: str, message: str, seq: int) -> None:
+    def problem(self, code: str, message: str | Said, seq: int) -> None:
         self.problems.append(
-            Problem(code, message, seq=seq, line=self.raw.lines[seq] if seq < len(self.raw.lines) else None)
+            Problem.of(code, message, seq=seq, line=self.raw.lines[seq] if seq < len(self.raw.lines) else None)
         )
 
     # -- values
@@ -256,14 +264,25 @@ class _Builder:
             return None
         if not isinstance(value, str) or not value.strip():
             self.problem(
-                "bad_value", f"{record.get('type')}.{key} must be a non-empty string, not {json.dumps(value)[:60]}", seq
+                "bad_value",
+                T_(
+                    "{get}.{key} must be a non-empty string, not {dumps}",
+                    get=record.get("type"),
+                    key=key,
+                    dumps=json.dumps(value)[:60],
+                ),
+                seq,
             )
             return None
         return value
 
     def player(self, value: Any, seq: int, where: str) -> str | None:
         if not isinstance(value, str):
-            self.problem("bad_value", f"{where} must be a player's name, not {json.dumps(value)[:60]}", seq)
+            self.problem(
+                "bad_value",
+                T_("{where} must be a player's name, not {dumps}", where=where, dumps=json.dumps(value)[:60]),
+                seq,
+            )
             return None
         name = clean_name(value)
         if name in self.names.values():
@@ -279,7 +298,13 @@ class _Builder:
         hint = f" (did you mean {quoted(shown[close[0]])}?)" if close else ""
         self.problem(
             "unknown_player",
-            f"{where}: unknown player {quoted(name)}{hint}; the players are {listed(self.names.values())}",
+            T_(
+                "{where}: unknown player {name}{hint}; the players are {values}",
+                where=where,
+                name=quoted(name),
+                hint=hint,
+                values=listed(self.names.values()),
+            ),
             seq,
         )
         return None
@@ -288,13 +313,17 @@ class _Builder:
         if unseen and value == UNSEEN:
             return UNSEEN
         if not isinstance(value, str):
-            self.problem("bad_value", f"{where} must be a card's name, not {json.dumps(value)[:60]}", seq)
+            self.problem(
+                "bad_value",
+                T_("{where} must be a card's name, not {dumps}", where=where, dumps=json.dumps(value)[:60]),
+                seq,
+            )
             return None
         assert self.deck is not None
         try:
             return self.deck.resolve(value, category)
         except UnknownName as exc:
-            self.problem("unknown_card", f"{where}: {exc}", seq)
+            self.problem("unknown_card", T_("{where}: {error}", where=where, error=exc), seq)
             return None
 
     def triple(self, record: dict[str, Any], seq: int) -> tuple[str, str, str] | None:
@@ -309,25 +338,27 @@ class _Builder:
     def check_fields(self, record: dict[str, Any], seq: int) -> bool:
         kind = record.get("type")
         if not isinstance(kind, str):
-            self.problem("missing_field", "a record without a type", seq)
+            self.problem("missing_field", T_("a record without a type"), seq)
             return False
         if kind.startswith("x-"):
             return True
         if kind not in FIELDS:
-            self.problem("unknown_type", f"unknown record type {kind!r}", seq)
+            self.problem("unknown_type", T_("unknown record type {kind}", kind=repr(kind)), seq)
             return False
         required, optional = FIELDS[kind]
         ok = True
         for key in sorted(required - record.keys()):
-            self.problem("missing_field", f"{kind} record without {key!r}", seq)
+            self.problem("missing_field", T_("{kind} record without {key}", kind=kind, key=repr(key)), seq)
             ok = False
         for key in sorted(record.keys() - required - optional - COMMON_FIELDS):
             if not key.startswith("x-"):
-                self.problem("unknown_field", f"{kind} record has unknown field {key!r}", seq)
+                self.problem(
+                    "unknown_field", T_("{kind} record has unknown field {key}", kind=kind, key=repr(key)), seq
+                )
                 ok = False
         for key in ("t", "note"):
             if key in record and not isinstance(record[key], str):
-                self.problem("bad_value", f"{kind}.{key} must be a string", seq)
+                self.problem("bad_value", T_("{kind}.{key} must be a string", kind=kind, key=key), seq)
         return ok
 
     @staticmethod
@@ -341,7 +372,11 @@ class _Builder:
         if record.get("format") != FORMAT:
             self.problem(
                 "unknown_format",
-                f"format {record.get('format')!r} is not known to this reader (it reads {FORMAT!r})",
+                T_(
+                    "format {get} is not known to this reader (it reads {format})",
+                    get=repr(record.get("format")),
+                    format=repr(FORMAT),
+                ),
                 0,
             )
             return None
@@ -356,40 +391,53 @@ class _Builder:
             try:
                 edition = ed.edition(edition_name)
             except UnknownName as exc:
-                self.problem("unknown_edition", f"{exc}; known: {', '.join(ed.editions())} or 'custom'", 0)
+                self.problem(
+                    "unknown_edition",
+                    T_("{error}; known: {editions} or 'custom'", error=exc, editions=", ".join(ed.editions())),
+                    0,
+                )
                 return None
             deck = edition.deck
             if "deck" in record:
-                self.problem("bad_deck", "a deck is declared only with edition 'custom'", 0)
+                self.problem("bad_deck", T_("a deck is declared only with edition 'custom'"), 0)
         else:
-            self.problem("bad_value", "game.edition must be an edition id or 'custom'", 0)
+            self.problem("bad_value", T_("game.edition must be an edition id or 'custom'"), 0)
             return None
         self.deck = deck
         variant_name = record.get("variant", "standard")
         try:
             variant = ed.variant(str(variant_name))
         except UnknownName as exc:
-            self.problem("unknown_variant", f"{exc}; known: {', '.join(ed.variants())}", 0)
+            self.problem(
+                "unknown_variant", T_("{error}; known: {variants}", error=exc, variants=", ".join(ed.variants())), 0
+            )
             return None
         if edition is not None and not variant.any_edition and variant.id not in edition.variants:
             self.problem(
                 "unknown_variant",
-                f"variant {variant.id!r} is not played with {edition.id} (it has {', '.join(edition.variants)})",
+                T_(
+                    "variant {id} is not played with {id2} (it has {variants})",
+                    id=repr(variant.id),
+                    id2=edition.id,
+                    variants=", ".join(edition.variants),
+                ),
                 0,
             )
             return None
         rules = record.get("rules") or {}
         if not isinstance(rules, dict):
-            self.problem("bad_value", "game.rules must be an object of rule flags", 0)
+            self.problem("bad_value", T_("game.rules must be an object of rule flags"), 0)
             rules = {}
         for flag, value in list(rules.items()):
             if flag not in ed.FLAG_DEFAULTS:
-                self.problem("bad_value", f"unknown rule flag {flag!r}", 0)
+                self.problem("bad_value", T_("unknown rule flag {flag}", flag=repr(flag)), 0)
                 del rules[flag]
             elif type(value) is not type(ed.FLAG_DEFAULTS[flag]) or (
                 flag in ed.FLAG_CHOICES and value not in ed.FLAG_CHOICES[flag]
             ):
-                self.problem("bad_value", f"rule flag {flag!r} cannot be {json.dumps(value)}", 0)
+                self.problem(
+                    "bad_value", T_("rule flag {flag} cannot be {dumps}", flag=repr(flag), dumps=json.dumps(value)), 0
+                )
                 del rules[flag]
         players = self.players(record.get("players"), variant)
         if players is None:
@@ -402,10 +450,10 @@ class _Builder:
         for key in ("source", "played_at", "place", "id"):
             value = record.get(key)
             if value is not None and not isinstance(value, str):
-                self.problem("bad_value", f"game.{key} must be a string", 0)
+                self.problem("bad_value", T_("game.{key} must be a string", key=key), 0)
                 value = None
             elif key == "played_at" and value is not None and (why := date_problem(value)) is not None:
-                self.problem("bad_value", f"game.played_at {json.dumps(value[:40])} {why}", 0)
+                self.problem("bad_value", T_("game.played_at {dumps} {why}", dumps=json.dumps(value[:40]), why=why), 0)
                 value = None
             text_fields[key] = value
         return Game(
@@ -431,28 +479,36 @@ class _Builder:
         ):
             self.problem(
                 "bad_deck",
-                'edition \'custom\' needs a deck: {"suspects": [...], "weapons": [...], "rooms": [...]}, none empty',
+                T_(
+                    'edition \'custom\' needs a deck: {{"suspects": [...], "weapons": [...], "rooms": [...]}}, none empty'
+                ),
                 0,
             )
             return None
         names = [n for c in ed.CATEGORIES for n in spec[c]]
         if any(not isinstance(n, str) or not ed.slug(n) for n in names):
-            self.problem("bad_deck", "every card of a custom deck needs a name with a letter or digit", 0)
+            self.problem("bad_deck", T_("every card of a custom deck needs a name with a letter or digit"), 0)
             return None
         twice = sorted(i for i, n in Counter(ed.slug(n) for n in names).items() if n > 1)
         if twice:
-            self.problem("bad_deck", f"the custom deck names a card twice: {listed(twice)}", 0)
+            self.problem("bad_deck", T_("the custom deck names a card twice: {twice}", twice=listed(twice)), 0)
             return None
         return Deck.custom(spec["suspects"], spec["weapons"], spec["rooms"])
 
     def players(self, spec: Any, variant: ed.Variant) -> tuple[Player, ...] | None:
         if not isinstance(spec, list) or not all(isinstance(p, dict) for p in spec):
-            self.problem("bad_players", "game.players must be a list of player objects", 0)
+            self.problem("bad_players", T_("game.players must be a list of player objects"), 0)
             return None
         if not variant.min_players <= len(spec) <= variant.max_players:
             self.problem(
                 "bad_players",
-                f"{len(spec)} players; the {variant.id} variant has {variant.min_players} to {variant.max_players}",
+                T_(
+                    "{n_spec} players; the {id} variant has {min_players} to {max_players}",
+                    n_spec=len(spec),
+                    id=variant.id,
+                    min_players=variant.min_players,
+                    max_players=variant.max_players,
+                ),
                 0,
             )
             return None
@@ -461,19 +517,21 @@ class _Builder:
         for i, p in enumerate(spec):
             for key in sorted(p.keys() - PLAYER_FIELDS):
                 if not key.startswith("x-"):
-                    self.problem("unknown_field", f"player {i + 1} has unknown field {key!r}", 0)
+                    self.problem(
+                        "unknown_field", T_("player {value} has unknown field {key}", value=i + 1, key=repr(key)), 0
+                    )
             name = p.get("name")
             if isinstance(name, str):
                 name = clean_name(name)
             if not isinstance(name, str) or not name.strip():
-                self.problem("bad_players", f"player {i + 1} has no name", 0)
+                self.problem("bad_players", T_("player {value} has no name", value=i + 1), 0)
                 return None
             character = p.get("character")
             if character is not None:
                 character = self.card(character, 0, f"the character of {name}", "suspects")
             size = p.get("hand_size")
             if size is not None and (type(size) is not int or size < 0):
-                self.problem("bad_value", f"the hand_size of {name} must be a whole number", 0)
+                self.problem("bad_value", T_("the hand_size of {name} must be a whole number", name=name), 0)
                 size = None
             strategy = p.get("strategy")
             players.append(
@@ -486,11 +544,11 @@ class _Builder:
             )
         names = [p.name for p in players]
         if len(set(names)) != len(names) or len({ed.slug(n) for n in names}) != len(names):
-            self.problem("bad_players", f"two players share a name: {listed(names)}", 0)
+            self.problem("bad_players", T_("two players share a name: {names}", names=listed(names)), 0)
             return None
         characters = [p.character for p in players if p.character]
         if len(set(characters)) != len(characters):
-            self.problem("bad_players", "two players play the same character", 0)
+            self.problem("bad_players", T_("two players play the same character"), 0)
         self.names = {ed.slug(n): n for n in names}
         return tuple(players)
 
@@ -500,7 +558,12 @@ class _Builder:
         if sum(sizes) != sum(dealt):
             self.problem(
                 "hand_size",
-                f"the hand sizes add up to {sum(sizes)}, but {sum(dealt)} cards are dealt ({'; '.join(f'{p.name} {s}' for p, s in zip(players, sizes))})",
+                T_(
+                    "the hand sizes add up to {sum}, but {sum2} cards are dealt ({zip})",
+                    sum=sum(sizes),
+                    sum2=sum(dealt),
+                    zip="; ".join(f"{p.name} {s}" for p, s in zip(players, sizes)),
+                ),
                 0,
             )
         return sizes
@@ -527,7 +590,7 @@ class _Builder:
         player = self.player(record["player"], seq, "deal.player")
         cards = record["cards"]
         if not isinstance(cards, list):
-            self.problem("bad_value", "deal.cards must be a list of cards", seq)
+            self.problem("bad_value", T_("deal.cards must be a list of cards"), seq)
             return None
         ids = [self.card(c, seq, "deal.cards") for c in cards]
         if player is None or None in ids:
@@ -537,14 +600,14 @@ class _Builder:
     def r_room_cards(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> RoomCards | None:
         rooms = record["rooms"]
         if not isinstance(rooms, list):
-            self.problem("bad_value", "room_cards.rooms must be a list of rooms", seq)
+            self.problem("bad_value", T_("room_cards.rooms must be a list of rooms"), seq)
             return None
         ids = [self.card(r, seq, "room_cards.rooms", "rooms") for r in rooms]
         cards = record.get("cards")
         resolved: dict[str, str] | None = None
         if cards is not None:
             if not isinstance(cards, dict):
-                self.problem("bad_value", "room_cards.cards must be an object {room: card}", seq)
+                self.problem("bad_value", T_("room_cards.cards must be an object {{room: card}}"), seq)
                 return None
             resolved = {}
             for room, card in cards.items():
@@ -562,7 +625,10 @@ class _Builder:
             if not isinstance(roll, list) or not all((type(d) is int) or d == UNSEEN for d in roll):
                 self.problem(
                     "bad_roll",
-                    f"turn.roll must be a list of dice (numbers, or '?' for a magnifier), not {json.dumps(roll)[:60]}",
+                    T_(
+                        "turn.roll must be a list of dice (numbers, or '?' for a magnifier), not {dumps}",
+                        dumps=json.dumps(roll)[:60],
+                    ),
                     seq,
                 )
                 return None
@@ -574,21 +640,23 @@ class _Builder:
         to = record["to"]
         if isinstance(to, list):
             if len(to) != 2 or not all(type(x) is int for x in to):
-                self.problem("bad_value", "move.to must be a room or a square [row, col]", seq)
+                self.problem("bad_value", T_("move.to must be a room or a square [row, col]"), seq)
                 return None
             to = (to[0], to[1])
         else:
             to = self.card(to, seq, "move.to", "rooms")
         via = record.get("via")
         if via is not None and via not in ("walk", "passage", "stay"):
-            self.problem("bad_value", f"move.via must be walk, passage or stay, not {json.dumps(via)[:40]}", seq)
+            self.problem(
+                "bad_value", T_("move.via must be walk, passage or stay, not {dumps}", dumps=json.dumps(via)[:40]), seq
+            )
             return None
         path = record.get("path")
         if path is not None:
             if not isinstance(path, list) or not all(
                 isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in path
             ):
-                self.problem("bad_value", "move.path must be a list of squares [row, col]", seq)
+                self.problem("bad_value", T_("move.path must be a list of squares [row, col]"), seq)
                 return None
             path = tuple((s[0], s[1]) for s in path)
         if player is None or to is None:
@@ -614,16 +682,22 @@ class _Builder:
         cards = self.triple(record, seq)
         responses = record["responses"]
         if not isinstance(responses, list) or not all(isinstance(r, dict) for r in responses):
-            self.problem("bad_value", "suggest.responses must be a list of {player, shows}", seq)
+            self.problem("bad_value", T_("suggest.responses must be a list of {{player, shows}}"), seq)
             return None
         parsed = []
         ok = True
         for i, r in enumerate(responses):
             for key in sorted(r.keys() - {"player", "shows"}):
                 if not key.startswith("x-"):
-                    self.problem("unknown_field", f"response {i + 1} has unknown field {key!r}", seq)
+                    self.problem(
+                        "unknown_field", T_("response {value} has unknown field {key}", value=i + 1, key=repr(key)), seq
+                    )
             if "player" not in r or "shows" not in r:
-                self.problem("missing_field", f"response {i + 1} needs 'player' and 'shows' (null for a pass)", seq)
+                self.problem(
+                    "missing_field",
+                    T_("response {value} needs 'player' and 'shows' (null for a pass)", value=i + 1),
+                    seq,
+                )
                 ok = False
                 continue
             who = self.player(r["player"], seq, f"response {i + 1}")
@@ -654,11 +728,11 @@ class _Builder:
                 return None
             audience = tuple(names)  # type: ignore[arg-type]
         else:
-            self.problem("bad_value", 'reveal.to must be a list of players or "all"', seq)
+            self.problem("bad_value", T_('reveal.to must be a list of players or "all"'), seq)
             return None
         card = self.card(record["card"], seq, "reveal.card", unseen=True)
         if card == UNSEEN and audience == ALL:
-            self.problem("bad_value", "a card revealed to all cannot be '?'", seq)
+            self.problem("bad_value", T_("a card revealed to all cannot be '?'"), seq)
             return None
         cause = record.get("cause")
         if card is None:
@@ -675,7 +749,7 @@ class _Builder:
         cards = self.triple(record, seq)
         correct = record.get("correct")
         if correct is not None and not isinstance(correct, bool):
-            self.problem("bad_value", "accuse.correct must be true or false", seq)
+            self.problem("bad_value", T_("accuse.correct must be true or false"), seq)
             return None
         if player is None or cards is None:
             return None
@@ -687,7 +761,7 @@ class _Builder:
         if not claims:
             self.problem(
                 "missing_field",
-                "a statement says nothing: give not_in_envelope, holds, lacks, solution or remaining",
+                T_("a statement says nothing: give not_in_envelope, holds, lacks, solution or remaining"),
                 seq,
             )
             return None
@@ -702,7 +776,7 @@ class _Builder:
                 continue
             value = record[key]
             if not isinstance(value, dict):
-                self.problem("bad_value", f"statement.{key} must be {{player: [cards]}}", seq)
+                self.problem("bad_value", T_("statement.{key} must be {{player: [cards]}}", key=key), seq)
                 ok = False
                 continue
             for name, cards_named in value.items():
@@ -714,7 +788,7 @@ class _Builder:
         if "solution" in record:
             value = record["solution"]
             if not isinstance(value, dict) or {"suspect", "weapon", "room"} - value.keys():
-                self.problem("bad_value", "statement.solution must be {suspect, weapon, room}", seq)
+                self.problem("bad_value", T_("statement.solution must be {{suspect, weapon, room}}"), seq)
                 ok = False
             else:
                 solution = self.triple({"type": "statement.solution", **value}, seq)
@@ -724,7 +798,7 @@ class _Builder:
             value = record["remaining"]
             if not isinstance(value, dict) or not value or not value.keys() <= set(ed.CATEGORIES):
                 self.problem(
-                    "bad_value", "statement.remaining must be {suspects/weapons/rooms: a count or [cards]}", seq
+                    "bad_value", T_("statement.remaining must be {{suspects/weapons/rooms: a count or [cards]}}"), seq
                 )
                 ok = False
             else:
@@ -733,12 +807,23 @@ class _Builder:
                     size = len(self.deck.of(category))
                     if isinstance(said, bool) or not isinstance(said, (int, list)):
                         self.problem(
-                            "bad_value", f"statement.remaining.{category} must be a count or a list of cards", seq
+                            "bad_value",
+                            T_("statement.remaining.{category} must be a count or a list of cards", category=category),
+                            seq,
                         )
                         ok = False
                     elif isinstance(said, int):
                         if not 0 <= said <= size:
-                            self.problem("bad_value", f"statement.remaining.{category} is {said}, not 0 to {size}", seq)
+                            self.problem(
+                                "bad_value",
+                                T_(
+                                    "statement.remaining.{category} is {said}, not 0 to {size}",
+                                    category=category,
+                                    said=said,
+                                    size=size,
+                                ),
+                                seq,
+                            )
                             ok = False
                         remaining.append((category, said))
                     else:
@@ -761,7 +846,7 @@ class _Builder:
 
     def card_list(self, value: Any, seq: int, where: str) -> tuple[list[str], bool]:
         if not isinstance(value, list):
-            self.problem("bad_value", f"{where} must be a list of cards", seq)
+            self.problem("bad_value", T_("{where} must be a list of cards", where=where), seq)
             return [], False
         found = [self.card(c, seq, where) for c in value]
         return [c for c in found if c is not None], None not in found
@@ -776,11 +861,13 @@ class _Builder:
         triple = None
         if solution is not None:
             if not isinstance(solution, dict):
-                self.problem("bad_value", "end.solution must be {suspect, weapon, room} or null", seq)
+                self.problem("bad_value", T_("end.solution must be {{suspect, weapon, room}} or null"), seq)
                 return None
             missing = {"suspect", "weapon", "room"} - solution.keys()
             if missing:
-                self.problem("missing_field", f"end.solution without {', '.join(sorted(missing))}", seq)
+                self.problem(
+                    "missing_field", T_("end.solution without {missing}", missing=", ".join(sorted(missing))), seq
+                )
                 return None
             triple = self.triple({"type": "end.solution", **solution}, seq)
             if triple is None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.kinds import TABLETOP
 from clue_stats.ingest.raw import RawGame, ReadResult
@@ -85,9 +85,9 @@ def decode(data: bytes, source_file: str) -> tuple[str | None, Problem | None]:
         try:
             return _lines_ended(data.decode("utf-16")), None
         except UnicodeDecodeError as exc:
-            return None, Problem(
+            return None, Problem.of(
                 "encoding",
-                f"not UTF-16 after its byte order mark (byte {exc.start + 3})",
+                T_("not UTF-16 after its byte order mark (byte {start})", start=exc.start + 3),
                 line=1,
                 source_file=source_file,
             )
@@ -120,10 +120,13 @@ def read_bounded(stream: BinaryIO, source_file: str) -> tuple[bytes, list[Proble
 
 
 def _too_large(size: int, source_file: str) -> Problem:
-    return Problem(
+    return Problem.of(
         "file_too_large",
-        f"the file is {size:,} bytes; files of this format are read whole, up to {MAX_TEXT_BYTES:,} bytes "
-        "(clue-log/1 .jsonl files have no limit: convert it, or split it)",
+        T_(
+            "the file is {size} bytes; files of this format are read whole, up to {max_text_bytes} bytes (clue-log/1 .jsonl files have no limit: convert it, or split it)",
+            size=format(size, ","),
+            max_text_bytes=format(MAX_TEXT_BYTES, ","),
+        ),
         line=1,
         source_file=source_file,
     )
@@ -216,7 +219,9 @@ def _read_stream(
         try:
             data, long_lines = read_bounded(cast(BinaryIO, stream), source_file)
         except gzip.BadGzipFile as exc:
-            return iter([Problem("encoding", f"not a gzip file: {exc}", line=1, source_file=source_file)])
+            return iter(
+                [Problem.of("encoding", T_("not a gzip file: {error}", error=exc), line=1, source_file=source_file)]
+            )
         if len(data) > MAX_TEXT_BYTES:  # decompressed past the limit
             return iter([_too_large(len(data), source_file)]) if suffix == ".clue" else None
     return _read_text(data, long_lines, source_file, suffix)

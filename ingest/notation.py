@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation_check import check
 from clue_stats.ingest.notation_lex import Line, NotationError, lex, pointer
@@ -40,7 +40,7 @@ class _Broken:
 
 def _problem(
     code: str,
-    what: str,
+    what: str | Said,
     raw: str | None,
     start: int,
     end: int,
@@ -49,9 +49,9 @@ def _problem(
     source_file: str | None,
 ) -> Problem:
     if raw is None:
-        return Problem(code, what, seq=seq, line=line, source_file=source_file)
+        return Problem.of(code, what, seq=seq, line=line, source_file=source_file)
     column = max(0, min(start, len(raw))) + 1
-    return Problem(code, pointer(raw, start, end, what), seq=seq, line=line, source_file=source_file, column=column)
+    return Problem.of(code, pointer(raw, start, end, what), seq=seq, line=line, source_file=source_file, column=column)
 
 
 def _starts_game(line: Line | _Broken) -> bool:
@@ -79,8 +79,11 @@ def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
     used = [k for k, line in enumerate(lines) if not _blank(line)]
     if not used:
         result.problems.append(
-            Problem(
-                "empty_file", "the file holds no games (only blank lines and comments)", line=1, source_file=source_file
+            Problem.of(
+                "empty_file",
+                T_("the file holds no games (only blank lines and comments)"),
+                line=1,
+                source_file=source_file,
             )
         )
         return result

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clue_stats.engine.errors import InputError
+from clue_stats.engine.problems import T_, Said
 
 _DECODER = json.JSONDecoder(strict=False)  # a tab typed inside quotes is kept, not refused
 
@@ -56,12 +57,12 @@ class Line:
 class NotationError(InputError):
     """Internal: a problem at a place of a line; the reader turns it into a Problem."""
 
-    def __init__(self, code: str, what: str, start: int, end: int):
-        super().__init__(what)
+    def __init__(self, code: str, what: str | Said, start: int, end: int):
+        super().__init__(str(what))
         self.code, self.what, self.start, self.end = code, what, start, end
 
     @classmethod
-    def at(cls, code: str, what: str, *tokens: Token) -> NotationError:
+    def at(cls, code: str, what: str | Said, *tokens: Token) -> NotationError:
         """At the given tokens; at the start of the line when there are none (a line holding only
         a time, say)."""
         if not tokens:
@@ -69,13 +70,15 @@ class NotationError(InputError):
         return cls(code, what, tokens[0].start, tokens[-1].end)
 
 
-def pointer(raw: str, start: int, end: int, what: str) -> str:
-    """``what`` then the line and a caret under columns start..end (the column is the problem's own)."""
+def pointer(raw: str, start: int, end: int, what: str | Said) -> str | Said:
+    """``what`` then the line and a caret under columns start..end (the column is the problem's own);
+    of a message said as a template, the line and the caret are its tail (the same in every language)."""
     start = max(0, min(start, len(raw)))
     end = max(start + 1, end)
     # the same tabs as the line, so that the caret stands under the problem in any editor
     pad = "".join("\t" if ch == "\t" else " " for ch in raw[:start])
-    return f"{what}\n    {raw}\n    {pad}{'^' * (end - start)}"
+    tail = f"\n    {raw}\n    {pad}{'^' * (end - start)}"
+    return what.followed_by(tail) if isinstance(what, Said) else f"{what}{tail}"
 
 
 def _string(raw: str, i: int) -> tuple[str, int]:
@@ -89,10 +92,10 @@ def _string(raw: str, i: int) -> tuple[str, int]:
             try:
                 value, _ = _DECODER.raw_decode(raw[i : j + 1])
             except json.JSONDecodeError as exc:
-                raise NotationError("bad_notation", f"bad escape in quotes: {exc.msg}", i, j + 1) from None
+                raise NotationError("bad_notation", T_("bad escape in quotes: {msg}", msg=exc.msg), i, j + 1) from None
             return value, j + 1
         j += 1
-    raise NotationError("bad_notation", 'the quote opened here is not closed: add a closing "', i, len(raw))
+    raise NotationError("bad_notation", T_('the quote opened here is not closed: add a closing "'), i, len(raw))
 
 
 def note_text(text: str) -> str:
@@ -150,7 +153,7 @@ def lex(number: int, raw: str) -> Line:
         if times != [len(tokens) - 1]:
             first = tokens[times[0]]
             raise NotationError.at(
-                "bad_notation", "the time (@...) goes once, at the end of the line (before any # comment)", first
+                "bad_notation", T_("the time (@...) goes once, at the end of the line (before any # comment)"), first
             )
         time = tokens[-1].text
         content_end = tokens[-1].start

@@ -21,7 +21,7 @@ import heapq
 from collections.abc import Collection, Iterator, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import NAMES_SHOWN, cut, listed
+from clue_stats.engine.problems import NAMES_SHOWN, T_, cut, listed
 from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
@@ -166,7 +166,11 @@ class CardNames:
             text = " ".join(t.text for t in tokens[i:j])
             raise NotationError.at(
                 "bad_notation",
-                f"'{cut(text)}' could be {self._explained(text, found)}: write more of the name",
+                T_(
+                    "'{text}' could be {explained}: write more of the name",
+                    text=cut(text),
+                    explained=self._explained(text, found),
+                ),
                 *tokens[i:j],
             )
         raise self._unknown(tokens, i, end, category, previous, hint)
@@ -192,7 +196,9 @@ class CardNames:
         card, j = self.take(tokens, 0, category, hint=hint)
         if j < len(tokens):
             raise NotationError.at(
-                "bad_notation", f"'{' '.join(t.text for t in tokens)}' is not one card name{hint}", *tokens
+                "bad_notation",
+                T_("'{tokens}' is not one card name{hint}", tokens=" ".join(t.text for t in tokens), hint=hint),
+                *tokens,
             )
         return card
 
@@ -210,8 +216,10 @@ class CardNames:
         kind = KIND_OF_CATEGORY[category]
         if where is None:
             at = tokens[-1].end if tokens else 0
-            return NotationError("bad_notation", f"the {kind} is missing{hint}", at, at + 1)
-        return NotationError.at("bad_notation", f"expected a {kind}, not '{where.text}'{hint}", where)
+            return NotationError("bad_notation", T_("the {kind} is missing{hint}", kind=kind, hint=hint), at, at + 1)
+        return NotationError.at(
+            "bad_notation", T_("expected a {kind}, not '{text}'{hint}", kind=kind, text=where.text, hint=hint), where
+        )
 
     def _unknown(
         self,
@@ -229,7 +237,14 @@ class CardNames:
             other = KIND_OF_CATEGORY[self.deck.category(card)]
             return NotationError.at(
                 "unknown_card",
-                f"'{tokens[i].text}' is a {other} ({self.deck.name(card)}), not a {kind}{hint}",
+                T_(
+                    "'{text}' is a {other} ({card}), not a {kind}{hint}",
+                    text=tokens[i].text,
+                    other=other,
+                    card=self.deck.name(card),
+                    kind=kind,
+                    hint=hint,
+                ),
                 tokens[i],
             )
         # the best did-you-mean over runs of one to three words, here or extending the name before
@@ -242,7 +257,14 @@ class CardNames:
         text = " ".join(t.text for t in tokens[start:stop])
         hint_names = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names and score > 0 else ""
         return NotationError.at(
-            "unknown_card", f"unknown {KIND_OF_CATEGORY[cat]} '{text}'{hint_names}", *tokens[start:stop]
+            "unknown_card",
+            T_(
+                "unknown {kind_of_category} '{text}'{hint_names}",
+                kind_of_category=KIND_OF_CATEGORY[cat],
+                text=text,
+                hint_names=hint_names,
+            ),
+            *tokens[start:stop],
         )
 
     def _suggest(self, tokens: Sequence[Token], i: int, j: int, category: str | None) -> tuple[float, list[str]]:
@@ -286,7 +308,7 @@ class PlayerNames:
         end = len(tokens) if limit is None else min(limit, len(tokens))
         if i >= end:
             at = tokens[-1].end if tokens else 0
-            raise NotationError("bad_notation", "a player's name is missing", at, at + 1)
+            raise NotationError("bad_notation", T_("a player's name is missing"), at, at + 1)
         stop = (
             min(CardNames._run_end(tokens, i, end), i + self.max_words)
             if (tokens[i].quoted or _joinable(tokens[i]))
@@ -307,14 +329,23 @@ class PlayerNames:
             j, found = ambiguous
             text = " ".join(t.text for t in tokens[i:j])
             raise NotationError.at(
-                "bad_notation", f"'{text}' could be {_listing(found)}: write more of the name", *tokens[i:j]
+                "bad_notation",
+                T_("'{text}' could be {listing}: write more of the name", text=text, listing=_listing(found)),
+                *tokens[i:j],
             )
         text = tokens[i].text
         close = difflib.get_close_matches(slug(text), [k for _, k, _ in self._keys], n=2, cutoff=0.5)
         names = [n for n, k, _ in self._keys if k in close]
         hint = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names else ""
         raise NotationError.at(
-            "unknown_player", f"unknown player '{cut(text)}'{hint}; the players are {listed(self.names)}", tokens[i]
+            "unknown_player",
+            T_(
+                "unknown player '{text}'{hint}; the players are {names}",
+                text=cut(text),
+                hint=hint,
+                names=listed(self.names),
+            ),
+            tokens[i],
         )
 
     def whole(self, tokens: Sequence[Token]) -> str:
@@ -322,7 +353,11 @@ class PlayerNames:
         if j < len(tokens):
             raise NotationError.at(
                 "unknown_player",
-                f"'{cut(' '.join(t.text for t in tokens))}' is not a player; the players are {listed(self.names)}",
+                T_(
+                    "'{tokens}' is not a player; the players are {names}",
+                    tokens=cut(" ".join(t.text for t in tokens)),
+                    names=listed(self.names),
+                ),
                 *tokens,
             )
         return name

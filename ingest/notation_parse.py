@@ -18,7 +18,7 @@ from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import listed
+from clue_stats.engine.problems import T_, listed
 from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
@@ -152,7 +152,11 @@ class _HeaderReader:
                     line,
                     NotationError.at(
                         "bad_notation",
-                        f"'{key}' is given twice in this game (first on line {self.seen[key].number})",
+                        T_(
+                            "'{key}' is given twice in this game (first on line {number})",
+                            key=key,
+                            number=self.seen[key].number,
+                        ),
                         line.tokens[0],
                     ),
                 )
@@ -193,7 +197,7 @@ class _HeaderReader:
             if line is not None:
                 text, span = text_value(line, after_keyword(line))
                 if text is None:
-                    self.fail(line, NotationError("bad_notation", f"'{key}' without a value", *span))
+                    self.fail(line, NotationError("bad_notation", T_("'{key}' without a value", key=key), *span))
                 else:
                     out[field_name] = text
         record = {"type": "game", "format": FORMAT}
@@ -212,7 +216,7 @@ class _HeaderReader:
             return None
         text, span = text_value(line, after_keyword(line))
         if text is None:
-            self.fail(line, NotationError("bad_notation", "which edition? e.g. 'edition de-2023'", *span))
+            self.fail(line, NotationError("bad_notation", T_("which edition? e.g. 'edition de-2023'"), *span))
             return None
         if slug(text) == "custom":
             out["edition"] = "custom"
@@ -221,7 +225,12 @@ class _HeaderReader:
             edition = ed.edition(text)
         except UnknownName as exc:
             self.fail(
-                line, NotationError("unknown_edition", f"{exc}; known: {', '.join(ed.editions())}, or custom", *span)
+                line,
+                NotationError(
+                    "unknown_edition",
+                    T_("{error}; known: {editions}, or custom", error=exc, editions=", ".join(ed.editions())),
+                    *span,
+                ),
             )
             return None
         out["edition"] = edition.id
@@ -232,7 +241,8 @@ class _HeaderReader:
         if out["edition"] != "custom":
             for line in filter(None, lines.values()):
                 self.fail(
-                    line, NotationError.at("bad_deck", "a deck is declared only with 'edition custom'", line.tokens[0])
+                    line,
+                    NotationError.at("bad_deck", T_("a deck is declared only with 'edition custom'"), line.tokens[0]),
                 )
             return deck
         spec: dict[str, list[str]] = {}
@@ -246,7 +256,12 @@ class _HeaderReader:
                 self.fail(declared, exc)
                 return None
             if not names:
-                self.fail(declared, NotationError.at("bad_deck", f"no {category} in this line", declared.tokens[0]))
+                self.fail(
+                    declared,
+                    NotationError.at(
+                        "bad_deck", T_("no {category} in this line", category=category), declared.tokens[0]
+                    ),
+                )
                 return None
             spec[category] = names
         counts = Counter(slug(n) for names in spec.values() for n in names)
@@ -267,7 +282,14 @@ class _HeaderReader:
         try:
             out["variant"] = ed.variant(text or "").id
         except UnknownName as exc:
-            self.fail(line, NotationError("unknown_variant", f"{exc}; known: {', '.join(ed.variants())}", *span))
+            self.fail(
+                line,
+                NotationError(
+                    "unknown_variant",
+                    T_("{error}; known: {variants}", error=exc, variants=", ".join(ed.variants())),
+                    *span,
+                ),
+            )
 
     def rules(self, out: dict[str, Any]) -> None:
         line = self.seen.get("rules")
@@ -284,7 +306,7 @@ class _HeaderReader:
                 self.fail(
                     line,
                     NotationError.at(
-                        "bad_notation", "write each rule flag as flag=value (e.g. suggest_room=chosen)", tokens[i]
+                        "bad_notation", T_("write each rule flag as flag=value (e.g. suggest_room=chosen)"), tokens[i]
                     ),
                 )
                 return
@@ -307,7 +329,7 @@ class _HeaderReader:
             self.fail(line, exc)
             return []
         if not players:
-            self.fail(line, NotationError.at("bad_players", "no players named", line.tokens[0]))
+            self.fail(line, NotationError.at("bad_players", T_("no players named"), line.tokens[0]))
         return players
 
     def not_a_player(self, players: list[dict[str, Any]]) -> None:
@@ -321,7 +343,10 @@ class _HeaderReader:
                     line,
                     NotationError.at(
                         "bad_notation",
-                        f"'{word}:' is a header line here; for a record of the player {word}, write the name in quotes: \"{word}\":",
+                        T_(
+                            "'{word}:' is a header line here; for a record of the player {word}, write the name in quotes: \"{word}\":",
+                            word=word,
+                        ),
                         line.tokens[0],
                     ),
                 )
@@ -336,7 +361,7 @@ class _HeaderReader:
                 if field_name == "hand_size":
                     if value.quoted or not _INT.match(value.text):
                         raise NotationError.at(
-                            "bad_notation", f"a hand size is a whole number, not '{value.text}'", value
+                            "bad_notation", T_("a hand size is a whole number, not '{text}'", text=value.text), value
                         )
                     parsed: Any = int(value.text)
                 else:
@@ -357,7 +382,10 @@ class _HeaderReader:
         try:
             if not tokens:
                 raise NotationError(
-                    "bad_notation", "whose notebook? write e.g. 'notebook Anna'", line.content_end, line.content_end + 1
+                    "bad_notation",
+                    T_("whose notebook? write e.g. 'notebook Anna'"),
+                    line.content_end,
+                    line.content_end + 1,
                 )
             out["perspective"] = context.players.whole(tokens)
         except NotationError as exc:
@@ -388,7 +416,7 @@ def _joined(tokens: Sequence[Token], what: str) -> str:
         return tokens[0].text
     quoted = [t for t in tokens if t.quoted or t.sep]
     if quoted:
-        raise NotationError.at("bad_notation", f"quote the whole {what} or none of it", *tokens)
+        raise NotationError.at("bad_notation", T_("quote the whole {what} or none of it", what=what), *tokens)
     return " ".join(t.text for t in tokens)
 
 
@@ -403,14 +431,14 @@ def _players(tokens: list[Token], cards: CardNames | None) -> list[dict[str, Any
         for group in _groups(tokens):
             eq = next((k for k, t in enumerate(group) if t.text == "=" and not t.quoted), None)
             if eq == 0:
-                raise NotationError.at("bad_players", "a player's name is missing before '='", group[0])
+                raise NotationError.at("bad_players", T_("a player's name is missing before '='"), group[0])
             entries.append((group, None) if eq is None else (group[:eq], group[eq + 1 :]))
     else:
         i = 0
         while i < len(tokens):
             name = [tokens[i]]
             if tokens[i].text == "=" and not tokens[i].quoted:
-                raise NotationError.at("bad_players", "a player's name is missing before '='", tokens[i])
+                raise NotationError.at("bad_players", T_("a player's name is missing before '='"), tokens[i])
             i += 1
             character: list[Token] | None = None
             if i < len(tokens) and tokens[i].text == "=" and not tokens[i].quoted:
@@ -431,11 +459,13 @@ def _players(tokens: list[Token], cards: CardNames | None) -> list[dict[str, Any
     for name_tokens, character_tokens in entries:
         player = _joined(name_tokens, "player name")
         if any(p["name"] == player or slug(p["name"]) == slug(player) and slug(player) for p in players):
-            raise NotationError.at("bad_players", f"two players are called '{player}'", *name_tokens)
+            raise NotationError.at("bad_players", T_("two players are called '{player}'", player=player), *name_tokens)
         entry: dict[str, Any] = {"name": player}
         if character_tokens is not None:
             if not character_tokens:
-                raise NotationError.at("bad_players", f"{player}'s character is missing after '='", *name_tokens)
+                raise NotationError.at(
+                    "bad_players", T_("{player}'s character is missing after '='", player=player), *name_tokens
+                )
             if cards is not None:
                 entry["character"] = cards.whole(character_tokens, "suspects")
         players.append(entry)
@@ -451,11 +481,11 @@ def _pairs(tokens: list[Token]) -> list[tuple[list[Token], Token]]:
         t = tokens[i]
         if t.text == "," and not t.quoted:
             if name:
-                raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *name)
+                raise NotationError.at("bad_notation", T_("write name=value (a value with spaces in quotes)"), *name)
         elif t.text == "=" and not t.quoted:
             if not name or i + 1 >= len(tokens) or tokens[i + 1].text in "=," and not tokens[i + 1].quoted:
                 raise NotationError.at(
-                    "bad_notation", "write name=value (a value with spaces in quotes)", *(name or [t])
+                    "bad_notation", T_("write name=value (a value with spaces in quotes)"), *(name or [t])
                 )
             out.append((name, tokens[i + 1]))
             name = []
@@ -464,7 +494,7 @@ def _pairs(tokens: list[Token]) -> list[tuple[list[Token], Token]]:
             name.append(t)
         i += 1
     if name:
-        raise NotationError.at("bad_notation", "write name=value (a value with spaces in quotes)", *name)
+        raise NotationError.at("bad_notation", T_("write name=value (a value with spaces in quotes)"), *name)
     return out
 
 
@@ -486,8 +516,10 @@ def read_record(line: Line, context: Context) -> Parsed:
         word = line.tokens[0].text.split(":", 1)[0]
         raise NotationError.at(
             "bad_notation",
-            f"'{word}' belongs to the header, before the game's first record; start another game with a 'game' line"
-            f' (a player called {word} is written in quotes: "{word}")',
+            T_(
+                "'{word}' belongs to the header, before the game's first record; start another game with a 'game' line (a player called {word} is written in quotes: \"{word}\")",
+                word=word,
+            ),
             line.tokens[0],
         )
     subject, marker, rest = _subject(line.tokens)
@@ -519,8 +551,9 @@ def _subject(tokens: Sequence[Token]) -> tuple[list[Token], str, list[Token]]:
             return list(tokens[:k]), t.text.casefold(), list(tokens[k + 1 :])
     raise NotationError.at(
         "bad_notation",
-        "a record starts with a player's name and then ':' for a suggestion ('Anna: Grün Seil Salon / Ben -'),"
-        " '!' for an accusation, or has, reveals, turn, moves, peeks, draws",
+        T_(
+            "a record starts with a player's name and then ':' for a suggestion ('Anna: Grün Seil Salon / Ben -'), '!' for an accusation, or has, reveals, turn, moves, peeks, draws"
+        ),
         *tokens[:1],
     )
 
@@ -539,7 +572,7 @@ def _triple(tokens: Sequence[Token], context: Context, spans: dict[str, Span], w
     for n, (category, kind) in enumerate(TRIPLE):
         if i >= len(tokens):
             at = _after(tokens, i) if tokens else (0, 1)
-            raise NotationError("bad_notation", f"the {kind} is missing{hint}", *at)
+            raise NotationError("bad_notation", T_("the {kind} is missing{hint}", kind=kind, hint=hint), *at)
         limit = max(len(tokens) - (2 - n), i + 1)  # leave a word for each name still to come
         card, j = context.cards.take(tokens, i, category, limit=limit, previous=previous, hint=hint)
         spans[kind] = _span(tokens[i:j])
@@ -547,7 +580,9 @@ def _triple(tokens: Sequence[Token], context: Context, spans: dict[str, Span], w
         previous, i = (i, category), j
     if i < len(tokens):
         raise NotationError.at(
-            "bad_notation", f"'{' '.join(t.text for t in tokens[i:])}' is more than the room{hint}", *tokens[i:]
+            "bad_notation",
+            T_("'{tokens}' is more than the room{hint}", tokens=" ".join(t.text for t in tokens[i:]), hint=hint),
+            *tokens[i:],
         )
     return cards[0], cards[1], cards[2]
 
@@ -576,7 +611,9 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
     if not answers:
         raise NotationError(
             "empty_responses",
-            "no answers: after the room write '/ Ben -' for each pass and '/ Cleo Seil' (or '/ Cleo ?') for the card shown, or '/ -' when nobody could show",
+            T_(
+                "no answers: after the room write '/ Ben -' for each pass and '/ Cleo Seil' (or '/ Cleo ?') for the card shown, or '/ -' when nobody could show"
+            ),
             end,
             end + 1,
         )
@@ -589,20 +626,25 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
         spans["all_passed"] = _span(answers[0][1])
     for k, (sep, words) in enumerate(answers if not responses else []):
         if not words:
-            raise NotationError.at("bad_notation", "an answer is missing after this '/'", sep)
+            raise NotationError.at("bad_notation", T_("an answer is missing after this '/'"), sep)
         who, j = context.players.take(words, 0)
         spans[f"who{k}"] = _span(words[:j])
         said = words[j:]
         if not said:
             raise NotationError(
                 "bad_notation",
-                f"what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown",
+                T_(
+                    "what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown",
+                    who=who,
+                ),
                 *_after(words, j),
             )
         spans[f"said{k}"] = _span(said)
         if said[0].is_word("-", "?"):
             if len(said) > 1:
-                raise NotationError.at("bad_notation", f"a '/' is missing before '{said[1].text}'", said[1])
+                raise NotationError.at(
+                    "bad_notation", T_("a '/' is missing before '{text}'", text=said[1].text), said[1]
+                )
             shows = None if said[0].text == "-" else "?"
         else:
             shows = _shown(said, context, (suspect, weapon, room))
@@ -630,7 +672,9 @@ def _shown(words: Sequence[Token], context: Context, named: tuple[str, str, str]
     if len(found) > 1:
         names = [context.deck.name(c) for c in named if c in found]
         raise NotationError.at(
-            "bad_notation", f"'{text}' could be {' or '.join(names)}: write more of the name", *words
+            "bad_notation",
+            T_("'{text}' could be {names}: write more of the name", text=text, names=" or ".join(names)),
+            *words,
         )
     return context.cards.whole(words, None)
 
@@ -646,7 +690,7 @@ def _accuse(line: Line, context: Context, subject: list[Token], rest: list[Token
     if any(t.sep for t in rest):
         raise NotationError.at(
             "bad_notation",
-            "an accusation has no answers: write 'Anna! Grün Seil Salon right' (or wrong)",
+            T_("an accusation has no answers: write 'Anna! Grün Seil Salon right' (or wrong)"),
             next(t for t in rest if t.sep),
         )
     suspect, weapon, room = _triple(rest, context, spans, "an accusation")
@@ -665,7 +709,7 @@ def _deal(line: Line, context: Context, subject: list[Token], rest: list[Token])
     elif not rest:
         raise NotationError(
             "bad_notation",
-            f"which cards does {player} hold? (write '-' for none)",
+            T_("which cards does {player} hold? (write '-' for none)", player=player),
             *_after(line.tokens, len(line.tokens)),
         )
     i = 0
@@ -688,17 +732,19 @@ def _reveal(line: Line, context: Context, subject: list[Token], rest: list[Token
     to = _index(rest, "to")
     if to is None:
         raise NotationError(
-            "bad_notation", "to whom? end with 'to all' or 'to Anna Ben'", *_after(line.tokens, len(line.tokens))
+            "bad_notation", T_("to whom? end with 'to all' or 'to Anna Ben'"), *_after(line.tokens, len(line.tokens))
         )
     card_words = rest[:to]
     if not card_words:
-        raise NotationError.at("bad_notation", "which card? write it before 'to' ('?' if you did not see it)", rest[to])
+        raise NotationError.at(
+            "bad_notation", T_("which card? write it before 'to' ('?' if you did not see it)"), rest[to]
+        )
     spans["card"] = _span(card_words)
     card = "?" if len(card_words) == 1 and card_words[0].is_word("?") else context.cards.whole(card_words, None)
     cause_at = _index(rest, "cause")
     audience_words = rest[to + 1 : cause_at]
     if not audience_words:
-        raise NotationError.at("bad_notation", "to whom? write 'to all' or the players' names", rest[to])
+        raise NotationError.at("bad_notation", T_("to whom? write 'to all' or the players' names"), rest[to])
     spans["to"] = _span(audience_words)
     audience: Any
     if len(audience_words) == 1 and audience_words[0].is_word("all"):
@@ -715,7 +761,7 @@ def _reveal(line: Line, context: Context, subject: list[Token], rest: list[Token
     if cause_at is not None:
         cause, span = text_value(line, rest[cause_at + 1 :])
         if cause is None:
-            raise NotationError("bad_notation", "'cause' without a text", *span)
+            raise NotationError("bad_notation", T_("'cause' without a text"), *span)
         record["cause"] = cause
     return Parsed(_with_extra(record, line), line, spans)
 
@@ -785,15 +831,17 @@ def _remaining(tokens: Sequence[Token], context: Context, after: Token) -> dict[
             out[category] = []
             continue
         if category is None:
-            raise NotationError.at("bad_notation", "write a category first: 'remaining suspects 5'", t)
+            raise NotationError.at("bad_notation", T_("write a category first: 'remaining suspects 5'"), t)
         if t.text.isdigit() and out[category] == []:
             out[category] = int(t.text)
             continue
         if isinstance(out[category], int):
-            raise NotationError.at("bad_notation", f"{category}: a count or card names, not both", t)
+            raise NotationError.at(
+                "bad_notation", T_("{category}: a count or card names, not both", category=category), t
+            )
         out[category].append(t)
     if not out:
-        raise NotationError("bad_notation", "which category? 'remaining suspects 5'", after.end, after.end + 1)
+        raise NotationError("bad_notation", T_("which category? 'remaining suspects 5'"), after.end, after.end + 1)
     for category, said in out.items():
         if isinstance(said, list):
             out[category] = _cards(said, context, after) if said else []
@@ -814,7 +862,9 @@ def _turn(line: Line, context: Context, subject: list[Token], rest: list[Token])
             elif not t.quoted and _INT.match(t.text):
                 roll.append(int(t.text))
             else:
-                raise NotationError.at("bad_notation", f"a die shows a number or '?' (a magnifier), not '{t.text}'", t)
+                raise NotationError.at(
+                    "bad_notation", T_("a die shows a number or '?' (a magnifier), not '{text}'", text=t.text), t
+                )
         record["roll"] = roll
     return Parsed(_with_extra(record, line), line, spans)
 
@@ -835,7 +885,7 @@ def _move(line: Line, context: Context, subject: list[Token], rest: list[Token])
         words = words[:-1]
     if not words:
         raise NotationError(
-            "bad_notation", "moves where? a room, or a square as row,col", *_after(line.tokens, len(line.tokens))
+            "bad_notation", T_("moves where? a room, or a square as row,col"), *_after(line.tokens, len(line.tokens))
         )
     spans["to"] = _span(words)
     square = _square(words[0]) if len(words) == 1 else None
@@ -847,7 +897,9 @@ def _move(line: Line, context: Context, subject: list[Token], rest: list[Token])
         for t in rest[path_at + 1 :]:
             sq = _square(t)
             if sq is None:
-                raise NotationError.at("bad_notation", f"a square of the path is row,col (e.g. 7,5), not '{t.text}'", t)
+                raise NotationError.at(
+                    "bad_notation", T_("a square of the path is row,col (e.g. 7,5), not '{text}'", text=t.text), t
+                )
             path.append(sq)
         record["path"] = path
     return Parsed(_with_extra(record, line), line, spans)
@@ -859,14 +911,14 @@ def _peek(line: Line, context: Context, subject: list[Token], rest: list[Token])
     if not rest:
         raise NotationError(
             "bad_notation",
-            "peeks into which room, at which card? e.g. 'Jonas peeks Küche Gatow' ('?' if unseen)",
+            T_("peeks into which room, at which card? e.g. 'Jonas peeks Küche Gatow' ('?' if unseen)"),
             *_after(line.tokens, len(line.tokens)),
         )
     room, j = context.cards.take(rest, 0, "rooms", limit=max(len(rest) - 1, 1))
     spans["room"] = _span(rest[:j])
     said = rest[j:]
     if not said:
-        raise NotationError("bad_notation", "which card? ('?' if you did not see it)", *_after(rest, j))
+        raise NotationError("bad_notation", T_("which card? ('?' if you did not see it)"), *_after(rest, j))
     spans["card"] = _span(said)
     card = None if len(said) == 1 and said[0].is_word("?") else context.cards.whole(said, None)
     return Parsed(_with_extra({"type": "peek", "player": player, "room": room, "card": card}, line), line, spans)
@@ -877,7 +929,7 @@ def _draw(line: Line, context: Context, subject: list[Token], rest: list[Token])
     player = _player(context, subject, spans)
     text, span = text_value(line, rest)
     if text is None:
-        raise NotationError("bad_notation", "draws which clue card? write its text", *span)
+        raise NotationError("bad_notation", T_("draws which clue card? write its text"), *span)
     return Parsed(_with_extra({"type": "clue_card", "player": player, "text": text}, line), line, spans)
 
 
@@ -901,14 +953,14 @@ def _end(line: Line, context: Context) -> Parsed:
             subject, marker, words = rest, "", []
         if marker not in ("", ":"):
             raise NotationError.at(
-                "bad_notation", "write 'end Anna: Grün Leuchter Musikzimmer' (winner, ':', solution)", *rest
+                "bad_notation", T_("write 'end Anna: Grün Leuchter Musikzimmer' (winner, ':', solution)"), *rest
             )
         spans["winner"] = _span(subject)
         if not (len(subject) == 1 and subject[0].is_word("nobody")):
             winner = context.players.whole(subject)
         if marker == ":" and not words:
             raise NotationError(
-                "bad_notation", "the solution is missing after ':'", *_after(line.tokens, len(line.tokens))
+                "bad_notation", T_("the solution is missing after ':'"), *_after(line.tokens, len(line.tokens))
             )
     if words:
         suspect, weapon, room = _triple(words, context, spans, "the solution")
@@ -941,7 +993,7 @@ def _room_cards(line: Line, context: Context) -> Parsed:
     if not rooms:
         raise NotationError(
             "bad_notation",
-            "which rooms hold a card? e.g. 'room-cards Küche Halle Salon Arbeitszimmer'",
+            T_("which rooms hold a card? e.g. 'room-cards Küche Halle Salon Arbeitszimmer'"),
             *_after(line.tokens, len(line.tokens)),
         )
     record: dict[str, Any] = {"type": "room_cards", "rooms": rooms}

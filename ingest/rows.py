@@ -11,6 +11,7 @@ from clue_stats.engine.rules import Replay
 from clue_stats.ingest.cluelog import record_dicts
 from clue_stats.ingest.kinds import kind_of_game
 from clue_stats.ingest.store import GameRows
+from clue_stats.ingest.store.writes import said_columns
 
 
 def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
@@ -137,4 +138,5 @@ def problem_row(game_id: str, source_file: str | None, problem: Problem) -> dict
         "severity": problem.severity,
         "message": problem.message,
         "raw_sha256": None,
+        **said_columns(problem),
     }

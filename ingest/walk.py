@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 
 SPECIAL = "special"  # a named pipe, a device or a socket
 REPEATED = "repeated"  # a folder reached again through a link
@@ -57,15 +57,18 @@ def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[Path | Problem | Sk
             yield Path(path)
             continue
         if not stat.S_ISDIR(info.st_mode):
-            yield Skipped(SPECIAL, Problem("not_a_file", f"{_kind_of(info.st_mode)}: not read", source_file=path))
+            yield Skipped(
+                SPECIAL,
+                Problem.of("not_a_file", T_("{kind_of}: not read", kind_of=_kind_of(info.st_mode)), source_file=path),
+            )
             continue
         key = (info.st_dev, info.st_ino)
         if key in seen:
             yield Skipped(
                 REPEATED,
-                Problem(
+                Problem.of(
                     "folder_again",
-                    "a folder already read (reached again through a link): not read again",
+                    T_("a folder already read (reached again through a link): not read again"),
                     source_file=path,
                 ),
             )
@@ -75,17 +78,21 @@ def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[Path | Problem | Sk
             with os.scandir(path) as entries:
                 names = sorted(entry.name for entry in entries)
         except OSError as exc:
-            yield Problem("unreadable", f"cannot list the folder: {exc.strerror or exc}", source_file=path)
+            yield Problem.of(
+                "unreadable", T_("cannot list the folder: {value}", value=exc.strerror or exc), source_file=path
+            )
             continue
         stack.extend(os.path.join(path, name) for name in reversed(names))
 
 
 def _stat_problem(path: str, exc: OSError) -> Problem | Skipped:
     if exc.errno == errno.ELOOP:
-        return Skipped(SPECIAL, Problem("not_a_file", "a link that leads back to itself: not read", source_file=path))
+        return Skipped(
+            SPECIAL, Problem.of("not_a_file", T_("a link that leads back to itself: not read"), source_file=path)
+        )
     if exc.errno == errno.ENOENT and os.path.islink(path):
-        return Problem("unreadable", "a link to nothing", source_file=path)
-    return Problem("unreadable", f"cannot read the file: {exc.strerror or exc}", source_file=path)
+        return Problem.of("unreadable", T_("a link to nothing"), source_file=path)
+    return Problem.of("unreadable", T_("cannot read the file: {value}", value=exc.strerror or exc), source_file=path)
 
 
 def _kind_of(mode: int) -> str:

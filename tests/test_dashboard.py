@@ -499,6 +499,25 @@ def test_quality_page_lists_rejected_games_with_their_problems_and_the_ingest_hi
     assert at.dataframe[-1].value["games_stored"].sum() == sql(corpus, "SELECT count(*) FROM games")[0][0]
 
 
+def test_quality_page_says_a_stored_problem_in_the_readers_language(corpus, monkeypatch):
+    """The rejected game's problem as stored (template and values beside the English message) is
+    said in German on the page: the code and the values (names, cards) as they are."""
+    monkeypatch.setenv("CLUE_STATS_LANG", "de")
+    [(message, template, fields)] = sql(
+        corpus,
+        "SELECT message, template, fields FROM problems WHERE raw_sha256 IS NOT NULL AND code = 'passed_holding'",
+    )
+    values = json.loads(fields)["values"]
+    assert template == "{player} passes on {named} while holding {held}"
+    assert message == template.format(**values)  # the English message, kept as stored data
+    at = open_app(corpus, monkeypatch, "quality")
+    assert_clean(at)
+    problems = at.dataframe[1].value
+    shown = dict(zip(problems["code"], problems["message"]))
+    assert shown["passed_holding"] == "{player} passt bei {named}, hat aber {held}".format(**values)
+    assert values["player"] in shown["passed_holding"] and message not in list(problems["message"])
+
+
 # ---------------------------------------------------------------- empty, small and missing databases
 
 

@@ -20,17 +20,18 @@ from typer.testing import CliRunner
 from clue_stats import pipeline
 from clue_stats.analysis import words
 from clue_stats.cli import app
+from clue_stats.ingest import store
 from tests.helpers import LATE_GAME, ROOT, SAMPLES, SEASON, write_games
 
 runner = CliRunner()
 TRANSLATED = [code for code in words.LANGUAGES if code != words.SOURCE]
-KEYWORDS = {"_": None, "N_": None, "n_": (2, 3)}  # as `make catalogues` extracts them
+KEYWORDS = {"_": None, "N_": None, "T_": None, "n_": (2, 3)}  # as `make catalogues` extracts them
 FIELD = re.compile(r"\{\w+\}")
 
 
 def _source_messages() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
-    for folder in ("analysis", "clue_stats", "dashboard", "ingest"):
+    for folder in ("analysis", "clue_stats", "dashboard", "ingest", "engine"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
@@ -260,6 +261,46 @@ def test_the_command_line_speaks_the_chosen_language_and_json_never_changes(
     wrong = runner.invoke(app, ["--lang", "fr", "report", "us-family-2026-10-31", "--db", str(season)])
     assert wrong.exit_code == 2 and "--lang must be one of en, de, sv, not 'fr'" in wrong.stderr
     assert "Traceback" not in wrong.output
+
+
+def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`file:line: code: message`: the message in German or Swedish (--lang, CLUE_STATS_LANG), the
+    code, the place and the values (names, cards, the notation's line and caret) as they are; the
+    English message stays in --json and in the database."""
+    from tests.helpers import FIXTURES
+
+    held = str(FIXTURES / "invalid" / "passed_holding.jsonl")
+    said = {
+        "en": "passed_holding.jsonl:10: passed_holding: Bob passes on Reverend Green, Dagger, Library while holding Dagger",
+        "de": "passed_holding.jsonl:10: passed_holding: Bob passt bei Reverend Green, Dagger, Library, hat aber Dagger",
+        "sv": "passed_holding.jsonl:10: passed_holding: Bob passar på Reverend Green, Dagger, Library men har Dagger",
+    }
+    for code, line in said.items():
+        result = runner.invoke(app, ["--lang", code, "validate", held])
+        assert result.exit_code == 3 and result.stderr.splitlines()[0].endswith(line), result.stderr
+    monkeypatch.setenv("CLUE_STATS_LANG", "sv")
+    db = tmp_path / "c.duckdb"
+    stored = runner.invoke(app, ["ingest", held, "--db", str(db)])
+    assert said["sv"] in stored.stderr
+    assert json.loads(runner.invoke(app, ["validate", held, "--json"]).stdout)["problems"][0]["message"] == (
+        "Bob passes on Reverend Green, Dagger, Library while holding Dagger"
+    )
+    with store.read_connection(db) as con:
+        [(message,)] = con.sql("SELECT message FROM problems WHERE code = 'passed_holding'").fetchall()
+    assert message == "Bob passes on Reverend Green, Dagger, Library while holding Dagger"
+    # the notation: the message translated, the line as typed and its caret kept under the word
+    clue = tmp_path / "abend.clue"
+    clue.write_text(
+        "game abend\nedition de-2023\nplayers Anna Ben Cleo\n\nAnna: Grün Seil Salon / Ben - / Cleo Seil\nCleo Weiß\n"
+    )
+    german = runner.invoke(app, ["--lang", "de", "validate", str(clue)])
+    assert (
+        "abend.clue:6:1: bad_notation: ein Eintrag beginnt mit dem Namen eines Spielers und dann ':' für einen "
+        "Verdacht ('Anna: Grün Seil Salon / Ben -'), '!' für eine Anklage, oder has, reveals, turn, moves, peeks, "
+        "draws\\n    Cleo Weiß\\n    ^^^^"
+    ) in german.stderr, german.stderr
 
 
 # --- the dashboard --------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from clue_stats.analysis.words import problem_line
 from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.ingest import store
@@ -72,7 +73,7 @@ def analyse_command(
         print_json(summary.as_dict())
         return
     for p in summary.problems:
-        err.print(str(p), markup=False)
+        err.print(problem_line(p), markup=False)
     over = ""
     if summary.games_over_budget:
         partly = summary.games_over_budget - summary.games_left

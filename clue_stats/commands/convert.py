@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from clue_stats.analysis.words import problem_line
 from clue_stats.app import app, check_output_file, err, handled, out, write_file
 from clue_stats.engine.errors import UsageError
 from clue_stats.exit_codes import ExitCode
@@ -38,7 +39,7 @@ def convert_command(
     except UnknownFormat as exc:
         raise UsageError(f"{exc}{'' if source_format else '; name it with --from'}") from None
     for p in problems:
-        err.print(str(p), markup=False)
+        err.print(problem_line(p), markup=False)
     if target == "clue-log":
         text = cluelog.write_games(games)
     else:

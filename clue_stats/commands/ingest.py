@@ -9,6 +9,7 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
+from clue_stats.analysis.words import problem_line
 from clue_stats.app import (
     DbOption,
     JsonOption,
@@ -41,7 +42,7 @@ def _check_paths(paths: list[str]) -> None:
 
 
 def _report_problems(summary: pipeline.Summary) -> None:
-    err.print_lines(summary.problems)
+    err.print_lines(problem_line(p) for p in summary.problems)
 
 
 def _unreadable(summary: pipeline.Summary) -> str:
@@ -167,7 +168,7 @@ def validate_command(
         print_json({"games_valid": summary.games_valid, **data})
     else:
         for p in summary.problems:  # errors to stderr, warnings to stdout, in their order
-            (err if p.is_error else out).print_lines([p])
+            (err if p.is_error else out).print_lines([problem_line(p)])
         out.print(
             f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
             f"{plural(summary.games_valid, 'game')} valid, "

@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from clue_stats.analysis.words import problem_line
 from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
@@ -54,7 +55,7 @@ def notebook_command(
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
-        detail = "; ".join(str(p) for p in problems[:3])
+        detail = "; ".join(problem_line(p) for p in problems[:3])
         raise InputError(f"{path}: no valid game to read ({detail})")
     game = _pick_game(games, game_id, path)
     if observer.lower() == "table":

@@ -4,9 +4,10 @@ text, the warnings kept with stored games, and the history of ingest runs."""
 from __future__ import annotations
 
 import altair as alt
+import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import _, number
+from clue_stats.analysis.words import _, number, said
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
 from clue_stats.dashboard.app_pages.tables import show
@@ -63,7 +64,9 @@ else:
         problems, raw = read(
             queries.rejected_problems, ctx.path, ctx.version, rows[pick]["raw_sha256"], rows[pick]["source_file"]
         )
-        show(problems)
+        # each message in the reader's language: its stored template said with its values
+        messages = [said(*row) for row in problems.select("message", "template", "fields").iter_rows()]
+        show(problems.drop("template", "fields").with_columns(message=pl.Series(messages, dtype=pl.String)))
         if raw:
             with st.expander(_("The game as it was read")):
                 st.code(raw[:RAW_SHOWN], language=None)

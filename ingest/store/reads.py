@@ -322,10 +322,11 @@ def data_quality(db: Store, filters: GameFilter) -> dict[str, Any]:
 
 
 def rejected_problems(db: Store, raw_sha256: str, source_file: str | None) -> tuple[pl.DataFrame, str]:
-    """Every problem found in one rejected game, and its original text."""
+    """Every problem found in one rejected game (its message as template and values too, for the
+    reader's language), and its original text."""
     problems = db.frame(
         """
-        SELECT seq, line, code, severity, message FROM problems
+        SELECT seq, line, code, severity, message, template, fields::VARCHAR AS fields FROM problems
         WHERE raw_sha256 = ? AND source_file IS NOT DISTINCT FROM ? ORDER BY line NULLS FIRST, seq""",
         [raw_sha256, source_file],
     )

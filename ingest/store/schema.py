@@ -293,6 +293,10 @@ TABLES: tuple[Table, ...] = (
             C("message", "VARCHAR", True, holds="text", header=N_("message")),
             C("raw_sha256", "VARCHAR", holds="hash"),
             C("col", "INTEGER", added=True, header=N_("column")),
+            # the message as its English template and values (engine.problems.Said), so that a reader
+            # can have it in their language; NULL: a message said in English only (message)
+            C("template", "VARCHAR", holds="text", added=True),
+            C("fields", "JSON", holds="text", added=True),
         ),
     ),
     Table(

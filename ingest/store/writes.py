@@ -5,6 +5,7 @@ retirement, deletion, the analysis written back, the league's ratings and merges
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -132,6 +133,18 @@ def _rejection_message(errors: list[Any]) -> str:
     return shown + (f"; and {more:,} more errors (in the problems table)" if more > 0 else "")
 
 
+def said_columns(problem: Any) -> dict[str, Any]:
+    """A problem's ``template`` and ``fields`` columns: its message as template and values (the
+    values, the rule's code before it and the notation's line after it, as JSON)."""
+    said = problem.said
+    if said is None:
+        return {"template": None, "fields": None}
+    return {
+        "template": said.template,
+        "fields": json.dumps({"values": said.values(), "head": said.head, "tail": said.tail}, ensure_ascii=False),
+    }
+
+
 def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     raw = (
         rej.raw
@@ -164,6 +177,7 @@ def _rejection_rows(rej: Rejection, at: datetime) -> tuple[list[dict[str, Any]],
             "severity": p.severity,
             "message": p.message,
             "raw_sha256": sha,
+            **said_columns(p),
         }
         for p in rej.problems
     ]
