@@ -19,7 +19,7 @@ import vl_convert as vlc
 from clue_stats.analysis.report import SuggestionLine
 from clue_stats.analysis.review_charts import label_scale
 from clue_stats.analysis.suggestions import LABEL_ORDER
-from clue_stats.analysis.words import _, label_word, number
+from clue_stats.analysis.words import _, label_word, language, number
 
 WIDTH = 640
 LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
@@ -116,7 +116,12 @@ def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerCh
     )
 
 
+NUMBER_LOCALES = {"de": "de-DE", "sv": "sv-SE"}  # d3's number locales vl-convert knows; English: its default
+
+
 def to_svg(chart: alt.TopLevelMixin) -> str:
     """The chart as an SVG element for inlining in HTML (no namespace URLs, no external resources)."""
-    svg = vlc.vegalite_to_svg(chart.to_dict(), allowed_base_urls=[])
+    # the axes' numbers as the reader's language writes them ("0,4" in German and Swedish)
+    locale = NUMBER_LOCALES.get(language())
+    svg = vlc.vegalite_to_svg(chart.to_dict(), allowed_base_urls=[], format_locale=locale)
     return _NAMESPACES.sub("", svg, count=2)

@@ -37,7 +37,7 @@ from clue_stats.analysis.report import PostMortem
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 60rem;
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 72rem;
        padding: 0 1rem; color: #222; line-height: 1.45; overflow-wrap: break-word; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; overflow-wrap: anywhere; }
 h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }

@@ -4,7 +4,8 @@ Altair checks a whole chart against the Vega-Lite schema every time it turns one
 the replay, three charts redrawn at every step, that was three quarters of a click. A chart here is
 built by a function of what shapes it (the names on its axes, the observer it marks, the language
 of its words) from named datasets (``alt.NamedData``), its spec kept for those arguments, and each
-draw only puts the frames of the moment into the spec's ``datasets``. UI only.
+draw only puts the frames of the moment into the spec's ``datasets``. Every chart of the dashboard
+writes its axes' numbers as the reader's language does (``altair_chart``, ``draw``). UI only.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from typing import Any
 import altair as alt
 import polars as pl
 import streamlit as st
+import vl_convert as vlc
 
 from clue_stats.analysis import words
+from clue_stats.analysis.report_charts import NUMBER_LOCALES
 
 Builder = Callable[..., alt.TopLevelMixin]
 
@@ -34,9 +37,36 @@ def _spec(build: Builder, args: tuple[Hashable, ...], language: str) -> dict[str
     return spec
 
 
+@functools.cache
+def _number_locale(language: str) -> dict[str, Any] | None:
+    code = NUMBER_LOCALES.get(language)
+    return None if code is None else vlc.get_format_locale(code)
+
+
+def localised(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec with its numbers written as the reader's language writes them ("0,4" in German)."""
+    number = _number_locale(words.language())
+    if number is not None:
+        spec.setdefault("config", {})["locale"] = {"number": number}
+    return spec
+
+
+def altair_chart(chart: alt.TopLevelMixin, **kwargs: Any) -> None:
+    """``st.altair_chart`` across the page's width, the numbers in the reader's language."""
+    number = _number_locale(words.language())
+    if number is not None:
+        chart = chart.copy()  # the chart's own configuration kept, the locale added to it
+        locale = alt.Locale(number=alt.NumberLocale(**number))
+        if chart.config is alt.Undefined:
+            chart.config = alt.Config(locale=locale)
+        else:
+            chart.config.locale = locale
+    st.altair_chart(chart, **{"width": "stretch", **kwargs})
+
+
 def draw(build: Builder, args: tuple[Hashable, ...], data: dict[str, pl.DataFrame]) -> None:
     """Draw ``build(*args)`` (a chart of ``alt.NamedData`` sources, built once for these ``args`` and
     the reader's language) with ``data``: each named source's frame, across the page's width."""
     spec = copy.deepcopy(_spec(build, args, words.language()))
     spec["datasets"] = dict(data)
-    st.vega_lite_chart(spec=spec, width="stretch")
+    st.vega_lite_chart(spec=localised(spec), width="stretch")
