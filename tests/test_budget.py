@@ -328,7 +328,7 @@ def test_analyse_completes_a_game_whose_review_was_cut_under_a_larger_budget(tmp
     assert state() == ((version, what), information, 1, unreviewed)
     done = runner.invoke(app, ["analyse", "--db", str(db), "--workers", "1", "--budget-states", "0"])
     assert done.exit_code == 0, done.output
-    assert "1 games analysed" in done.stdout and "1 of 1 stored games reviewed" in done.stdout
+    assert "1 game analysed" in done.stdout and "1 of 1 stored game reviewed" in done.stdout
     assert state() == ((version, None), information, 0, 0)
 
 

@@ -303,6 +303,44 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     ) in german.stderr, german.stderr
 
 
+def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -> None:
+    """What a person reads of ingest, validate, games, analyse and delete (not --json): counts, words
+    and numbers as each language writes them."""
+    from tests.helpers import FIXTURES
+
+    paths = [str(SAMPLES / "us-clue-family.jsonl"), str(FIXTURES / "invalid" / "passed_holding.jsonl")]
+    said = {
+        "de": [
+            "2 Dateien gelesen, 0 übersprungen; 1 Partie gültig, 1 abgelehnt",
+            "2 Dateien gelesen, 0 übersprungen; 1 Partie gespeichert, 0 schon vorhanden, 1 abgelehnt in ",
+            "1 abgelehnte Partie oder Datei in der Tabelle `rejected` aufbewahrt.",
+            "0 Partien analysiert in ",
+            "1 Partie gelöscht",
+        ],
+        "sv": [
+            "2 filer lästa, 0 överhoppade; 1 parti giltigt, 1 avvisat",
+            "2 filer lästa, 0 överhoppade; 1 parti lagrat, 0 fanns redan, 1 avvisat på ",
+            "1 avvisat parti eller fil sparat i tabellen `rejected`.",
+            "0 partier analyserade på ",
+            "1 parti raderat",
+        ],
+    }
+    for code, (valid, stored, games, analysed, deleted) in said.items():
+        db = str(tmp_path / f"{code}.duckdb")
+        checked = runner.invoke(app, ["--lang", code, "validate", *paths])
+        assert checked.exit_code == 3 and checked.stdout.strip().endswith(valid), checked.stdout
+        ingested = runner.invoke(app, ["--lang", code, "ingest", *paths, "--db", db])
+        assert ingested.exit_code == 3 and ingested.stdout.startswith(stored), ingested.stdout
+        assert f"s  ->  {db}" in ingested.stdout
+        listed = runner.invoke(app, ["--lang", code, "games", "--db", db])
+        assert listed.exit_code == 0 and listed.stdout.strip().endswith(games), listed.stdout
+        assert runner.invoke(app, ["--lang", code, "analyse", "--db", db]).stdout.startswith(analysed)
+        gone = runner.invoke(app, ["--lang", code, "delete", "us-family-2026-10-31", "--db", db])
+        assert gone.stdout.startswith(deleted), gone.stdout
+    english = runner.invoke(app, ["--lang", "en", "validate", *paths])
+    assert english.stdout.strip().endswith("2 files read, 0 skipped; 1 game valid, 1 rejected")
+
+
 # --- the dashboard --------------------------------------------------------------------------------
 
 DONE_PAGES = ("quality", "help")  # the pages translated so far (docs/translating.md says which)

@@ -6,6 +6,7 @@ import math
 
 import typer
 
+from clue_stats.analysis.words import _, n_
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
@@ -39,11 +40,12 @@ def agents_command(
         print_json({"by": by, "agents": table.to_dicts()})
         return
     if table.height == 0:
-        out.print("No games played by programs are stored (kinds digital and contest).")
+        out.print(_("No games played by programs are stored (kinds digital and contest)."), markup=False)
         return
     shown = Table(
-        "agent", "player-games", "review accuracy", "accused at p < 1", "missed wins", "rule breaks",
-        "stated precision", "stated recall", title=f"{table.height} agents (95 % intervals)",
+        _("agent"), _("player-games"), _("review accuracy"), _("accused at p < 1"), _("missed wins"),
+        _("rule breaks"), _("stated precision"), _("stated recall"),
+        title=n_(table.height, "{n} agent (95 % intervals)", "{n} agents (95 % intervals)"),
     )  # fmt: skip
     for r in table.iter_rows(named=True):
         shown.add_row(

@@ -16,7 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from clue_stats.analysis.words import problem_line
+from clue_stats.analysis.words import _, decimal, n_, number, problem_line
 from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.ingest import store
@@ -50,19 +50,19 @@ def analyse_command(
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("games"),
+            TextColumn(_("games")),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
             console=err,
             transient=True,
         ) as bar:
-            task = bar.add_task("analysing", total=None)
+            task = bar.add_task(_("analysing"), total=None)
             summary = analyse_store(
                 path,
                 workers=workers,
                 wait_seconds=wait,
                 progress=lambda n, so_far: bar.update(
-                    task, advance=n, description="analysing" + over_budget_note(so_far.games_over_budget)
+                    task, advance=n, description=_("analysing") + over_budget_note(so_far.games_over_budget)
                 ),
                 started=lambda total: bar.update(task, total=total),
                 limits=game_limits,
@@ -77,9 +77,20 @@ def analyse_command(
     over = ""
     if summary.games_over_budget:
         partly = summary.games_over_budget - summary.games_left
-        over = f"; {summary.games_over_budget} over the budget ({partly} partly analysed, {summary.games_left} left as they were)"
+        over = _("; {over} over the budget ({partly} partly analysed, {left} left as they were)").format(
+            over=number(summary.games_over_budget), partly=number(partly), left=number(summary.games_left)
+        )
     out.print(
-        f"{summary.games_analysed} games analysed in {summary.seconds:.1f} s (analysis version "
-        f"{summary.analysis_version}){over}; {summary.games_reviewed} of {summary.games_stored} stored games "
-        f"reviewed  ->  {path}"
+        _(
+            "{games} in {seconds} s (analysis version {version}){over}; {reviewed} of {stored} reviewed  ->  {database}"
+        ).format(
+            games=n_(summary.games_analysed, "{n} game analysed", "{n} games analysed"),
+            seconds=decimal(summary.seconds, 1),
+            version=summary.analysis_version,
+            over=over,
+            reviewed=number(summary.games_reviewed),
+            stored=n_(summary.games_stored, "{n} stored game", "{n} stored games"),
+            database=path,
+        ),
+        markup=False,
     )

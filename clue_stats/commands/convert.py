@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.analysis.words import problem_line
+from clue_stats.analysis.words import n_, problem_line
 from clue_stats.app import app, check_output_file, err, handled, out, write_file
 from clue_stats.engine.errors import UsageError
 from clue_stats.exit_codes import ExitCode
@@ -51,7 +51,9 @@ def convert_command(
             raise notation.NotationWriteError(f"{path}: cannot be written as notation: {exc}") from None
     if out_file is not None:
         write_file(out_file, text)
-        out.print(f"{len(games)} games written to {out_file}")
+        out.print(
+            n_(len(games), "{n} game written to {file}", "{n} games written to {file}", file=out_file), markup=False
+        )
     else:
         sys.stdout.write(text)
     if any(p.is_error for p in problems):

@@ -113,7 +113,11 @@ def dashboard_command(
         )
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
-    out.print(f"clue-stats dashboard on {path}: {url}  (Ctrl+C stops it)", markup=False)
+    from clue_stats.analysis.words import _
+
+    out.print(
+        _("clue-stats dashboard on {database}: {url}  (Ctrl+C stops it)").format(database=path, url=url), markup=False
+    )
     sys.stdout.flush()
     # the server ends with this command: told to stop (Ctrl+C, SIGTERM, SIGHUP) it stops the server
     # first; killed outright, the kernel ends the server (children.kill_with_parent)

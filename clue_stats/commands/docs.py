@@ -24,11 +24,13 @@ def docs_command(
         if json_output:
             print_json({"topics": [{"name": t.name, "title": t.title} for t in every]})
             return
-        table = Table("topic", "what it covers", box=None, header_style="bold")
+        from clue_stats.analysis.words import _
+
+        table = Table(_("topic"), _("what it covers"), box=None, header_style="bold")
         for t in every:
             table.add_row(t.name, t.title)
         out.print(table)
-        out.print("Read one with: clue-stats docs TOPIC (the dashboard's Help page shows the same)")
+        out.print(_("Read one with: clue-stats docs TOPIC (the dashboard's Help page shows the same)"), markup=False)
         return
     chosen = docs.topic(topic)
     if json_output:

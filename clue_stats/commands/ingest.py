@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.analysis.words import problem_line
+from clue_stats.analysis.words import _, decimal, n_, problem_line
 from clue_stats.app import (
     DbOption,
     JsonOption,
@@ -19,7 +19,6 @@ from clue_stats.app import (
     err,
     handled,
     out,
-    plural,
     print_json,
     printable,
 )
@@ -47,14 +46,24 @@ def _report_problems(summary: pipeline.Summary) -> None:
 
 def _unreadable(summary: pipeline.Summary) -> str:
     """The files and folders not read, beyond the skipped ones: unreadable, special, reached again."""
-    return "".join(
-        f", {n} {what}"
-        for n, what in (
-            (summary.files_unreadable, "unreadable"),
-            (summary.files_special, "not files (pipes, devices)"),
-            (summary.folders_repeated, "folders reached again"),
-        )
-        if n
+    parts = [
+        n_(summary.files_unreadable, "{n} unreadable", "{n} unreadable") if summary.files_unreadable else "",
+        n_(summary.files_special, "{n} not a file (pipe, device)", "{n} not files (pipes, devices)")
+        if summary.files_special
+        else "",
+        n_(summary.folders_repeated, "{n} folder reached again", "{n} folders reached again")
+        if summary.folders_repeated
+        else "",
+    ]
+    return "".join(", " + part for part in parts if part)
+
+
+def _files(summary: pipeline.Summary) -> str:
+    """ "3 files read, 0 skipped": the files of a summary, in the reader's language."""
+    return _("{files}, {skipped}{unreadable}").format(
+        files=n_(summary.files_read, "{n} file read", "{n} files read"),
+        skipped=n_(summary.files_skipped, "{n} skipped", "{n} skipped"),
+        unreadable=_unreadable(summary),
     )
 
 
@@ -123,12 +132,14 @@ def ingest_command(
             console=err,
             transient=True,
         ) as bar:
-            task = bar.add_task("ingesting", total=None)
+            task = bar.add_task(_("ingesting"), total=None)
             summary = ingest(
                 progress=lambda n, so_far: bar.update(
                     task,
                     advance=n,
-                    description=f"ingesting: {plural(so_far.files_read, 'file')} read"
+                    description=_("ingesting: {files} read").format(
+                        files=n_(so_far.files_read, "{n} file", "{n} files")
+                    )
                     + over_budget_note(so_far.games_over_budget),
                 )
             )
@@ -138,11 +149,23 @@ def ingest_command(
         print_json({"database": path, **summary.as_dict()})
     else:
         _report_problems(summary)
-        replaced = f" ({summary.games_replaced} replacing an earlier version)" if summary.games_replaced else ""
+        replaced = (
+            n_(summary.games_replaced, " ({n} replacing an earlier version)", " ({n} replacing an earlier version)")
+            if summary.games_replaced
+            else ""
+        )
         out.print(
-            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
-            f"{plural(summary.games_stored, 'game')} stored{replaced}, {summary.games_skipped} already present, "
-            f"{summary.games_rejected} rejected{over_budget_note(summary.games_over_budget)} in {summary.seconds:.1f} s  ->  {path}"
+            _("{files}; {games}{replaced}, {present}, {rejected}{over_budget} in {seconds} s  ->  {database}").format(
+                files=_files(summary),
+                games=n_(summary.games_stored, "{n} game stored", "{n} games stored"),
+                replaced=replaced,
+                present=n_(summary.games_skipped, "{n} already present", "{n} already present"),
+                rejected=n_(summary.games_rejected, "{n} rejected", "{n} rejected"),
+                over_budget=over_budget_note(summary.games_over_budget),
+                seconds=decimal(summary.seconds, 1),
+                database=path,
+            ),
+            markup=False,
         )
     raise typer.Exit(summary.exit_code)
 
@@ -170,9 +193,13 @@ def validate_command(
         for p in summary.problems:  # errors to stderr, warnings to stdout, in their order
             (err if p.is_error else out).print_lines([problem_line(p)])
         out.print(
-            f"{plural(summary.files_read, 'file')} read, {summary.files_skipped} skipped{_unreadable(summary)}; "
-            f"{plural(summary.games_valid, 'game')} valid, "
-            f"{summary.games_rejected} rejected{over_budget_note(summary.games_over_budget)}"
+            _("{files}; {games}, {rejected}{over_budget}").format(
+                files=_files(summary),
+                games=n_(summary.games_valid, "{n} game valid", "{n} games valid"),
+                rejected=n_(summary.games_rejected, "{n} rejected", "{n} rejected"),
+                over_budget=over_budget_note(summary.games_over_budget),
+            ),
+            markup=False,
         )
     raise typer.Exit(summary.exit_code)
 
@@ -191,7 +218,10 @@ def delete_command(
     if json_output:
         print_json({"deleted": found, "not_found": missing})
     else:
-        out.print(f"{plural(len(found), 'game')} deleted" + (f"; not found: {', '.join(missing)}" if missing else ""))
+        deleted = n_(len(found), "{n} game deleted", "{n} games deleted")
+        if missing:
+            deleted = _("{deleted}; not found: {ids}").format(deleted=deleted, ids=", ".join(missing))
+        out.print(deleted, markup=False)
     raise typer.Exit(ExitCode.INPUT_REJECTED if missing else ExitCode.OK)
 
 
@@ -222,17 +252,19 @@ def games_command(
         print_json({"games": games, "total": total, "rejected": rejected})
         return
     longest = max((len(printable(g["game_id"])) for g in games), default=4)
-    what = f" ({' or '.join(chosen)})" if chosen else ""
-    shown = f"the {len(games)} newest of " if len(games) < total else ""
+    what = " ({kinds})".format(kinds=_(" or ").join(chosen)) if chosen else ""
+    counted = n_(total, "{n} game", "{n} games")
+    if len(games) < total:
+        counted = _("the {shown} newest of {games}").format(shown=len(games), games=counted)
     table = Table(
         # the id is what a user copies into `clue-stats report`: never cut, never wrapped
-        Column("game", no_wrap=True, min_width=longest),
-        Column("played", no_wrap=True),
-        Column("kind", no_wrap=True),
-        Column("edition", overflow="fold"),
-        Column("seats", justify="right"),
-        "winner",
-        title=printable(f"{shown}{plural(total, 'game')}{what} in {path}"),
+        Column(_("game"), no_wrap=True, min_width=longest),
+        Column(_("played"), no_wrap=True),
+        Column(_("kind"), no_wrap=True),
+        Column(_("edition"), overflow="fold"),
+        Column(_("seats"), justify="right"),
+        _("winner"),
+        title=printable(_("{games}{kinds} in {database}").format(games=counted, kinds=what, database=path)),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
@@ -257,14 +289,25 @@ def games_command(
         for g in games:
             if g["analysis_cut"]:
                 out.print(
-                    printable(f"{g['game_id']}: partly analysed: the counting budget left out {g['analysis_cut']}"),
+                    printable(
+                        _("{game}: partly analysed: the counting budget left out {what}").format(
+                            game=g["game_id"], what=g["analysis_cut"]
+                        )
+                    ),
                     markup=False,
                 )
         if any(g["analysis_cut"] for g in games):
-            out.print("(`clue-stats analyse` with a larger budget completes them)", markup=False)
+            out.print(_("(`clue-stats analyse` with a larger budget completes them)"), markup=False)
     else:
-        out.print(f"no games{what} in {path}")
-    out.print(f"{plural(rejected, 'rejected game or file', 'rejected games or files')} kept in the `rejected` table.")
+        out.print(_("no games{kinds} in {database}").format(kinds=what, database=path), markup=False)
+    out.print(
+        n_(
+            rejected,
+            "{n} rejected game or file kept in the `rejected` table.",
+            "{n} rejected games or files kept in the `rejected` table.",
+        ),
+        markup=False,
+    )
 
 
 @app.command("export")
@@ -303,7 +346,17 @@ def export_command(
         print_json({"out": out_dir, "format": fmt, "rows": written})
     else:
         counts = ", ".join(f"{t} {n}" for t, n in written.items())
-        out.print(f"wrote {len(written)} {fmt} files to {out_dir}: {counts}", markup=False)
+        out.print(
+            n_(
+                len(written),
+                "wrote {n} {format} file to {folder}: {counts}",
+                "wrote {n} {format} files to {folder}: {counts}",
+                format=fmt,
+                folder=out_dir,
+                counts=counts,
+            ),
+            markup=False,
+        )
 
 
 def _dated_folder() -> str:

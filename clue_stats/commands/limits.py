@@ -43,7 +43,9 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
 
 
 def over_budget_note(n: int) -> str:
-    return f", {n} over the budget" if n else ""
+    from clue_stats.analysis.words import n_
+
+    return n_(n, ", {n} over the budget", ", {n} over the budget") if n else ""
 
 
 def environment(game_limits: budget.Limits) -> dict[str, str]:

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from clue_stats.analysis.words import problem_line
+from clue_stats.analysis.words import _, decimal, n_, problem_line
 from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
@@ -111,12 +111,17 @@ def notebook_command(
         Text.assemble(
             (printable(name), "bold"),
             printable(
-                f"'s notebook in {game.game_id} after seq {seq} ({record}); "
-                f"{counts.total:,} consistent deals; envelope entropy {counts.entropy():.3f} bits"
+                _("'s notebook in {game} after seq {seq} ({record}); {deals}; envelope entropy {bits} bits").format(
+                    game=game.game_id,
+                    seq=seq,
+                    record=record,
+                    deals=n_(counts.total, "{n} consistent deal", "{n} consistent deals"),
+                    bits=decimal(counts.entropy(), 3),
+                )
             ),
         )
     )
-    table = Table("card", *[printable(p) for p in places])
+    table = Table(_("card"), *[printable(p) for p in places])
     for _category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         table.add_section()
         for card in cards:
@@ -126,6 +131,6 @@ def notebook_command(
                 cells.append(Text("✓", style="bold green") if p == 1 else ("·" if p == 0 else f"{p:.0%}"))
             table.add_row(printable(deck.name(card)), *cells)
     out.print(table)
-    out.print("Most likely solutions:")
+    out.print(_("Most likely solutions:"))
     for triple, p in counts.most_likely(top):
         out.print(f"  {p:7.2%}  {', '.join(deck.name(c) for c in triple)}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from clue_stats.analysis.partitioned import GAMES_PER_PARTITION, run_partitioned
-from clue_stats.app import JsonOption, app, check_output_folder, handled, out, plural, print_json
+from clue_stats.app import JsonOption, app, check_output_folder, handled, out, print_json
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
 from clue_stats.exit_codes import ExitCode
@@ -59,13 +59,20 @@ def partitioned_command(
     if json_output:
         print_json(summary.as_dict())
     else:
-        rows = ", ".join(f"{table} {n:,}" for table, n in summary.rows.items())
+        from clue_stats.analysis.words import _, n_, number
+
+        rows = ", ".join(f"{table} {number(n)}" for table, n in summary.rows.items())
         out.print(
-            f"{plural(summary.games, 'game')} analysed in {plural(summary.partitions, 'partition')} into {target} "
-            f"(rows: {rows})"
+            _("{games} analysed in {partitions} into {target} (rows: {rows})").format(
+                games=n_(summary.games, "{n} game", "{n} games"),
+                partitions=n_(summary.partitions, "{n} partition", "{n} partitions"),
+                target=target,
+                rows=rows,
+            ),
+            markup=False,
         )
         for game_id, reason in summary.failed:
-            out.print(f"not analysed: {game_id}: {reason}")
+            out.print(_("not analysed: {game}: {reason}").format(game=game_id, reason=reason), markup=False)
         for game_id, message in summary.over_budget:
             out.print(f"{game_id}: over_budget: {message}", markup=False)
     if summary.failed:

@@ -7,6 +7,7 @@ import shlex
 import typer
 
 from clue_stats import pipeline
+from clue_stats.analysis.words import _, n_, percent
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
@@ -41,17 +42,22 @@ def players_command(
         print_json({"players": people, "likely_duplicates": maybe})
         return
     if not people:
-        out.print("No people's games stored" + ("." if everyone else " (`--all` lists the bots and simulations too)."))
+        out.print(
+            _("No people's games stored.")
+            if everyone
+            else _("No people's games stored (`--all` lists the bots and simulations too)."),
+            markup=False,
+        )
         return
     table = Table(
-        "player",
-        "also named",
-        "games",
-        "review accuracy",
-        "first played",
-        "last played",
-        "pools",
-        title=f"{len(people)} players",
+        _("player"),
+        _("also named"),
+        _("games"),
+        _("review accuracy"),
+        _("first played"),
+        _("last played"),
+        _("pools"),
+        title=n_(len(people), "{n} player", "{n} players"),
     )
     for p in people:
         table.add_row(
@@ -71,9 +77,12 @@ def players_command(
     out.print(table)
     for pair in maybe:
         out.print(
-            f"Maybe one person: {printable(pair['keep'])} and {printable(pair['other'])} "
-            f"({duplicate_words(pair)}). If so: clue-stats players merge "
-            f"{shlex.quote(pair['keep'])} {shlex.quote(pair['other'])}",
+            _("Maybe one person: {keep} and {other} ({why}). If so: clue-stats players merge {command}").format(
+                keep=printable(pair["keep"]),
+                other=printable(pair["other"]),
+                why=duplicate_words(pair),
+                command=f"{shlex.quote(pair['keep'])} {shlex.quote(pair['other'])}",
+            ),
             markup=False,
             highlight=False,
         )
@@ -81,7 +90,7 @@ def players_command(
 
 def _accuracy(value: float | None, rated: int) -> str:
     """Review accuracy as the table shows it: "84% (12 rated)" (blank: no rated suggestion)."""
-    return "" if value is None else f"{value:.0%} ({rated} rated)"
+    return "" if value is None else n_(rated, "{share} ({n} rated)", "{share} ({n} rated)", share=percent(value))
 
 
 @players_app.command("merge")
@@ -102,10 +111,19 @@ def merge_command(
     if json_output:
         print_json({"merged": other, "into": keep, "person": person, "recorded": {"name": merged, "into": person}})
     else:
-        before = "" if merged == other else f" ({other!r} was merged into {merged!r} before)"
+        before = (
+            ""
+            if merged == other
+            else _(" ({other} was merged into {merged} before)").format(other=repr(other), merged=repr(merged))
+        )
         out.print(
-            f"{other} is now {person} in every game and rating. Recorded: {merged!r} merged into {person!r}"
-            f"{before}; to undo this merge: clue-stats players unmerge {merged!r}"
+            _(
+                "{other} is now {person} in every game and rating. Recorded: {merged} merged into {into}{before}; "
+                "to undo this merge: clue-stats players unmerge {undo}"
+            ).format(
+                other=other, person=person, merged=repr(merged), into=repr(person), before=before, undo=repr(merged)
+            ),
+            markup=False,
         )
 
 
@@ -121,6 +139,6 @@ def unmerge_command(
     if json_output:
         print_json({"unmerged": name if undone else None})
     elif undone:
-        out.print(f"{name} is a person of their own again")
+        out.print(_("{name} is a person of their own again").format(name=name), markup=False)
     if not undone:
         raise UsageError(f"{name!r} was not merged into another name; `clue-stats players --json` lists the merges")

@@ -33,4 +33,14 @@ def samples_command(
     if json_output:
         print_json({"folder": str(folder), "files": sorted(files)})
     else:
-        out.print(f"{len(files)} sample files copied to {folder}; next: clue-stats ingest {folder}", markup=False)
+        from clue_stats.analysis.words import n_
+
+        out.print(
+            n_(
+                len(files),
+                "{n} sample file copied to {folder}; next: clue-stats ingest {folder}",
+                "{n} sample files copied to {folder}; next: clue-stats ingest {folder}",
+                folder=folder,
+            ),
+            markup=False,
+        )

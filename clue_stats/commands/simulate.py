@@ -7,6 +7,7 @@ import sys
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from clue_stats.analysis.words import _, n_, number
 from clue_stats.app import JsonOption, app, check_output_folder, err, handled, out, print_json
 
 
@@ -50,7 +51,7 @@ def simulate_command(
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     progress = Progress(
-        TextColumn("simulating"),
+        TextColumn(_("simulating")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -60,7 +61,7 @@ def simulate_command(
     )
     winners = 0
     with progress:
-        task = progress.add_task("games", total=games)
+        task = progress.add_task(_("games"), total=games)
         for start in range(0, games, per_file):
             path = folder / f"sim-{plan.run_id}-{start // per_file:04d}.jsonl"
             with path.open("w", encoding="utf-8") as stream:
@@ -73,4 +74,12 @@ def simulate_command(
     if json_output:
         print_json({"games": games, "files": files, "won": winners, "run_id": plan.run_id})
     else:
-        out.print(f"{games} games ({winners} won) written to {len(files)} files in {folder}")
+        out.print(
+            _("{games} ({won} won) written to {files} in {folder}").format(
+                games=n_(games, "{n} game", "{n} games"),
+                won=number(winners),
+                files=n_(len(files), "{n} file", "{n} files"),
+                folder=folder,
+            ),
+            markup=False,
+        )
