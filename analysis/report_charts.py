@@ -116,7 +116,8 @@ def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerCh
     )
 
 
-NUMBER_LOCALES = {"de": "de-DE", "sv": "sv-SE"}  # d3's number locales vl-convert knows; English: its default
+# how each language writes numbers on an axis (d3's locales, as vl-convert has them); English: d3's default
+NUMBER_LOCALES: dict[str, dict[str, Any]] = {"de": vlc.get_format_locale("de-DE"), "sv": vlc.get_format_locale("sv-SE")}
 
 
 def to_svg(chart: alt.TopLevelMixin) -> str:

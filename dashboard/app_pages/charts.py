@@ -18,12 +18,12 @@ from typing import Any
 import altair as alt
 import polars as pl
 import streamlit as st
-import vl_convert as vlc
 
 from clue_stats.analysis import words
 from clue_stats.analysis.report_charts import NUMBER_LOCALES
 
-Builder = Callable[..., alt.TopLevelMixin]
+Chart = alt.Chart | alt.LayerChart | alt.ConcatChart | alt.HConcatChart | alt.VConcatChart | alt.FacetChart
+Builder = Callable[..., Chart]
 
 
 @functools.lru_cache(maxsize=512)
@@ -37,23 +37,17 @@ def _spec(build: Builder, args: tuple[Hashable, ...], language: str) -> dict[str
     return spec
 
 
-@functools.cache
-def _number_locale(language: str) -> dict[str, Any] | None:
-    code = NUMBER_LOCALES.get(language)
-    return None if code is None else vlc.get_format_locale(code)
-
-
 def localised(spec: dict[str, Any]) -> dict[str, Any]:
     """The spec with its numbers written as the reader's language writes them ("0,4" in German)."""
-    number = _number_locale(words.language())
+    number = NUMBER_LOCALES.get(words.language())
     if number is not None:
         spec.setdefault("config", {})["locale"] = {"number": number}
     return spec
 
 
-def altair_chart(chart: alt.TopLevelMixin, **kwargs: Any) -> None:
+def altair_chart(chart: Chart, **kwargs: Any) -> None:
     """``st.altair_chart`` across the page's width, the numbers in the reader's language."""
-    number = _number_locale(words.language())
+    number = NUMBER_LOCALES.get(words.language())
     if number is not None:
         chart = chart.copy()  # the chart's own configuration kept, the locale added to it
         locale = alt.Locale(number=alt.NumberLocale(**number))
