@@ -24,6 +24,7 @@ from clue_stats.analysis.computers import (
     run_computers,
 )
 from clue_stats.analysis.computers import suggestions_at as suggestions_at  # re-exported
+from clue_stats.analysis.words import _
 from clue_stats.engine import budget, rules
 from clue_stats.engine.game import Game
 from clue_stats.engine.problems import Problem
@@ -45,12 +46,12 @@ def information_kept(header: dict[str, Any]) -> bool:
 def analysis_words(version: int | None, cut: str | None) -> str:
     """A stored game's analysis in words, from its ``games`` row (the games list, the replay)."""
     if version is None:
-        return "not analysed"
+        return _("not analysed")
     if version < ANALYSIS_VERSION:
-        return f"analysed by an older version ({version})"
+        return _("analysed by an older version ({version})").format(version=version)
     if cut:
-        return f"partly analysed: the counting budget left out {cut}"
-    return "analysed"
+        return _("partly analysed: the counting budget left out {what}").format(what=cut)
+    return _("analysed")
 
 
 __all__ = ["ANALYSIS_VERSION", "COMPUTERS", "GameAnalysis", "analyse_game", "analyse_within"]

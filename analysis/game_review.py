@@ -12,7 +12,7 @@ from typing import Any
 
 from clue_stats.analysis.report import EntropyLine, PostMortem, ReportData, SuggestionLine
 from clue_stats.analysis.suggestions import LABEL_ORDER, NOT_RATED
-from clue_stats.analysis.words import _, label_word
+from clue_stats.analysis.words import _, decimal, label_word, n_, percent
 
 KEY_LABELS = ("mistake", "blunder")  # the labels the race marks
 # A chart 640 pixels wide shows no more than this many points of one observer's line: a longer
@@ -96,7 +96,7 @@ def race(pm: PostMortem) -> Race:
     for s in pm.suggestions:
         if s.label in KEY_LABELS:
             what = _("{player}: {label}, {bits} bits lost").format(
-                player=s.player, label=label_word(s.label), bits=f"{s.bits_lost or 0.0:.2f}"
+                player=s.player, label=label_word(s.label), bits=decimal(round(s.bits_lost or 0.0, 2) + 0.0)
             )
             mark(s.seq, s.player, s.seq - 1, s.label, what)
     for t in pm.timing:
@@ -111,7 +111,7 @@ def race(pm: PostMortem) -> Race:
                 mark(t.certain_seq, t.player, t.certain_seq, CERTAIN, what.format(player=t.player, where=where))
         if t.accused_seq is not None:
             kind = RIGHT if t.correct else WRONG
-            chance = "" if t.p_correct is None else _(", {share} sure").format(share=f"{t.p_correct:.0%}")
+            chance = "" if t.p_correct is None else _(", {share} sure").format(share=percent(t.p_correct))
             what = _("{player} accused at {where}{chance}").format(
                 player=t.player, where=pm.places(t.accused_seq), chance=chance
             )
@@ -172,6 +172,19 @@ def suggestion_rows(pm: PostMortem, data: ReportData) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- each player's game
 
 
+def label_count(label: str, count: int) -> str:
+    """How many suggestions earned a label, in words: "2 mistakes", "2 Fehler", "2 misstag"."""
+    if label == "best":
+        return n_(count, "{n} best", "{n} best")
+    if label == "good":
+        return n_(count, "{n} good", "{n} good")
+    if label == "inaccuracy":
+        return n_(count, "{n} inaccuracy", "{n} inaccuracies")
+    if label == "mistake":
+        return n_(count, "{n} mistake", "{n} mistakes")
+    return n_(count, "{n} blunder", "{n} blunders")
+
+
 def player_rows(pm: PostMortem, data: ReportData) -> list[dict[str, Any]]:
     """Per player in seat order: review accuracy and rated suggestions (players columns), the count of
     each label, information gained against expected (players.gained_vs_expected_bits), the bits
@@ -185,7 +198,7 @@ def player_rows(pm: PostMortem, data: ReportData) -> list[dict[str, Any]]:
         seat = seats.get(name, {})
         own = [s for s in pm.suggestions if s.player == name]
         counts = {label: sum(s.label == label for s in own) for label in LABEL_ORDER}
-        labels = " · ".join(f"{n} {label}" for label, n in counts.items() if n)
+        labels = " · ".join(label_count(label, n) for label, n in counts.items() if n)
         g = given.get(name)
         t = timing.get(name)
         rows.append(

@@ -243,11 +243,13 @@ def notebook(
 
 
 @st.cache_data(**CACHE)
-def game_review(path: str, version: str, game_id: str) -> dict[str, Any]:
+def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, Any]:
     """The review page's read of one game (analysis.game_review over its post-mortem): the brief,
     the race to the solution, every suggestion and each player's figures, why each suggestion that
     lost bits did (counted under the page's budget), and why the entropy or those reasons are
-    missing when they are. Raises GameNotFound for an unknown id."""
+    missing when they are; ``places`` says a record by its line (analysis.record_words.Places).
+    Its sentences are in ``lang``, the reader's language (words.language(): part of the cache's
+    key, so that each language has its own). Raises GameNotFound for an unknown id."""
     from dataclasses import replace
 
     from clue_stats.analysis import game_review as review
@@ -267,6 +269,7 @@ def game_review(path: str, version: str, game_id: str) -> dict[str, Any]:
         "missing": missing,
         "whys": whys,  # record -> why the suggestion lost bits, in words (analysis.why)
         "whys_missing": whys_missing,
+        "places": pm.places,
     }
 
 

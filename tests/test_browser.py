@@ -138,7 +138,7 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             page.goto(f"{url}/replay?game={DUEL_GAME}&seq=0")
             settle(page, "Game replay", 2)  # no suggestion yet: no gain chart
             page.get_by_role("button", name="Next suggestion").click()
-            page.wait_for_function("() => !document.body.innerText.includes('(record 0),')", timeout=30_000)
+            page.wait_for_function("() => !document.body.innerText.includes('record 0 of')", timeout=30_000)
             assert "suggested" in page.locator('[data-testid="stMarkdownContainer"]').all_inner_texts()[
                 0
             ] or "suggested" in page.inner_text("body")

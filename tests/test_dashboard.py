@@ -174,13 +174,15 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
         game = store.stored_game(con, DUEL_GAME).game
     suggestions = [r.seq for r in game.records if r.type == "suggest"]
     assert at.slider(key="replay_seq").value == 0
-    assert f"(record 0)**, of {len(game.records)} records" in texts(at)  # a record by the line of its file
+    # a record by the line of its file and its turn, its number on the slider beside it
+    assert f"**Line {game.header_line}**, record 0 of {len(game.records)}: the game began" in texts(at)
 
     at.button(key="replay_next_sugg").click().run()
     first = suggestions[0]
     assert at.slider(key="replay_seq").value == first
     record = game.records[first - 1]
-    assert f"**Line {record.line} of the file (record {first})**" in texts(at)
+    turn = game.turns()[first]
+    assert f"**Line {record.line} (turn {turn})**, record {first} of {len(game.records)}" in texts(at).replace("\\", "")
     assert f"{record.player} suggested {game.deck.name(record.suspect)}" in texts(at)
 
     # the observer's notebook: one cell per card and place, each card somewhere for sure
@@ -249,9 +251,7 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     # when each player became certain, as the analysis stored it
     table = at.dataframe[0].value
     certain = dict(sql(corpus, "SELECT name, first_certain_seq FROM players WHERE game_id = ?", [DUEL_GAME]))
-    shown = {
-        p: (int(s) if s not in ("", None) else None) for p, s in zip(table["player"], table["certain after record"])
-    }
+    shown = {p: (int(s) if s not in ("", None) else None) for p, s in zip(table["player"], table["first_certain_seq"])}
     assert shown == certain  # a blank, not "None", for a player never certain
 
 
@@ -792,7 +792,10 @@ def test_replay_of_a_game_stored_over_the_budget_does_not_count_it_again(over_bu
     at = open_app(db, monkeypatch, "replay", game=game_id, seq="20")
     assert_clean(at)
     shown = texts(at).replace("\\", "")
-    assert "The entropy over the game was not computed: the game was stored over the counting budget" in shown
+    assert (
+        "The uncertainty over the game (its entropy) was not computed: the game was stored over the counting budget"
+        in shown
+    )
     assert "This notebook was not counted: counting the deals generated more than the limit of 1,000 states" in shown
     assert "left out, over the counting budget" in shown  # when each player became certain, if it was cut
 

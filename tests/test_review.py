@@ -272,7 +272,11 @@ def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_
     seq = stored[-1][0]
     at = open_app(duel_db, monkeypatch, "replay", game=DUEL_GAME, seq=str(seq))
     assert_clean(at)
-    assert any(f"of the file (record {seq})" in m.value for m in at.markdown)  # the record said by its line
+    with store.read_connection(duel_db) as con:
+        where = store.stored_game(con, DUEL_GAME).game.where(seq)  # "line 14 (turn 3)"
+    assert where.startswith("line") and any(
+        f"**L{where[1:]}**, record {seq} of" in m.value.replace("\\", "") for m in at.markdown
+    )
 
 
 @pytest.mark.slow

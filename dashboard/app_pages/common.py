@@ -202,3 +202,9 @@ def no_such_game(game_id: str) -> NoReturn:
     """Stop the page: no stored game has this id (a link's or a typed one)."""
     st.warning(_("No stored game has the id {game}.").format(game=md(game_id)))
     st.stop()
+
+
+def category_word(category: str) -> str:
+    """A kind of card (the notebook's categories: suspects, weapons, rooms) in the reader's language."""
+    said = {"suspects": _("suspects"), "weapons": _("weapons"), "rooms": _("rooms")}
+    return said.get(category, category)

@@ -13,22 +13,30 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
-from clue_stats.analysis.record_words import describe_seq
-from clue_stats.analysis.words import N_
+from clue_stats.analysis.record_words import Places, describe_seq
+from clue_stats.analysis.words import N_, _, decimal, label_word, number
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
-from clue_stats.dashboard.app_pages.common import NO_ANALYSIS, choose_game, no_such_game, page_context, read
+from clue_stats.dashboard.app_pages.common import (
+    NO_ANALYSIS,
+    category_word,
+    choose_game,
+    no_such_game,
+    page_context,
+    read,
+)
 from clue_stats.dashboard.app_pages.tables import show
-from clue_stats.dashboard.app_pages.words import md, percent
+from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.app_pages.words import percent as share
 from clue_stats.dashboard.pages import page
 
-TABLE_LABEL = "the table (a spectator)"
-LEFT_OUT = "left out, over the counting budget (`clue-stats analyse` with a larger budget completes it)"
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy
 
 ctx = page_context()
-st.title(page("replay").title)
+st.title(page("replay").name)
+TABLE_LABEL = _("the table (a spectator)")
+LEFT_OUT = _("left out, over the counting budget (`clue-stats analyse` with a larger budget completes it)")
 
 
 def _record_number(text: str) -> int | None:
@@ -44,7 +52,11 @@ if link[1] is not None and st.session_state.get("replay_seq_link") != link:
     st.session_state["replay_seq_link"] = link
     linked_seq = _record_number(link[1])
     if linked_seq is None:
-        st.warning(f"The link's record {md(link[1][:40])} is not a record number: the game is shown from its start.")
+        st.warning(
+            _("The link's record {record} is not a record number: the game is shown from its start.").format(
+                record=md(link[1][:40])
+            )
+        )
     else:
         st.session_state["replay_seq"] = linked_seq
 
@@ -59,12 +71,17 @@ analysis_state = analysis_words(data.header.get("analysis_version"), cut)
 if data.over_budget:
     why = "" if cut else f" ({'; '.join(data.over_budget)})"
     st.warning(
-        f"This game is {md(analysis_state)}{md(why)}. What was stored is shown; `clue-stats analyse` with a "
-        "larger budget completes it."
+        _(
+            "This game is {state}{why}. What was stored is shown; `clue-stats analyse` with a larger budget "
+            "completes it."
+        ).format(state=md(analysis_state), why=md(why))
     )
 n_records = len(game.records)
+review_words = _("The game’s review")
 st.markdown(
-    f"[The game's review]({'review?' + urlencode({'game': game_id})}): every suggestion, labelled, and the race."
+    _("{review}: every suggestion, labelled, and the race to the solution.").format(
+        review=f"[{md(review_words)}]({'review?' + urlencode({'game': game_id})})"
+    )
 )
 names = [p.name for p in game.players]
 hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"].to_list()))
@@ -72,8 +89,9 @@ hand_known = dict(zip(data.players["name"].to_list(), data.players["hand_known"]
 observers: list[str | None] = [*names, None]
 if st.session_state.get("replay_observer", "") not in observers:
     st.session_state["replay_observer"] = game.perspective if game.perspective in names else names[0]
+observer_words = {o: TABLE_LABEL if o is None else o for o in observers}
 observer = st.selectbox(
-    "Observer: whose notebook", observers, key="replay_observer", format_func=lambda o: TABLE_LABEL if o is None else o
+    _("Observer: whose notebook"), observers, key="replay_observer", format_func=observer_words.__getitem__
 )
 
 # ---- stepping
@@ -97,36 +115,44 @@ def _next_suggestion(forward: bool) -> None:
 
 
 buttons = st.columns(6)
-buttons[0].button("Start", on_click=_go, args=(0,), key="replay_start", width="stretch")
+buttons[0].button(_("Start"), on_click=_go, args=(0,), key="replay_start", width="stretch")
 buttons[1].button(
-    "Previous suggestion", on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
+    _("Previous suggestion"), on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
 )
 buttons[2].button(
-    "Previous record", on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch"
+    _("Previous record"), on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch"
 )
 buttons[3].button(
-    "Next record", on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch"
+    _("Next record"), on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch"
 )
-buttons[4].button("Next suggestion", on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch")
-buttons[5].button("End", on_click=_go, args=(n_records,), key="replay_end", width="stretch")
+buttons[4].button(
+    _("Next suggestion"), on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch"
+)
+buttons[5].button(_("End"), on_click=_go, args=(n_records,), key="replay_end", width="stretch")
 if n_records:
-    seq = st.slider("Record", 0, n_records, key="replay_seq")
+    seq = st.slider(_("Record"), 0, n_records, key="replay_seq")
 else:
     seq = 0
-    st.caption("This game has no records after its header.")
+    st.caption(_("This game has no records after its header."))
 
 payload = payloads[seq]
 
 
+places = Places.of(game)
+
+
 def _at(record: int) -> str:
-    """A record as the club typed it: the line of its file, with its number in the game beside it."""
-    line = lines[record] if record < len(lines) else None
-    return f"Record {record}" if line is None else f"Line {line} of the file (record {record})"
+    """A record as the club typed it: the line of its file and its turn ("Line 14 (turn 3)")."""
+    return places(record, start=True)
 
 
-st.markdown(f"**{_at(seq)}**, of {n_records} records: {md(describe_seq(game, seq))}")
+st.markdown(
+    _("**{where}**, record {seq} of {records}: {what}").format(
+        where=md(_at(seq)), seq=number(seq), records=number(n_records), what=md(describe_seq(game, seq))
+    )
+)
 if payload.get("note"):
-    st.caption(f"Note in the log: {md(payload['note'])}")
+    st.caption(_("Note in the log: {note}").format(note=md(payload["note"])))
 
 # ---- the deduction: entropy of every observer, the notebook of the chosen one
 entropy, entropy_missing = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
@@ -138,7 +164,8 @@ notebook, notebook_missing = read(queries.notebook, ctx.path, ctx.version, game_
 def _notebook(notebook: pl.DataFrame, card_order: list[str], place_order: list[str]) -> None:
     nb = notebook.with_columns(
         pl.col("card").map_elements(name, return_dtype=pl.Utf8).alias("card_name"),
-        pl.col("place").replace({"room_cards": "room cards"}).alias("place"),
+        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}).alias("place"),
+        pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}).alias("category"),
         pl.when(pl.col("probability") >= 1)
         .then(pl.lit("✔"))
         .when(pl.col("probability") <= 0)
@@ -148,17 +175,27 @@ def _notebook(notebook: pl.DataFrame, card_order: list[str], place_order: list[s
     )
     draw(replay_charts.notebook, (tuple(card_order), tuple(place_order)), {replay_charts.NOTEBOOK: nb})
     st.caption(
-        "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
-        "observer after this record (✔: certain; blank: impossible)."
+        _(
+            "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
+            "observer after this record (✔: certain; blank: impossible)."
+        )
     )
     solution = [data.header.get(f"solution_{c}") for c in ("suspect", "weapon", "room")]
     if seq == n_records and all(solution):
         # the end of the game: what was in the envelope, not what this observer still thought likely
-        st.success("The solution: " + md(f"{name(solution[0])} with {name(solution[1])} in {name(solution[2])}"))
+        st.success(
+            md(
+                _("The solution: {suspect} with {weapon} in {room}").format(
+                    suspect=name(solution[0]), weapon=name(solution[1]), room=name(solution[2])
+                )
+            )
+        )
     else:
-        envelope = nb.filter(pl.col("place") == "envelope").sort("probability", descending=True)
-        likely = [f"{r['card_name']} {percent(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
-        st.caption("Cards most likely in the envelope, for this observer: " + md(", ".join(likely)))
+        envelope = notebook.filter(pl.col("place") == "envelope").sort("probability", descending=True)
+        likely = [f"{name(r['card'])} {share(r['probability'])}" for r in envelope.head(3).iter_rows(named=True)]
+        st.caption(
+            _("Cards most likely in the envelope, for this observer: {cards}").format(cards=md(", ".join(likely)))
+        )
 
 
 def _entropy_chart(entropy: pl.DataFrame) -> None:
@@ -175,10 +212,13 @@ def _entropy_chart(entropy: pl.DataFrame) -> None:
         },
     )
     st.caption(
-        "How to read this: each line is how many bits of uncertainty about the solution (the envelope's entropy) an "
-        "observer still had after each record; 0 bits is certain, one bit is one yes-or-no question. Dotted lines "
-        "mark suggestions; the black line is the current record. The Game review page marks the mistakes, blunders, "
-        "first certain records and accusations on the same lines."
+        _(
+            "How to read this: each line is how many bits of uncertainty about the solution (the envelope's "
+            "entropy, in plain words: how many yes-or-no questions the observer still needs) an observer still had "
+            "after each record; 0 bits is certain. Dotted lines mark suggestions; the black line is the current "
+            "record. The Game review page marks the mistakes, blunders, first certain records and accusations on "
+            "the same lines."
+        )
     )
 
 
@@ -188,80 +228,100 @@ def _gains_chart(entropy: pl.DataFrame, s: int) -> None:
     gains = before.join(after, on="observer").with_columns((pl.col("before") - pl.col("after")).alias("gain_bits"))
     draw(replay_charts.gains, ((*names, TABLE_LABEL),), {replay_charts.GAINS: gains})
     st.caption(
-        "How to read this: the bits each observer's uncertainty about the solution fell by with this "
-        "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "
-        "that had made one solution look likely, so the chances spread more evenly and the "
-        "uncertainty grows, even though the observer knows more."
+        _(
+            "How to read this: the bits each observer's uncertainty about the solution fell by with this "
+            "suggestion and its answers. A red bar below 0 is not a mistake: an answer can rule out deals "
+            "that had made one solution look likely, so the chances spread more evenly and the "
+            "uncertainty grows, even though the observer knows more."
+        )
     )
 
 
 left, right = st.columns([5, 6])
 with left:
-    st.subheader(f"Notebook of {TABLE_LABEL if observer is None else md(observer)} after record {seq}")
+    st.subheader(
+        _("Notebook of {observer} after record {seq}").format(
+            observer=TABLE_LABEL if observer is None else md(observer), seq=number(seq)
+        )
+    )
     if observer is not None and not hand_known.get(observer, True):
         st.caption(
-            f"The log does not hold {md(observer)}'s hand, so this notebook knows only what the log "
-            "shows them: a partial view, less certain than the player really was."
+            _(
+                "The log does not hold {player}'s hand, so this notebook knows only what the log shows them: a "
+                "partial view, less certain than the player really was."
+            ).format(player=md(observer))
         )
     card_order = [name(c) for c in game.deck.cards]
-    place_order = ["envelope", *names, "room cards"]
+    place_order = [_("envelope"), *names, _("room cards")]
     if notebook is None:
-        st.warning(f"This notebook was not counted: {md(notebook_missing or '')}.")
+        st.warning(_("This notebook was not counted: {reason}.").format(reason=md(notebook_missing or "")))
     else:
         _notebook(notebook, card_order, place_order)
 
 with right:
-    st.subheader("Uncertainty over the game")
+    st.subheader(_("Uncertainty over the game"))
     if entropy is None:
-        st.warning(f"The entropy over the game was not computed: {md(entropy_missing or '')}.")
+        st.warning(
+            _("The uncertainty over the game (its entropy) was not computed: {reason}.").format(
+                reason=md(entropy_missing or "")
+            )
+        )
     else:
         _entropy_chart(entropy)
     current = [s for s in suggestion_seqs if s <= seq]
-    st.subheader("The current suggestion")
+    st.subheader(_("The current suggestion"))
     if not current:
-        st.caption("No suggestion yet at this record.")
+        st.caption(_("No suggestion yet at this record."))
     else:
         s = current[-1]
-        st.markdown(f"{_at(s)}: {md(describe_seq(game, s))}")
+        st.markdown(md(f"{_at(s)}: {describe_seq(game, s)}"))
         if entropy is None:
-            st.caption("The information each observer gained: not computed (see above).")
+            st.caption(_("The information each observer gained: not computed (see above)."))
         else:
             _gains_chart(entropy, s)
         row = data.suggestions.filter(pl.col("seq") == s).to_dicts()
         rated = row[0] if row else {}
         if rated.get("expected_gain_bits") is None and not hand_known.get(rated.get("player"), True):
-            st.info("Not rated: hand not in the log (the suggester's knowledge is not known).")
+            st.info(_("Not rated: hand not in the log (the suggester's knowledge is not known)."))
         elif rated.get("expected_gain_bits") is None:
-            st.info(f"Expected and best gain: {LEFT_OUT if cut else NO_ANALYSIS}.")
+            st.info(_("Expected and best gain: {state}.").format(state=LEFT_OUT if cut else _(NO_ANALYSIS)))
         else:
             cols = st.columns(5)
             # two decimals: a metric wider than its fifth of the page is cut ("0.95…")
-            cols[0].metric("Expected gain (bits)", f"{rated['expected_gain_bits']:.2f}")
+            cols[0].metric(_("Expected gain (bits)"), decimal(rated["expected_gain_bits"]))
             if rated.get("best_gain_bits") is None:
                 cols[1].metric(
-                    "Best available (bits)",
-                    "n/a",
-                    help=LEFT_OUT if cut else "stored with --light: run `clue-stats analyse`",
+                    _("Best available (bits)"),
+                    _("n/a"),
+                    help=LEFT_OUT if cut else _("stored with --light: run `clue-stats analyse`"),
                 )
             else:
-                cols[1].metric("Best available (bits)", f"{rated['best_gain_bits']:.2f}")
-            cols[2].metric("Accuracy", percent(rated.get("accuracy")))
+                cols[1].metric(_("Best available (bits)"), decimal(rated["best_gain_bits"]))
+            accuracy = rated.get("accuracy")
+            cols[2].metric(_("Accuracy"), _("n/a") if accuracy is None else share(accuracy))
             lost = rated.get("bits_lost")
-            cols[3].metric("Bits lost", f"{lost:.2f}" if lost is not None else "n/a")
-            cols[4].metric("Label", rated.get("label") or "n/a")
+            cols[3].metric(_("Bits lost"), decimal(round(lost, 2) + 0.0) if lost is not None else _("n/a"))
+            cols[4].metric(_("Label"), label_word(rated["label"]) if rated.get("label") else _("n/a"))
             if rated.get("best_suspect"):
                 st.caption(
-                    "Best suggestion at that moment: "
-                    + md(
-                        f"{name(rated['best_suspect'])} with {name(rated['best_weapon'])} in {name(rated['best_room'])}"
+                    md(
+                        _("Best suggestion at that moment: {suspect} with {weapon} in {room}").format(
+                            suspect=name(rated["best_suspect"]),
+                            weapon=name(rated["best_weapon"]),
+                            room=name(rated["best_room"]),
+                        )
                     )
                 )
 
-st.subheader("When each player became certain")
+st.subheader(_("When each player became certain"))
 analysed = data.header.get("analysis_version") is not None and CERTAINTY_STAGE not in cut
 seats = {row["name"]: row for row in data.players.to_dicts()}
 if not analysed:
-    st.caption(f"When each player became certain, and missed wins: {LEFT_OUT if cut else NO_ANALYSIS}.")
+    st.caption(
+        _("When each player became certain, and missed wins: {state}.").format(
+            state=LEFT_OUT if cut else _(NO_ANALYSIS)
+        )
+    )
 rows = []
 for player in names:
     at = seats.get(player, {}).get("first_certain_seq")
@@ -269,18 +329,18 @@ for player in names:
     rows.append(
         {
             "player": player,
-            "certain after record": at,
-            "at that record": describe_seq(game, at)
+            "first_certain_seq": at,
+            "certain_at": describe_seq(game, at)
             if at is not None
-            else ("never certain" if analysed else "left out" if cut else "not analysed"),
-            "accused at": accused[0]["seq"] if accused else None,
-            "chance it was right": accused[0].get("p_correct") if accused else None,
-            "turns waited": accused[0].get("turns_waited") if accused else None,
+            else (_("never certain") if analysed else _("left out") if cut else _("not analysed")),
+            "accused_at": accused[0]["seq"] if accused else None,
+            "p_correct": accused[0].get("p_correct") if accused else None,
+            "turns_waited": accused[0].get("turns_waited") if accused else None,
             "won": player == data.header.get("winner"),
-            "missed win": seats.get(player, {}).get("missed_win"),
+            "missed_win": seats.get(player, {}).get("missed_win"),
         }
     )
-show(pl.DataFrame(rows, infer_schema_length=None), ("player", "certain after record"))
+show(pl.DataFrame(rows, infer_schema_length=None), ("player", "first_certain_seq"))
 if data.problems.height:
-    with st.expander(f"Warnings kept with this game ({data.problems.height})"):
+    with st.expander(_("Warnings kept with this game ({count})").format(count=number(data.problems.height))):
         show(data.problems)

@@ -47,6 +47,9 @@ HEADERS: dict[str, str] = {
     "first_played": N_("first played"),
     "last_played": N_("last played"),
     "analysed": N_("analysed"),
+    "won": N_("won"),
+    "missed_win": N_("missed win"),
+    "certain_at": N_("at that record"),
 }
 
 # stored columns by their declared unit (ingest.store.schema), and the columns the queries compute
