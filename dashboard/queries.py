@@ -309,9 +309,11 @@ def puzzle_attempt(
     cards: tuple[str, str, str],
     best: tuple[str, str, str],
     best_gain: float,
+    lang: str,
 ) -> tuple[Any, str | None]:
     """A suggestion the reader chose at a puzzle, rated against the best (analysis.puzzles.attempt)
-    under the page's budget; None and the reason when it passes it."""
+    under the page's budget; None and the reason when it passes it. The reason is said in ``lang``,
+    the reader's language (words.language(): part of the cache's key)."""
     from clue_stats.analysis import puzzles
     from clue_stats.engine import budget
 

@@ -343,7 +343,14 @@ def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -
 
 # --- the dashboard --------------------------------------------------------------------------------
 
-DONE_PAGES = ("quality", "help", "review", "replay")  # the pages translated so far (docs/translating.md says which)
+DONE_PAGES = (
+    "quality",
+    "help",
+    "review",
+    "replay",
+    "puzzles",
+    "suggestions",
+)  # the pages translated so far (docs/translating.md says which)
 
 
 @pytest.fixture(scope="module")

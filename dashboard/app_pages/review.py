@@ -14,6 +14,7 @@ from clue_stats.analysis.review_charts import race_chart
 from clue_stats.analysis.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, when
 from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_such_game, page_context, read, replay_url
 from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.app_pages.words import md
@@ -92,7 +93,7 @@ if not race.lines:
         )
     )
 else:
-    st.altair_chart(race_chart(race), width="stretch")
+    altair_chart(race_chart(race))
     st.caption(race_caption())
 
 # ---------------------------------------------------------------- every suggestion

@@ -50,6 +50,7 @@ HEADERS: dict[str, str] = {
     "won": N_("won"),
     "missed_win": N_("missed win"),
     "certain_at": N_("at that record"),
+    "hand_not_in_the_log": N_("not rated: hand not in the log"),
 }
 
 # stored columns by their declared unit (ingest.store.schema), and the columns the queries compute
