@@ -34,7 +34,7 @@ from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 
-from clue_stats.engine.problems import MESSAGE_LIMIT, Problem, Said
+from clue_stats.engine.problems import MESSAGE_LIMIT, Problem
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -210,21 +210,25 @@ def said(message: str, template: str | None = None, fields: str | dict[str, obje
     if template is None or language() == SOURCE:
         return message
     parts: dict[str, Any] = json.loads(fields) if isinstance(fields, str) else dict(fields or {})
-    values = {str(k): str(v) for k, v in (parts.get("values") or {}).items()}
     try:
-        text = str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
-    except (KeyError, IndexError, ValueError):
+        text = _phrase(template, parts)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return message
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + _("… (cut)")
 
 
-def _parts(s: Said) -> dict[str, object]:
-    return {"values": s.values(), "head": s.head, "tail": s.tail}
+def _phrase(template: str, parts: dict[str, Any]) -> str:
+    """A template said with its values, a value that is a phrase of its own said the same way."""
+    values = {
+        str(k): _phrase(v["template"], v) if isinstance(v, dict) else str(v)
+        for k, v in (parts.get("values") or {}).items()
+    }
+    return str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
 
 
 def problem_message(p: Problem) -> str:
     """The problem's message in the reader's language (the code and the values stay as they are)."""
-    return p.message if p.said is None else said(p.message, p.said.template, _parts(p.said))
+    return p.message if p.said is None else said(p.message, p.said.template, p.said.parts())
 
 
 def problem_line(p: Problem) -> str:

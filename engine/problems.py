@@ -175,12 +175,20 @@ class Said:
     ``str()`` is the English message, the one stored in ``message``."""
 
     template: str
-    fields: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, str | Said], ...] = ()  # a value may be a phrase of its own, said as a template
     head: str = ""
     tail: str = ""
 
     def values(self) -> dict[str, str]:
-        return dict(self.fields)
+        """The values in English (a phrase said as its English)."""
+        return {name: str(value) for name, value in self.fields}
+
+    def parts(self) -> dict[str, object]:
+        """The template's values, head and tail as JSON holds them (a phrase as its own template and
+        values), for the store and the display layer."""
+        values = {name: value.parts() | {"template": value.template} if isinstance(value, Said) else value
+                  for name, value in self.fields}  # fmt: skip
+        return {"values": values, "head": self.head, "tail": self.tail}
 
     def __str__(self) -> str:
         return self.head + self.template.format_map(self.values()) + self.tail
@@ -191,10 +199,17 @@ class Said:
 
 def T_(template: str, **fields: object) -> Said:
     """A problem's message: its English template, with named fields (``T_("{player} accuses twice",
-    player=name)``), and the values. The marker `make catalogues` extracts from engine/ and ingest/
+    player=name)``), and the values; a value that is itself a phrase to translate is a ``T_`` too
+    (``hint=T_(" (did you mean {name}?)", name=...)``). The marker `make catalogues` extracts from engine/ and ingest/
     (which have no catalogue of their own: the display layer says ``_(template)``)."""
     # a value longer than a whole message is cut there: the message is cut there anyway (MESSAGE_LIMIT)
-    return Said(template, tuple((name, str(value)[: MESSAGE_LIMIT + 1]) for name, value in fields.items()))
+    return Said(
+        template,
+        tuple(
+            (name, value if isinstance(value, Said) else str(value)[: MESSAGE_LIMIT + 1])
+            for name, value in fields.items()
+        ),
+    )
 
 
 @dataclass(frozen=True)

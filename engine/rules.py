@@ -80,7 +80,7 @@ class _Referee:
 
     def check_deck(self) -> None:
         game = self.game
-        where: dict[str, str] = {}
+        where: dict[str, str | Said] = {}
         for r in game.records:
             if isinstance(r, Deal):
                 if r.player in self.hands:
@@ -111,7 +111,7 @@ class _Referee:
                             ),
                             r,
                         )
-                    where[card] = f"in {r.player}'s hand"
+                    where[card] = T_("in {player}'s hand", player=r.player)
             elif isinstance(r, RoomCards):
                 if game.variant.room_cards == 0:
                     self.problem("room_cards", T_("room cards are set aside only in the duel variant"), r)
@@ -146,7 +146,7 @@ class _Referee:
                             ),
                             r,
                         )
-                    where[card] = f"on {self.name(room)}"
+                    where[card] = T_("on {room}", room=self.name(room))
                     self.set_aside[card] = room
         solution = game.solution()
         self.out.solution = solution
@@ -233,7 +233,7 @@ class _Referee:
             if isinstance(r, (Extension, Statement)):
                 continue  # a statement is what a player says, not a move: allowed anywhere, even after the end
             if ended is not None:
-                what = "a second end record" if isinstance(r, End) else f"a {r.type} record"
+                what = T_("a second end record") if isinstance(r, End) else T_("a {type} record", type=r.type)
                 self.problem(
                     "after_end", T_("{what} after the end of the game (line {line})", what=what, line=ended.line), r
                 )
@@ -525,9 +525,9 @@ class _Referee:
         if r.correct:
             for card in r.cards:
                 holder = next((p for p, hand in self.hands.items() if card in hand), None)
-                where = f"{holder} holds it" if holder else None
+                where: str | Said | None = T_("{holder} holds it", holder=holder) if holder else None
                 if card in self.set_aside:
-                    where = f"it is set aside on {self.name(self.set_aside[card])}"
+                    where = T_("it is set aside on {room}", room=self.name(self.set_aside[card]))
                 if where is not None:
                     self.problem(
                         "impossible_accusation",
@@ -700,9 +700,11 @@ def _inconsistency(game: Game, seq: int, earlier: list[int] | None) -> list[Prob
     record = game.records[seq - 1] if seq >= 1 else None
     line = record.line if record else game.header_line
     if earlier:
-        with_ = f"; it contradicts {listed((game.where(s) for s in earlier), last=' and ')}"
+        with_: str | Said = T_(
+            "; it contradicts {records}", records=listed((game.where(s) for s in earlier), last=" and ")
+        )
     elif earlier is None:
-        with_ = "; the records it contradicts were not searched (over the budget)"
+        with_ = T_("; the records it contradicts were not searched (over the budget)")
     else:
         with_ = ""
     if isinstance(record, Accuse) and record.correct is not None:
@@ -740,11 +742,11 @@ def over_budget(game: Game, exc: budget.BudgetExceeded, searching: bool = False)
     """The problem of a check stopped by the budget (engine.budget): what was not computed and why."""
     record = game.records[exc.seq - 1] if exc.seq else None
     if searching:
-        what = "the records this one contradicts were not searched"
+        what = T_("the records this one contradicts were not searched")
     elif record is not None:
-        what = f"the consistency of the log from this {record.type} on was not checked"
+        what = T_("the consistency of the log from this {type} on was not checked", type=record.type)
     else:
-        what = "the consistency of the log was not checked"
+        what = T_("the consistency of the log was not checked")
     return Problem.of(
         "over_budget",
         T_("{what}: {message}", what=what, message=exc.message),

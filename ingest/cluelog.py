@@ -295,7 +295,7 @@ class _Builder:
         # compared as far as a message shows them: a name of 170 KB costs no more than one of 60 characters
         shown = {cut(n): n for n in self.names.values()}
         close = difflib.get_close_matches(cut(name), list(shown), n=1, cutoff=0.5)
-        hint = f" (did you mean {quoted(shown[close[0]])}?)" if close else ""
+        hint: str | Said = T_(" (did you mean {name}?)", name=quoted(shown[close[0]])) if close else ""
         self.problem(
             "unknown_player",
             T_(

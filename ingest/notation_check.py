@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from clue_stats.engine.editions import Deck
-from clue_stats.engine.problems import listed
+from clue_stats.engine.problems import T_, Said, listed
 from clue_stats.ingest.notation_parse import Parsed, Span
 
 
 @dataclass(frozen=True)
 class Finding:
     code: str
-    what: str
+    what: str | Said
     parsed: Parsed
     span: Span
 
@@ -49,7 +49,7 @@ class _Notebook:
     def name(self, card: str) -> str:
         return self.deck.name(card)
 
-    def flag(self, code: str, what: str, parsed: Parsed, key: str) -> None:
+    def flag(self, code: str, what: str | Said, parsed: Parsed, key: str) -> None:
         span = parsed.spans.get(key) or parsed.spans.get("player") or (0, 1)
         self.found.append(Finding(code, what, parsed, span))
 
@@ -60,7 +60,12 @@ class _Notebook:
             earlier = self.passed[owner][card]
             self.flag(
                 "passed_holding",
-                f"{owner} has {self.name(card)} here, but passed on line {earlier} when {self.name(card)} was named: one of the two lines is wrong",
+                T_(
+                    "{owner} has {card} here, but passed on line {earlier} when {card} was named: one of the two lines is wrong",
+                    owner=owner,
+                    card=self.name(card),
+                    earlier=earlier,
+                ),
                 parsed,
                 key,
             )
@@ -71,7 +76,12 @@ class _Notebook:
             who = owner or "nobody"
             self.flag(
                 "card_twice",
-                f"{self.name(card)} is with {who} here, but was {where}: one of the two lines is wrong",
+                T_(
+                    "{card} is with {who} here, but was {where}: one of the two lines is wrong",
+                    card=self.name(card),
+                    who=who,
+                    where=where,
+                ),
                 parsed,
                 key,
             )
@@ -87,7 +97,13 @@ class _Notebook:
             if known is not None and known.owner == player:
                 self.flag(
                     "passed_holding",
-                    f"{player} passes, but holds {self.name(card)} ({known.how} on line {known.line})",
+                    T_(
+                        "{player} passes, but holds {card} ({how} on line {line})",
+                        player=player,
+                        card=self.name(card),
+                        how=known.how,
+                        line=known.line,
+                    ),
                     parsed,
                     key,
                 )
@@ -105,7 +121,12 @@ class _Notebook:
                 reasons.append(f"{self.name(card)} ({self.held[card].how} on line {self.held[card].line})")
             else:
                 return
-        self.flag("shown_not_held", f"{player} shows a card, but holds none of {_and(reasons)}", parsed, key)
+        self.flag(
+            "shown_not_held",
+            T_("{player} shows a card, but holds none of {reasons}", player=player, reasons=_and(reasons)),
+            parsed,
+            key,
+        )
 
     def in_envelope(self, cards: tuple[str, ...], parsed: Parsed, keys: tuple[str, ...]) -> None:
         for card, key in zip(cards, keys):
@@ -113,7 +134,12 @@ class _Notebook:
             if known is not None and known.owner is not None:
                 self.flag(
                     "envelope_card_dealt",
-                    f"{self.name(card)} is in the solution here, but was {known.how} on line {known.line}",
+                    T_(
+                        "{card} is in the solution here, but was {how} on line {line}",
+                        card=self.name(card),
+                        how=known.how,
+                        line=known.line,
+                    ),
                     parsed,
                     key,
                 )
@@ -133,7 +159,7 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
             found.append(
                 Finding(
                     "suggester_responds",
-                    f"{who} made this suggestion and does not answer it: remove '/ {who} ...'",
+                    T_("{who} made this suggestion and does not answer it: remove '/ {who} ...'", who=who),
                     parsed,
                     parsed.spans[key],
                 )
@@ -144,7 +170,11 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
             found.append(
                 Finding(
                     "after_shown",
-                    f"{shower} already showed a card, so nobody answers after: remove '/ {who} ...' (or make {shower}'s answer '-')",
+                    T_(
+                        "{shower} already showed a card, so nobody answers after: remove '/ {who} ...' (or make {shower}'s answer '-')",
+                        shower=shower,
+                        who=who,
+                    ),
                     parsed,
                     parsed.spans[key],
                 )
@@ -155,18 +185,42 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
         before = responses[k - 1]["player"] if k > 0 else suggester
         if who in expected[k:]:
             skipped = expected[k : expected.index(who)]
-            verb = "sits" if len(skipped) == 1 else "sit"
             add = " ".join(f"/ {n} -" for n in skipped)
-            whom = skipped[0] if len(skipped) == 1 else "they"
-            what = f"{_and(skipped)} {verb} between {before} and {who} and answer{'s' if len(skipped) == 1 else ''} first: write '{add}' before {who} if {whom} passed"
+            if len(skipped) == 1:
+                what = T_(
+                    "{skipped} sits between {before} and {who} and answers first: write '{add}' before {who} if "
+                    "{whom} passed",
+                    skipped=_and(skipped),
+                    whom=skipped[0],
+                    before=before,
+                    who=who,
+                    add=add,
+                )
+            else:
+                what = T_(
+                    "{skipped} sit between {before} and {who} and answer first: write '{add}' before {who} if they "
+                    "passed",
+                    skipped=_and(skipped),
+                    before=before,
+                    who=who,
+                    add=add,
+                )
         else:
-            what = f"{who} has already answered; after {before} comes {expected[k] if k < len(expected) else 'nobody'}"
+            what = (
+                T_("{who} has already answered; after {before} comes {next}", who=who, before=before, next=expected[k])
+                if k < len(expected)
+                else T_("{who} has already answered; after {before} comes nobody", who=who, before=before)
+            )
         found.append(Finding("response_order", what, parsed, parsed.spans[key]))
         return False
     if responses and responses[-1]["shows"] is None and len(responses) < len(expected):
         missing = expected[len(responses) :]
         add = " ".join(f"/ {n} -" for n in missing)
-        what = f"nobody showed a card, so {_and(missing)} must answer too: add '{add}' (or write just '/ -' when nobody could show)"
+        what = T_(
+            "nobody showed a card, so {missing} must answer too: add '{add}' (or write just '/ -' when nobody could show)",
+            missing=_and(missing),
+            add=add,
+        )
         found.append(Finding("missing_responses", what, parsed, parsed.spans["end"]))
         return False
     return True
@@ -197,7 +251,12 @@ def check(parsed: list[Parsed], deck: Deck, names: tuple[str, ...]) -> list[Find
                 elif shows not in named:
                     notebook.flag(
                         "shown_not_named",
-                        f"{who} shows {deck.name(shows)}, which is not one of {listed(map(deck.name, named))}",
+                        T_(
+                            "{who} shows {shows}, which is not one of {named}",
+                            who=who,
+                            shows=deck.name(shows),
+                            named=listed(map(deck.name, named)),
+                        ),
                         item,
                         key,
                     )

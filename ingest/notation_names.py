@@ -21,7 +21,7 @@ import heapq
 from collections.abc import Collection, Iterator, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import NAMES_SHOWN, T_, cut, listed
+from clue_stats.engine.problems import NAMES_SHOWN, T_, Said, cut, listed
 from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
@@ -255,7 +255,7 @@ class CardNames:
         # the closest suggestion wins; on a tie, the shorter run of words
         score, names, start, stop, cat = max(options, key=lambda o: (o[0], o[2] - o[3]))
         text = " ".join(t.text for t in tokens[start:stop])
-        hint_names = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names and score > 0 else ""
+        hint_names: str | Said = _did_you_mean(names) if names and score > 0 else ""
         return NotationError.at(
             "unknown_card",
             T_(
@@ -336,7 +336,7 @@ class PlayerNames:
         text = tokens[i].text
         close = difflib.get_close_matches(slug(text), [k for _, k, _ in self._keys], n=2, cutoff=0.5)
         names = [n for n, k, _ in self._keys if k in close]
-        hint = f" (did you mean {' or '.join(repr(n) for n in names)}?)" if names else ""
+        hint: str | Said = _did_you_mean(names) if names else ""
         raise NotationError.at(
             "unknown_player",
             T_(
@@ -361,3 +361,12 @@ class PlayerNames:
                 *tokens,
             )
         return name
+
+
+def _did_you_mean(names: list[str]) -> Said:
+    """ " (did you mean 'Pistole'?)", " (did you mean 'Ben' or 'Bea'?)"."""
+    if len(names) == 1:
+        return T_(" (did you mean {name}?)", name=repr(names[0]))
+    return T_(
+        " (did you mean {names} or {last}?)", names=" or ".join(repr(n) for n in names[:-1]), last=repr(names[-1])
+    )

@@ -18,7 +18,7 @@ from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import T_, listed
+from clue_stats.engine.problems import T_, Said, listed
 from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
@@ -166,7 +166,7 @@ class _HeaderReader:
     def fail(self, line: Line | None, error: NotationError) -> None:
         self.errors.append((line, error))
 
-    def missing(self, what: str) -> None:
+    def missing(self, what: str | Said) -> None:
         at = self.anchor
         self.fail(at, NotationError("bad_notation", what, 0, len(at.raw) if at else 1))
 
@@ -211,7 +211,9 @@ class _HeaderReader:
         line = self.seen.get("edition")
         if line is None:
             self.missing(
-                "the game has no edition: write e.g. 'edition de-2023', or 'edition custom' with suspects:, weapons: and rooms: lines"
+                T_(
+                    "the game has no edition: write e.g. 'edition de-2023', or 'edition custom' with suspects:, weapons: and rooms: lines"
+                )
             )
             return None
         text, span = text_value(line, after_keyword(line))
@@ -248,7 +250,9 @@ class _HeaderReader:
         spec: dict[str, list[str]] = {}
         for category, declared in lines.items():
             if declared is None:
-                self.missing(f"a custom deck needs a '{category}:' line (names separated by commas)")
+                self.missing(
+                    T_("a custom deck needs a '{category}:' line (names separated by commas)", category=category)
+                )
                 return None
             try:
                 names = _items(after_keyword(declared))
@@ -268,7 +272,10 @@ class _HeaderReader:
         twice = sorted(i for i, n in counts.items() if n > 1 or not i)
         if twice:
             self.missing(
-                f"the custom deck names a card twice (or without a letter or digit): {listed(twice) or repr('')}"
+                T_(
+                    "the custom deck names a card twice (or without a letter or digit): {value}",
+                    value=listed(twice) or repr(""),
+                )
             )
             return None
         out["deck"] = spec
@@ -319,7 +326,9 @@ class _HeaderReader:
         line = self.seen.get("players")
         if line is None:
             self.missing(
-                "the game has no players line: write e.g. 'players Anna=Gloria, Ben=Gatow, Cleo' in seat order (clockwise)"
+                T_(
+                    "the game has no players line: write e.g. 'players Anna=Gloria, Ben=Gatow, Cleo' in seat order (clockwise)"
+                )
             )
             return []
         cards = CardNames(deck) if deck is not None else None

@@ -290,6 +290,25 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     with store.read_connection(db) as con:
         [(message,)] = con.sql("SELECT message FROM problems WHERE code = 'passed_holding'").fetchall()
     assert message == "Bob passes on Reverend Green, Dagger, Library while holding Dagger"
+    # a phrase inside a message is said in the language too: where the card already is, a "did you mean"
+    twice = str(FIXTURES / "invalid" / "card_twice.jsonl")
+    german = runner.invoke(app, ["--lang", "de", "ingest", twice, "--db", str(db)])
+    assert (
+        "card_twice.jsonl:4: card_twice: Dagger wird an Cat ausgeteilt, ist aber schon im Blatt von Bob"
+        in german.stderr
+    )
+    with store.read_connection(db) as con:
+        [(message, template, fields)] = con.sql(
+            "SELECT message, template, fields FROM problems WHERE code = 'card_twice'"
+        ).fetchall()
+    assert message == "Dagger is dealt to Cat but is already in Bob's hand"
+    with words.speaking("sv"):
+        assert words.said(message, template, fields) == "Dagger delas ut till Cat men är redan på Bobs hand"
+    mistakes = str(FIXTURES / "notation" / "several-mistakes.clue")
+    swedish = runner.invoke(app, ["--lang", "sv", "validate", mistakes])
+    assert (
+        ":8:26: unknown_player: okänd spelare 'Bne' (menade du 'Ben'?); spelarna är Anna, Ben, Cleo" in swedish.stderr
+    )
     # the notation: the message translated, the line as typed and its caret kept under the word
     clue = tmp_path / "abend.clue"
     clue.write_text(

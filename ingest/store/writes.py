@@ -141,7 +141,7 @@ def said_columns(problem: Any) -> dict[str, Any]:
         return {"template": None, "fields": None}
     return {
         "template": said.template,
-        "fields": json.dumps({"values": said.values(), "head": said.head, "tail": said.tail}, ensure_ascii=False),
+        "fields": json.dumps(said.parts(), ensure_ascii=False),
     }
 
 
