@@ -3,6 +3,7 @@ real LLM agents' transcript and one written from the program's templates, and th
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -90,8 +91,10 @@ def test_the_agents_page_shows_them(db: Path, monkeypatch: pytest.MonkeyPatch):
     assert not at.exception and not at.error
     [shown] = at.dataframe
     frame = shown.value
-    assert list(frame["Program or model"]) == ["LLM agent"]
-    assert frame["Rule breaks"][0].endswith("2 in 2 of 9")
+    assert list(frame["agent"]) == ["LLM agent"]
+    assert frame["rule_breaks"][0].endswith("2 in 2 of 9")
+    headers = json.loads(shown.proto.columns)
+    assert (headers["agent"]["label"], headers["rule_breaks"]["label"]) == ("Program or model", "Rule breaks")
 
 
 @pytest.mark.slow

@@ -114,9 +114,12 @@ def test_overview_counts_and_charts_match_the_database(corpus, monkeypatch):
     assert number(shown["Rejected"]) == rejected == 1
     spec, table = chart_with(at, "variant")
     assert spec["mark"]["type"] == "bar" and spec["encoding"]["x"]["field"] == "games"
+    from clue_stats.dashboard.app_pages.common import variant_words
+
     expected = {
-        (edition_name(e), v): n for e, v, n in sql(corpus, "SELECT edition, variant, count(*) FROM games GROUP BY ALL")
-    }  # editions by their own names
+        (edition_name(e), variant_words(v)): n
+        for e, v, n in sql(corpus, "SELECT edition, variant, count(*) FROM games GROUP BY ALL")
+    }  # editions by their own names, variants in words
     assert (
         dict(zip(zip(table["edition"].to_pylist(), table["variant"].to_pylist()), table["games"].to_pylist()))
         == expected

@@ -105,6 +105,18 @@ def kind_words(kind: str) -> str:
     return said.get(kind, queries.KINDS.get(kind, kind))
 
 
+def variant_words(variant: str) -> str:
+    """A variant of the rules (data/editions/variants.toml) in the reader's language."""
+    said = {
+        "standard": _("standard"),
+        "traditional": _("traditional (no clue cards)"),
+        "duel": _("duel"),
+        "live": _("Cluedo live"),
+        "speedclue": _("SpeedClue contest"),
+    }
+    return said.get(variant, variant)
+
+
 def count_axis(title: str) -> alt.Axis:
     """An axis of counts: whole numbers only (no "0.2 games")."""
     return alt.Axis(title=title, tickMinStep=1, format="d")

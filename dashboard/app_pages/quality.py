@@ -43,7 +43,10 @@ else:
         .encode(
             x=alt.X("rejected:Q", axis=count_axis(_("rejected games"))),
             y=alt.Y("code:N", sort="-x", title=_("first error"), axis=alt.Axis(labelLimit=260, labelOverlap=False)),
-            tooltip=["code:N", "rejected:Q"],
+            tooltip=[
+                alt.Tooltip("code:N", title=_("problem")),
+                alt.Tooltip("rejected:Q", title=_("rejected games")),
+            ],
         ),
         width="stretch",
     )

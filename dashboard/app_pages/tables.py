@@ -36,6 +36,8 @@ HEADERS: dict[str, str] = {
     "rated": N_("rated suggestions"),
     "suggestions": N_("suggestions"),
     "games": N_("games"),
+    "players": N_("players"),
+    "replay": N_("replay"),
     "wins": N_("wins"),
     "win_rate": N_("win rate"),
     "ci_low": N_("95 % interval from"),
@@ -243,6 +245,14 @@ def rows(
     column shown whole, as a table on a wide screen and as stacked rows, header beside value, under
     640 px. For long tables (hundreds of rows, sorting) use :func:`show`, whose key columns stay pinned."""
     st.html(rows_html(frame, first, links, headers, colours))
+
+
+def said(frame: pl.DataFrame, column: str, words: Callable[[Any], str | None], alias: str | None = None) -> pl.Series:
+    """A column's values through ``words`` (a function of analysis.words: dates, numbers), in this
+    thread: polars may run a ``map_elements`` in a thread of its own, where the reader's language is
+    not set. Blanks stay blank."""
+    values = [None if v is None else words(v) for v in frame[column].to_list()]
+    return pl.Series(alias or column, values, dtype=pl.Utf8)
 
 
 def cards(frame: pl.DataFrame, into: str, columns: Sequence[str], joiner: str = ", ") -> pl.DataFrame:
