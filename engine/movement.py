@@ -53,10 +53,10 @@ def roll_total(roll: tuple[Any, ...] | None, magnifier_moves: int) -> int | None
     return total
 
 
-def _where(position: Position, game: Game | None = None) -> str:
+def _where(position: Position, game: Game | None = None) -> str | Said:
     if isinstance(position, str):
         return game.deck.name(position) if game is not None else position
-    return f"square {position[0]},{position[1]}"
+    return T_("square {row},{col}", row=position[0], col=position[1])
 
 
 def walk_problem(
@@ -67,6 +67,19 @@ def walk_problem(
     steps: int | None,
     occupied: dict[Square, str],
 ) -> str | None:
+    """Why a walk is not legal (in English), or None: :func:`walk_said` as a string."""
+    why = walk_said(board, origin, to, path, steps, occupied)
+    return None if why is None else str(why)
+
+
+def walk_said(
+    board: Board,
+    origin: Position,
+    to: Position,
+    path: tuple[Square, ...] | None,
+    steps: int | None,
+    occupied: dict[Square, str],
+) -> Said | None:
     """Why a walk is not legal, or None. ``occupied`` names the token on each other taken square.
 
     ``steps`` is the roll (None: unknown, so only the route is checked). With no ``path`` the walk
@@ -74,14 +87,14 @@ def walk_problem(
     """
     blocked = frozenset(occupied)
     if isinstance(to, str) and to not in board.rooms:
-        return f"{to} is not a room of the {board.name} board"
+        return T_("{to} is not a room of the {name} board", to=to, name=board.name)
     if not isinstance(to, str):
         if to not in board.corridor:
-            return f"{_where(to)} is not a corridor square"
+            return T_("{to} is not a corridor square", to=_where(to))
         if to in occupied:
-            return f"ends on {_where(to)}, where {occupied[to]} stands"
+            return T_("ends on {to}, where {occupied} stands", to=_where(to), occupied=occupied[to])
     if to == origin:
-        return f"walks but ends where it started ({_where(origin)})"
+        return T_("walks but ends where it started ({origin})", origin=_where(origin))
     if path is None:
         return _route_problem(board, origin, to, steps, blocked)
 
@@ -99,52 +112,81 @@ def walk_problem(
     seen: set[Square] = set() if isinstance(origin, str) else {origin}
     for sq in squares:
         if sq not in board.corridor:
-            return f"steps on {_where(sq)}, which is not a corridor square"
+            return T_("steps on {sq}, which is not a corridor square", sq=_where(sq))
         if sq in seen:
-            return f"steps on {_where(sq)} twice"
+            return T_("steps on {sq} twice", sq=_where(sq))
         if isinstance(previous, str):
             if sq not in board.entries(previous):
-                return f"leaves {previous} at {_where(sq)}, which is not in front of one of its doors"
+                return T_(
+                    "leaves {previous} at {sq}, which is not in front of one of its doors",
+                    previous=previous,
+                    sq=_where(sq),
+                )
         elif sq not in board.neighbours(previous):
-            return f"steps from {_where(previous)} to {_where(sq)}, which is not one orthogonal step"
+            return T_(
+                "steps from {previous} to {sq}, which is not one orthogonal step",
+                previous=_where(previous),
+                sq=_where(sq),
+            )
         if sq in occupied:
-            door = " (the door is blocked)" if isinstance(previous, str) else ""
-            return f"steps on {_where(sq)}, where {occupied[sq]} stands{door}"
+            door: str | Said = T_(" (the door is blocked)") if isinstance(previous, str) else ""
+            return T_("steps on {sq}, where {occupied} stands{door}", sq=_where(sq), occupied=occupied[sq], door=door)
         seen.add(sq)
         previous = sq
 
     if isinstance(to, str):
         if isinstance(previous, str):
-            return f"goes from {previous} to {to} without a corridor square between"
+            return T_("goes from {previous} to {to} without a corridor square between", previous=previous, to=to)
         if previous not in board.entries(to):
-            return f"enters {to} from {_where(previous)}, which is not in front of one of its doors"
+            return T_(
+                "enters {to} from {previous}, which is not in front of one of its doors",
+                to=to,
+                previous=_where(previous),
+            )
         moves = len(squares) + 1
         if steps is not None and moves > steps:
-            return f"needs {moves} moves to reach {to} this way, with a roll of {steps}"
+            return T_(
+                "needs {moves} moves to reach {to} this way, with a roll of {steps}", moves=moves, to=to, steps=steps
+            )
     else:
         if previous != to:
-            return f"the path ends at {_where(previous)}, not at {_where(to)}"
+            return T_("the path ends at {previous}, not at {to}", previous=_where(previous), to=_where(to))
         moves = len(squares)
         if steps is not None and moves != steps:
-            return f"walks {moves} squares with a roll of {steps} (a walk that ends outside a room uses the whole roll)"
+            return T_(
+                "walks {moves} squares with a roll of {steps} (a walk that ends outside a room uses the whole roll)",
+                moves=moves,
+                steps=steps,
+            )
     return None
 
 
 def _route_problem(
     board: Board, origin: Position, to: Position, steps: int | None, blocked: frozenset[Square]
-) -> str | None:
+) -> Said | None:
     if isinstance(to, str):
         d = board.room_distances(origin, blocked).get(to)
         if d is None:
-            return f"cannot reach {to} from {_where(origin)} past the other tokens"
+            return T_("cannot reach {to} from {origin} past the other tokens", to=to, origin=_where(origin))
         if steps is not None and d > steps:
-            return f"needs at least {d} moves to reach {to} from {_where(origin)}, with a roll of {steps}"
+            return T_(
+                "needs at least {d} moves to reach {to} from {origin}, with a roll of {steps}",
+                d=d,
+                to=to,
+                origin=_where(origin),
+                steps=steps,
+            )
         return None
     reach = board.distances(origin, blocked)
     if to not in reach:
-        return f"cannot reach {_where(to)} from {_where(origin)} past the other tokens"
+        return T_("cannot reach {to} from {origin} past the other tokens", to=_where(to), origin=_where(origin))
     if steps is not None and board.exact_path(origin, to, steps, blocked, budget=2_000_000) is None:
-        return f"no walk of exactly {steps} squares leads from {_where(origin)} to {_where(to)}"
+        return T_(
+            "no walk of exactly {steps} squares leads from {origin} to {to}",
+            steps=steps,
+            origin=_where(origin),
+            to=_where(to),
+        )
     return None
 
 
@@ -268,9 +310,9 @@ class _Tracker:
                     r,
                 )
         else:
-            why = walk_problem(self.board, origin, r.to, r.path, self.turn.steps, self.occupied_by_others(suspect))
+            why = walk_said(self.board, origin, r.to, r.path, self.turn.steps, self.occupied_by_others(suspect))
             if why is not None:
-                trip = f"from {_where(origin, self.game)} to {_where(r.to, self.game)}"
+                trip = T_("from {origin} to {to}", origin=_where(origin, self.game), to=_where(r.to, self.game))
                 self.problem("bad_move", T_("{name}'s walk {trip}: {why}", name=name, trip=trip, why=why), r)
         if r.to != origin:
             self.arrive(r.player, suspect, r.to)

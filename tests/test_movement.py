@@ -81,6 +81,26 @@ def test_a_room_needs_at_most_the_roll() -> None:
     assert "Anna" in problem.message and "needs 8 moves" in problem.message and "roll of 7" in problem.message
 
 
+def test_a_walk_that_breaks_the_rules_is_said_in_the_readers_language() -> None:
+    """The walk's problem, a phrase inside a phrase (the walk, why it breaks the rules, the squares),
+    in German and Swedish; the room's name as the edition has it."""
+    from clue_stats.analysis import words
+
+    game = game_of(turn("Anna", 2, 3), move("Anna", [20, 7], TO_LOUNGE[:4]))
+    [problem] = check_movement(game)
+    english = problem.message
+    assert english.endswith(": walks 4 squares with a roll of 5 (a walk that ends outside a room uses the whole roll)")
+    with words.speaking("de"):
+        german = words.problem_message(problem)
+    with words.speaking("sv"):
+        swedish = words.problem_message(problem)
+    assert german.startswith("Weg von ") and " nach Feld 20,7: geht 4 Felder bei einem Wurf von 5 " in german
+    assert swedish.endswith(
+        " till ruta 20,7: går 4 rutor med ett slag på 5 (en väg som slutar utanför ett rum använder hela slaget)"
+    )
+    assert words.problem_message(problem) == english
+
+
 def test_a_walk_ending_in_the_corridor_uses_the_whole_roll() -> None:
     game = game_of(turn("Anna", 2, 3), move("Anna", [20, 7], TO_LOUNGE[:4]))
     [problem] = check_movement(game)
