@@ -70,3 +70,21 @@ def test_every_effect_clue_entry_has_the_line_where_it_begins():
         "suggestions": [1, 1],
         "hands": [],
     }
+
+
+def test_an_importers_problem_is_said_in_the_readers_language(tmp_path):
+    """An importer's own problem (here a ClueReasoner call with three of its six arguments) in German
+    and Swedish, at its line; the call as it is."""
+    source = IMPORTERS / "reasoner" / "java_calls.txt"
+    lines = source.read_text(encoding="utf-8").splitlines()
+    lines[5] = 'cr.suggest("mu", "wh", "kn");'
+    path = tmp_path / source.name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    call = "suggest(suggester, card1, card2, card3, refuter, cardShown)"
+    for code, said in (
+        ("en", f"{call} takes 6 arguments, not 3"),
+        ("de", f"{call} nimmt 6 Argumente, nicht 3"),
+        ("sv", f"{call} tar 6 argument, inte 3"),
+    ):
+        result = runner.invoke(app, ["--lang", code, "validate", str(path)])
+        assert result.exit_code == 3 and f"{path}:6: bad_import: {said}\n" in result.stderr, result.stderr

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     Unconvertible,
@@ -50,9 +50,9 @@ _BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when pre
 class _Refused(yaml.constructor.ConstructorError):
     """A value the sheet may not hold (a number too long to read, a key given twice)."""
 
-    def __init__(self, code: str, message: str, node: yaml.Node):
-        super().__init__(None, None, message, node.start_mark)
-        self.code = code
+    def __init__(self, code: str, message: str | Said, node: yaml.Node):
+        super().__init__(None, None, str(message), node.start_mark)
+        self.code, self.said = code, message
 
 
 class _DetectLoader(_BASE_LOADER):  # type: ignore[valid-type,misc]
@@ -74,7 +74,13 @@ class _LOADER(_DetectLoader):
     def too_long(self, node: yaml.ScalarNode) -> int:
         digits = sum(c.isdigit() for c in str(node.value))
         raise _Refused(
-            "bad_value", f"a number of {digits:,} digits (at most {strict_json.MAX_DIGITS:,} are read)", node
+            "bad_value",
+            T_(
+                "a number of {digits} digits (at most {max_digits} are read)",
+                digits=format(digits, ","),
+                max_digits=format(strict_json.MAX_DIGITS, ","),
+            ),
+            node,
         )
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -82,7 +88,9 @@ class _LOADER(_DetectLoader):
         for key_node, _ in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
             if key in seen:
-                raise _Refused("duplicate_key", f"the key {key!r} appears twice in one mapping", key_node)
+                raise _Refused(
+                    "duplicate_key", T_("the key {key} appears twice in one mapping", key=repr(key)), key_node
+                )
             seen.add(key)
         mapping: dict[Any, Any] = super().construct_mapping(node, deep)
         return mapping
@@ -112,7 +120,7 @@ def _refuse_aliases(root: yaml.Node) -> None:
     while stack:
         node = stack.pop()
         if id(node) in seen:
-            raise _Refused("bad_import", "the sheet repeats a part with a YAML alias (*name); write it out", node)
+            raise _Refused("bad_import", T_("the sheet repeats a part with a YAML alias (*name); write it out"), node)
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
             stack.extend(n for pair in node.value for n in pair)
@@ -141,8 +149,8 @@ def detect(text: str, filename: str | None = None) -> bool:
 def read(text: str, source_file: str | None = None) -> ReadResult:
     result = ReadResult()
 
-    def fail(message: str, line: int | None = 1, code: str = "bad_import") -> ReadResult:
-        result.problems.append(Problem(code, message, line=line, source_file=source_file))
+    def fail(message: str | Said, line: int | None = 1, code: str = "bad_import") -> ReadResult:
+        result.problems.append(Problem.of(code, message, line=line, source_file=source_file))
         return result
 
     try:
@@ -151,13 +159,13 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         if isinstance(exc, _Refused):
-            return fail(exc.problem or "", line, exc.code)
-        return fail(f"not YAML: {getattr(exc, 'problem', None) or exc}", line)
+            return fail(exc.said, line, exc.code)
+        return fail(T_("not YAML: {value}", value=getattr(exc, "problem", None) or exc), line)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
-        return fail("not a cluebot sheet: a mapping with 'setup' and 'events' is expected")
+        return fail(T_("not a cluebot sheet: a mapping with 'setup' and 'events' is expected"))
     events = data.get("events") or []
     if not isinstance(events, list):
-        return fail("'events' must be a list of events", _line(root, "events"))
+        return fail(T_("'events' must be a list of events"), _line(root, "events"))
     sheet = _Sheet(source_file)
     try:
         sheet.setup(data["setup"], _line(root, "setup"))
@@ -210,7 +218,7 @@ class _Sheet:
             if not isinstance(cards, dict) or any(
                 not isinstance(cards.get(c), list) or not cards.get(c) for c in CATEGORIES
             ):
-                raise Unconvertible("setup.cards must list suspects, weapons and rooms", "bad_deck")
+                raise Unconvertible(T_("setup.cards must list suspects, weapons and rooms"), "bad_deck")
             self.custom = {c: [str(name) for name in cards[c]] for c in CATEGORIES}
             self.deck = Deck.custom(self.custom["suspects"], self.custom["weapons"], self.custom["rooms"])
         players = setup.get("players")
@@ -219,17 +227,22 @@ class _Sheet:
             or not players
             or not all(isinstance(p, dict) and "name" in p for p in players)
         ):
-            raise Unconvertible("setup.players must list the players, each with a name", "bad_players")
+            raise Unconvertible(T_("setup.players must list the players, each with a name"), "bad_players")
         users = [p for p in players if "cards" in p]
         if len(users) != 1:
             raise Unconvertible(
-                f"setup.players must give the cards of exactly one player, the sheet's user (here {len(users)})",
+                T_(
+                    "setup.players must give the cards of exactly one player, the sheet's user (here {n_users})",
+                    n_users=len(users),
+                ),
                 "bad_players",
             )
         for p in players:
             name = str(p["name"])
             if name in self.players or name == NOBODY:
-                raise Unconvertible(f"player name {name!r} is used twice or is cluebot's 'nobody'", "bad_players")
+                raise Unconvertible(
+                    T_("player name {name} is used twice or is cluebot's 'nobody'", name=repr(name)), "bad_players"
+                )
             self.players.append(name)
             if "cards" in p:
                 self.user = name
@@ -238,17 +251,23 @@ class _Sheet:
             else:
                 count = p.get("card_count")
                 if type(count) is not int or count < 0:
-                    raise Unconvertible(f"{name}'s card_count must be a whole number, not {count!r}", "bad_value")
+                    raise Unconvertible(
+                        T_("{name}'s card_count must be a whole number, not {count}", name=name, count=repr(count)),
+                        "bad_value",
+                    )
                 self.sizes.append(count)
 
     def player(self, word: str) -> str:
         if word not in self.players:
-            raise Unconvertible(f"{word!r} is not one of the players ({', '.join(self.players)})", "unknown_player")
+            raise Unconvertible(
+                T_("{word} is not one of the players ({players})", word=repr(word), players=", ".join(self.players)),
+                "unknown_player",
+            )
         return word
 
     def event(self, event: Any, line: int | None) -> None:
         if not isinstance(event, dict):
-            raise Unconvertible(f"an event must be a mapping (q/a, r or accuse), not {event!r}")
+            raise Unconvertible(T_("an event must be a mapping (q/a, r or accuse), not {event}", event=repr(event)))
         # cluebot looks for q, then r, then accuse: the same precedence here.
         if "q" in event:
             self.records.append(located(self.suggestion(str(event["q"]), event.get("a")), line))
@@ -258,21 +277,23 @@ class _Sheet:
             asker, cards = self.named(str(event["accuse"]), "accuse")
             self.records.append(located({"type": "accuse", "player": asker, **cards, "correct": False}, line))
         else:
-            raise Unconvertible(f"an event with none of q, r or accuse: {sorted(map(str, event))}")
+            raise Unconvertible(T_("an event with none of q, r or accuse: {map}", map=sorted(map(str, event))))
 
     def named(self, text: str, what: str) -> tuple[str, dict[str, str]]:
         words = text.split()
         if len(words) != 4:
-            raise Unconvertible(f"{what}: {text!r} is not a player and three cards")
+            raise Unconvertible(T_("{what}: {text} is not a player and three cards", what=what, text=repr(text)))
         return self.player(words[0]), triple(self.deck, [resolve(self.deck, w) for w in words[1:]], f"{what} {text!r}")
 
     def suggestion(self, question: str, answer: Any) -> dict[str, Any]:
         asker, cards = self.named(question, "q")
         if answer is None:
-            raise Unconvertible(f"q: {question!r} has no answer 'a'")
+            raise Unconvertible(T_("q: {question} has no answer 'a'", question=repr(question)))
         words = str(answer).split()
         if not words or len(words) > 2 or (words[0] == NOBODY and len(words) > 1):
-            raise Unconvertible(f"a: {answer!r} is not 'nobody', a player, or a player and the card shown")
+            raise Unconvertible(
+                T_("a: {answer} is not 'nobody', a player, or a player and the card shown", answer=repr(answer))
+            )
         if words[0] == NOBODY:
             answers = responses(self.players, asker, None, None)
         else:
@@ -284,7 +305,7 @@ class _Sheet:
     def reveal(self, text: str) -> dict[str, Any]:
         words = text.split()
         if len(words) != 2:
-            raise Unconvertible(f"r: {text!r} is not a player (or 'nobody') and a card")
+            raise Unconvertible(T_("r: {text} is not a player (or 'nobody') and a card", text=repr(text)))
         owner = None if words[0] == NOBODY else self.player(words[0])
         card = resolve(self.deck, words[1])
         return {

@@ -14,7 +14,7 @@ from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import Problem, listed
+from clue_stats.engine.problems import T_, Problem, Said, listed
 
 FORMAT = "clue-log/1"
 FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}
@@ -23,13 +23,13 @@ FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"
 class Unconvertible(InputError):
     """Input that cannot become a clue-log/1 record; carries the problem code and a message."""
 
-    def __init__(self, message: str, code: str = "bad_import"):
-        super().__init__(message)
+    def __init__(self, message: str | Said, code: str = "bad_import"):
+        super().__init__(str(message))
         self.code, self.message = code, message
 
 
 def problem(exc: Unconvertible, line: int | None = None, source_file: str | None = None) -> Problem:
-    return Problem(exc.code, exc.message, line=line, source_file=source_file)
+    return Problem.of(exc.code, exc.message, line=line, source_file=source_file)
 
 
 def resolve(deck: Deck, name: str, category: str | None = None) -> str:
@@ -47,7 +47,9 @@ def triple(deck: Deck, cards: Sequence[str], what: str) -> dict[str, str]:
         by_field[FIELD_OF_CATEGORY[deck.category(card)]].append(card)
     if len(cards) != 3 or any(len(found) != 1 for found in by_field.values()):
         names = listed(deck.name(c) for c in cards) or "no cards"
-        raise Unconvertible(f"{what} names {names}: not one suspect, one weapon and one room")
+        raise Unconvertible(
+            T_("{what} names {names}: not one suspect, one weapon and one room", what=what, names=names)
+        )
     return {f: found[0] for f, found in by_field.items()}
 
 
@@ -67,7 +69,10 @@ def responses(players: Sequence[str], suggester: str, shower: str | None, shows:
             return out
         out.append({"player": player, "shows": None})
     if shower is not None:
-        raise Unconvertible(f"{shower} answers {suggester}'s own suggestion", "suggester_responds")
+        raise Unconvertible(
+            T_("{shower} answers {suggester}'s own suggestion", shower=shower, suggester=suggester),
+            "suggester_responds",
+        )
     return out
 
 

@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,
@@ -111,36 +111,49 @@ def detect(text: str, filename: str | None = None) -> bool:
 def read(text: str, source_file: str | None = None) -> ReadResult:
     result = ReadResult()
 
-    def fail(code: str, message: str) -> ReadResult:
-        result.problems.append(Problem(code, message, line=1, source_file=source_file))
+    def fail(code: str, message: str | Said) -> ReadResult:
+        result.problems.append(Problem.of(code, message, line=1, source_file=source_file))
         return result
 
     try:
         data = strict_json.loads(text)
     except strict_json.RefusedJson as exc:
         if exc.code == "bad_json":
-            return fail("bad_json", f"{exc.message} (an effect-clue notebook is one JSON object)")
+            return fail("bad_json", T_("{message} (an effect-clue notebook is one JSON object)", message=exc.message))
         return fail(exc.code, exc.message)
     if not isinstance(data, dict) or "version" not in data:
-        return fail("bad_import", "not an effect-clue notebook: a JSON object with a 'version' is expected")
+        return fail("bad_import", T_("not an effect-clue notebook: a JSON object with a 'version' is expected"))
     version = data["version"]
     if type(version) is not int or version not in VERSIONS:
         return fail(
             "bad_import",
-            f"effect-clue notebook version {json.dumps(version)}: only versions 6 to 12 are read (effect-clue itself reads no older)",
+            T_(
+                "effect-clue notebook version {dumps}: only versions 6 to 12 are read (effect-clue itself reads no older)",
+                dumps=json.dumps(version),
+            ),
         )
     for key, (since, kind) in DATA_FIELDS.items():
         if since > version:
             continue
         if key not in data:
             result.problems.append(
-                Problem("missing_field", f"a version {version} notebook has {key!r}", line=1, source_file=source_file)
+                Problem.of(
+                    "missing_field",
+                    T_("a version {version} notebook has {key}", version=version, key=repr(key)),
+                    line=1,
+                    source_file=source_file,
+                )
             )
         elif not isinstance(data[key], kind):
             result.problems.append(
-                Problem(
+                Problem.of(
                     "bad_value",
-                    f"the notebook's {key!r} is {type(data[key]).__name__}, not {_kind(kind)}",
+                    T_(
+                        "the notebook's {key} is {name}, not {kind}",
+                        key=repr(key),
+                        name=type(data[key]).__name__,
+                        kind=_kind(kind),
+                    ),
                     line=1,
                     source_file=source_file,
                 )
@@ -214,7 +227,10 @@ def _when(logged_at: Any, where: str) -> tuple[float, str | None]:
     """The sort key and ISO-8601 time of a ``loggedAt`` (0: not known, no time written)."""
     if type(logged_at) not in (int, float) or logged_at < 0:
         raise Unconvertible(
-            f"{where}.loggedAt must be a time in milliseconds, not {json.dumps(logged_at)}", "bad_value"
+            T_(
+                "{where}.loggedAt must be a time in milliseconds, not {dumps}", where=where, dumps=json.dumps(logged_at)
+            ),
+            "bad_value",
         )
     if logged_at == 0:
         return 0, None
@@ -222,7 +238,12 @@ def _when(logged_at: Any, where: str) -> tuple[float, str | None]:
         moment = datetime.fromtimestamp(logged_at / 1000, tz=UTC)
     except (OverflowError, ValueError, OSError):
         raise Unconvertible(
-            f"{where}.loggedAt {str(logged_at)[:30]} is not a time a calendar holds", "bad_value"
+            T_(
+                "{where}.loggedAt {logged_at} is not a time a calendar holds",
+                where=where,
+                logged_at=str(logged_at)[:30],
+            ),
+            "bad_value",
         ) from None
     return logged_at, moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -244,8 +265,8 @@ class _Notebook:
 
     at: int | None = None  # the line of the entry being converted
 
-    def warn(self, code: str, message: str) -> None:
-        self.problems.append(Problem(code, message, line=self.at, source_file=self.source_file))
+    def warn(self, code: str, message: str | Said) -> None:
+        self.problems.append(Problem.of(code, message, line=self.at, source_file=self.source_file))
 
     def line(self, key: str, index: int) -> int | None:
         """The line of the notebook where entry ``index`` of the list ``key`` begins."""
@@ -258,16 +279,22 @@ class _Notebook:
         setup = self.data["setup"]
         players = setup.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise Unconvertible("setup.players must be a list of player names", "bad_players")
+            raise Unconvertible(T_("setup.players must be a list of player names"), "bad_players")
         if len(set(players)) != len(players):
-            raise Unconvertible(f"setup.players names a player twice: {', '.join(players)}", "bad_players")
+            raise Unconvertible(
+                T_("setup.players names a player twice: {players}", players=", ".join(players)), "bad_players"
+            )
         self.players = list(players)
         self.read_deck(setup.get("categories"))
         self.hand_sizes()
         if self.version >= 9 and self.data["selfPlayerId"] is not None:
             if self.data["selfPlayerId"] not in self.players:
                 raise Unconvertible(
-                    f"selfPlayerId {self.data['selfPlayerId']!r} is not one of the players ({', '.join(self.players)})",
+                    T_(
+                        "selfPlayerId {data} is not one of the players ({players})",
+                        data=repr(self.data["selfPlayerId"]),
+                        players=", ".join(self.players),
+                    ),
                     "unknown_player",
                 )
             self.owner = self.data["selfPlayerId"]
@@ -276,11 +303,15 @@ class _Notebook:
         if not isinstance(categories, list) or not all(
             isinstance(c, dict) and isinstance(c.get("cards"), list) for c in categories
         ):
-            raise Unconvertible("setup.categories must be a list of {id, name, cards}", "bad_deck")
+            raise Unconvertible(T_("setup.categories must be a list of {{id, name, cards}}"), "bad_deck")
         if len(categories) != 3:
             names = ", ".join(str(c.get("name")) for c in categories)
             raise Unconvertible(
-                f"the notebook's deck has {len(categories)} categories ({names}); clue-log/1 has suspects, weapons and rooms",
+                T_(
+                    "the notebook's deck has {n_categories} categories ({names}); clue-log/1 has suspects, weapons and rooms",
+                    n_categories=len(categories),
+                    names=names,
+                ),
                 "bad_deck",
             )
         entries = {
@@ -305,20 +336,28 @@ class _Notebook:
                     or not isinstance(entry.get("id"), str)
                     or not isinstance(entry.get("name"), str)
                 ):
-                    raise Unconvertible(f"a card of category {spec.get('name')!r} needs an id and a name", "bad_deck")
+                    raise Unconvertible(
+                        T_("a card of category {get} needs an id and a name", get=repr(spec.get("name"))), "bad_deck"
+                    )
                 card = slug(entry["name"])
                 if not card:
-                    raise Unconvertible(f"card {entry['name']!r} has no letter or digit to make an id of", "bad_deck")
+                    raise Unconvertible(
+                        T_("card {entry} has no letter or digit to make an id of", entry=repr(entry["name"])),
+                        "bad_deck",
+                    )
                 if card in self.category:
                     raise Unconvertible(
-                        f"two cards of the deck have the same name once case, accents and punctuation are ignored: {entry['name']!r}",
+                        T_(
+                            "two cards of the deck have the same name once case, accents and punctuation are ignored: {entry}",
+                            entry=repr(entry["name"]),
+                        ),
                         "bad_deck",
                     )
                 self.cards[entry["id"]] = card
                 self.category[card] = cat
                 card_names.append(entry["name"])
             if not card_names:
-                raise Unconvertible(f"category {spec.get('name')!r} has no cards", "bad_deck")
+                raise Unconvertible(T_("category {get} has no cards", get=repr(spec.get("name"))), "bad_deck")
             deck[cat] = card_names
         self.deck = {cat: deck[cat] for cat in CATEGORIES}
 
@@ -350,7 +389,10 @@ class _Notebook:
         if self.version >= 9 and self.data["firstDealtPlayerId"] is not None:
             if self.data["firstDealtPlayerId"] not in self.players:
                 raise Unconvertible(
-                    f"firstDealtPlayerId {self.data['firstDealtPlayerId']!r} is not one of the players",
+                    T_(
+                        "firstDealtPlayerId {data} is not one of the players",
+                        data=repr(self.data["firstDealtPlayerId"]),
+                    ),
                     "unknown_player",
                 )
             first = self.players.index(self.data["firstDealtPlayerId"])
@@ -358,12 +400,20 @@ class _Notebook:
         for i, entry in enumerate(self.data["handSizes"]):
             if not isinstance(entry, dict) or entry.get("player") not in self.players:
                 raise Unconvertible(
-                    f"handSizes[{i}] names no player of the game: {json.dumps(entry)[:80]}", "unknown_player"
+                    T_(
+                        "handSizes[{value}] names no player of the game: {dumps}", value=i, dumps=json.dumps(entry)[:80]
+                    ),
+                    "unknown_player",
                 )
             size = entry.get("size")
             if type(size) is not int or size < 0:
                 raise Unconvertible(
-                    f"handSizes[{i}]: the hand size of {entry['player']} must be a whole number, not {json.dumps(size)}",
+                    T_(
+                        "handSizes[{value}]: the hand size of {entry} must be a whole number, not {dumps}",
+                        value=i,
+                        entry=entry["player"],
+                        dumps=json.dumps(size),
+                    ),
                     "bad_value",
                 )
             given[entry["player"]] = size
@@ -379,48 +429,64 @@ class _Notebook:
 
     def card(self, value: Any, where: str) -> str:
         if value not in self.cards:
-            raise Unconvertible(f"{where}: card {json.dumps(value)} is not in the notebook's deck", "unknown_card")
+            raise Unconvertible(
+                T_("{where}: card {dumps} is not in the notebook's deck", where=where, dumps=json.dumps(value)),
+                "unknown_card",
+            )
         return self.cards[value]
 
     def player(self, value: Any, where: str) -> str:
         if value not in self.players:
             raise Unconvertible(
-                f"{where}: {json.dumps(value)} is not one of the players ({', '.join(self.players)})", "unknown_player"
+                T_(
+                    "{where}: {dumps} is not one of the players ({players})",
+                    where=where,
+                    dumps=json.dumps(value),
+                    players=", ".join(self.players),
+                ),
+                "unknown_player",
             )
         return str(value)
 
     def triple(self, value: Any, where: str) -> dict[str, str]:
         if not isinstance(value, list):
-            raise Unconvertible(f"{where}.cards must be a list of card ids", "bad_value")
+            raise Unconvertible(T_("{where}.cards must be a list of card ids", where=where), "bad_value")
         ids = [self.card(c, f"{where}.cards") for c in value]
         by_field: dict[str, list[str]] = {f: [] for f in FIELD_OF_CATEGORY.values()}
         for card in ids:
             by_field[FIELD_OF_CATEGORY[self.category[card]]].append(card)
         if any(len(found) != 1 for found in by_field.values()):
             raise Unconvertible(
-                f"{where} names {', '.join(ids) or 'no cards'}: not one suspect, one weapon and one room"
+                T_(
+                    "{where} names {value}: not one suspect, one weapon and one room",
+                    where=where,
+                    value=", ".join(ids) or "no cards",
+                )
             )
         return {f: found[0] for f, found in by_field.items()}
 
     def suggestion(self, s: Any, where: str) -> dict[str, Any]:
         if not isinstance(s, dict):
-            raise Unconvertible(f"{where} is not an object", "bad_value")
+            raise Unconvertible(T_("{where} is not an object", where=where), "bad_value")
         for key in ("suggester", "cards", "nonRefuters", "refuter", "seenCard", "loggedAt"):
             if key not in s:
-                raise Unconvertible(f"{where} has no {key!r}", "missing_field")
+                raise Unconvertible(T_("{where} has no {key}", where=where, key=repr(key)), "missing_field")
         suggester = self.player(s["suggester"], f"{where}.suggester")
         cards = self.triple(s["cards"], where)
         if not isinstance(s["nonRefuters"], list):
-            raise Unconvertible(f"{where}.nonRefuters must be a list of players", "bad_value")
+            raise Unconvertible(T_("{where}.nonRefuters must be a list of players", where=where), "bad_value")
         passed = {self.player(p, f"{where}.nonRefuters") for p in s["nonRefuters"]}
         refuter = None if s["refuter"] is None else self.player(s["refuter"], f"{where}.refuter")
         if suggester in passed or refuter == suggester:
-            raise Unconvertible(f"{where}: {suggester} answers their own suggestion", "suggester_responds")
+            raise Unconvertible(
+                T_("{where}: {suggester} answers their own suggestion", where=where, suggester=suggester),
+                "suggester_responds",
+            )
         if refuter is not None and refuter in passed:
-            raise Unconvertible(f"{where}: {refuter} both passes and shows a card")
+            raise Unconvertible(T_("{where}: {refuter} both passes and shows a card", where=where, refuter=refuter))
         seen = None if s["seenCard"] is None else self.card(s["seenCard"], f"{where}.seenCard")
         if seen is not None and refuter is None:
-            raise Unconvertible(f"{where}: a card is seen ({seen}) but nobody showed one")
+            raise Unconvertible(T_("{where}: a card is seen ({seen}) but nobody showed one", where=where, seen=seen))
         _, t = _when(s["loggedAt"], where)
         # Who passed under the rules: everyone before the refuter, or everyone when nobody showed.
         must_pass = (
@@ -438,16 +504,21 @@ class _Notebook:
             record["x-passes-after-refuter"] = after
             self.warn(
                 "import_dropped",
-                f"{where}: {', '.join(after)} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so these passes are left out (kept in x-passes-after-refuter)",
+                T_(
+                    "{where}: {after} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so these passes are left out (kept in x-passes-after-refuter)",
+                    where=where,
+                    after=", ".join(after),
+                    refuter=refuter,
+                ),
             )
         return record
 
     def accusation(self, a: Any, where: str) -> dict[str, Any]:
         if not isinstance(a, dict):
-            raise Unconvertible(f"{where} is not an object", "bad_value")
+            raise Unconvertible(T_("{where} is not an object", where=where), "bad_value")
         for key in ("accuser", "cards", "loggedAt"):
             if key not in a:
-                raise Unconvertible(f"{where} has no {key!r}", "missing_field")
+                raise Unconvertible(T_("{where} has no {key}", where=where, key=repr(key)), "missing_field")
         record: dict[str, Any] = {
             "type": "accuse",
             "player": self.player(a["accuser"], f"{where}.accuser"),
@@ -468,7 +539,7 @@ class _Notebook:
             self.at = self.line("hands", i)
             try:
                 if not isinstance(entry, dict) or not isinstance(entry.get("cards"), list):
-                    raise Unconvertible(f"{where} must be {{player, cards}}", "bad_value")
+                    raise Unconvertible(T_("{where} must be {{player, cards}}", where=where), "bad_value")
                 name = self.player(entry.get("player"), f"{where}.player")
                 cards = [self.card(c, f"{where}.cards") for c in entry["cards"]]
             except Unconvertible as exc:
@@ -480,7 +551,12 @@ class _Notebook:
                 last.append((self.at, {"type": "x-effect-clue-known-cards", "player": name, "cards": cards}))
                 self.warn(
                     "import_dropped",
-                    f"{where}: the notebook knows {name} holds {', '.join(cards)}, but not whose notebook it is, so not who knows it (kept as an x-effect-clue-known-cards record)",
+                    T_(
+                        "{where}: the notebook knows {name} holds {cards}, but not whose notebook it is, so not who knows it (kept as an x-effect-clue-known-cards record)",
+                        where=where,
+                        name=name,
+                        cards=", ".join(cards),
+                    ),
                 )
             elif name == self.owner:
                 if len(cards) >= self.sizes[self.players.index(name)]:
@@ -489,7 +565,13 @@ class _Notebook:
                     last.append((self.at, {"type": "x-effect-clue-known-cards", "player": name, "cards": cards}))
                     self.warn(
                         "import_dropped",
-                        f"{where}: only {len(cards)} of the {self.sizes[self.players.index(name)]} cards of {name}'s own hand are noted, so no deal is written (kept as an x-effect-clue-known-cards record)",
+                        T_(
+                            "{where}: only {n_cards} of the {sizes} cards of {name}'s own hand are noted, so no deal is written (kept as an x-effect-clue-known-cards record)",
+                            where=where,
+                            n_cards=len(cards),
+                            sizes=self.sizes[self.players.index(name)],
+                            name=name,
+                        ),
                     )
             else:
                 last.extend(

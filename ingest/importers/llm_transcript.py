@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
 from clue_stats.ingest.raw import RawGame, ReadResult
@@ -112,9 +112,9 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     lines = rejoin(text)
     if not any(TEMPLATES[0][1].match(line) for _, line in lines):
         result.problems.append(
-            Problem(
+            Problem.of(
                 "bad_import",
-                "no game: an LLM agents' transcript has a line 'Solution (hidden): ...'",
+                T_("no game: an LLM agents' transcript has a line 'Solution (hidden): ...'"),
                 line=1,
                 source_file=source_file,
             )
@@ -177,14 +177,19 @@ class _Game:
                 getattr(self, "on_" + kind)(match, number)
                 return
         if not self.in_summary and line.startswith(MARKERS) and not _noise(line):
-            raise Unconvertible(f"a line of the game that fits none of the program's templates: {line[:80]!r}")
+            raise Unconvertible(
+                T_("a line of the game that fits none of the program's templates: {line}", line=repr(line[:80]))
+            )
 
     # -- helpers
 
     def name(self, value: str) -> str:
         names = [p["name"] for p in self.players]
         if value not in names:
-            raise Unconvertible(f"{value!r} is not one of the players ({', '.join(names)})", "unknown_player")
+            raise Unconvertible(
+                T_("{value} is not one of the players ({names})", value=repr(value), names=", ".join(names)),
+                "unknown_player",
+            )
         return value
 
     def card(self, value: str, category: str | None = None) -> str:
@@ -201,9 +206,9 @@ class _Game:
         if self.pending is not None:
             record, self.pending = self.pending, None
             self.problems.append(
-                Problem(
+                Problem.of(
                     "bad_import",
-                    f"{record['player']}'s suggestion has no answer",
+                    T_("{record}'s suggestion has no answer", record=record["player"]),
                     line=record["x-source-line"],
                     source_file=self.source_file,
                 )
@@ -213,19 +218,23 @@ class _Game:
         self.settle()
         if self.winner is False:
             self.problems.append(
-                Problem(
+                Problem.of(
                     "game_cut_off",
-                    "the game is cut off: the transcript ends before its FINAL RESULTS; the game is kept up to there",
+                    T_(
+                        "the game is cut off: the transcript ends before its FINAL RESULTS; the game is kept up to there"
+                    ),
                     line=last,
                     source_file=self.source_file,
                 )
             )
         if self.dropped:
             self.problems.append(
-                Problem(
+                Problem.of(
                     "import_dropped",
-                    f"{self.dropped} rolls and moves on the program's own board are kept as x-roll and x-move, "
-                    "not checked against this project's board",
+                    T_(
+                        "{dropped} rolls and moves on the program's own board are kept as x-roll and x-move, not checked against this project's board",
+                        dropped=self.dropped,
+                    ),
                     line=self.header_line,
                     source_file=self.source_file,
                 )
@@ -237,7 +246,7 @@ class _Game:
         self.header_line = number
         names = [n.strip() for n in match.group("cards").split(",")]
         if len(names) != 3:
-            raise Unconvertible(f"the solution names {len(names)} cards, not three")
+            raise Unconvertible(T_("the solution names {n_names} cards, not three", n_names=len(names)))
         self.solution = {
             f: self.card(n, c)
             for (f, c), n in zip((("suspect", "suspects"), ("weapon", "weapons"), ("room", "rooms")), names)
@@ -248,19 +257,23 @@ class _Game:
             return  # after the first turn such a line is the agents' prose
         name = match.group("p").strip()
         if name in [p["name"] for p in self.players]:
-            raise Unconvertible(f"player {name!r} is listed twice", "bad_players")
+            raise Unconvertible(T_("player {name} is listed twice", name=repr(name)), "bad_players")
         character = self.card(match.group("character"), "suspects")
         self.players.append({"name": name, "character": character, "strategy": "LLM agent"})
 
     def on_cards(self, match: re.Match[str], number: int) -> None:
         if not self.players or self.records:
-            raise Unconvertible("a hand of cards outside the setup")
+            raise Unconvertible(T_("a hand of cards outside the setup"))
         try:
             names = ast.literal_eval(match.group("cards"))
         except (ValueError, SyntaxError):
-            raise Unconvertible(f"a hand that is not a list of cards: {match.group('cards')[:80]!r}") from None
+            raise Unconvertible(
+                T_("a hand that is not a list of cards: {group}", group=repr(match.group("cards")[:80]))
+            ) from None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise Unconvertible(f"a hand that is not a list of cards: {match.group('cards')[:80]!r}")
+            raise Unconvertible(
+                T_("a hand that is not a list of cards: {group}", group=repr(match.group("cards")[:80]))
+            )
         self.hands.append((self.players[-1]["name"], [self.card(n) for n in names], number))
 
     def on_turn(self, match: re.Match[str], number: int) -> None:
@@ -281,9 +294,9 @@ class _Game:
     def on_clue(self, match: re.Match[str], number: int) -> None:
         card = self.card(match.group("card"))
         if match.group("p") is None:
-            raise Unconvertible(f"a clue about {self.deck.name(card)} that names nobody who showed it")
+            raise Unconvertible(T_("a clue about {card} that names nobody who showed it", card=self.deck.name(card)))
         if self.roller is None:
-            raise Unconvertible("a clue without a roll of the magnifying glass before it")
+            raise Unconvertible(T_("a clue without a roll of the magnifying glass before it"))
         record = {"type": "reveal", "player": self.name(match.group("p")), "card": card, "to": [self.roller]}
         self.records.append(located({**record, "cause": "magnifying glass"}, number))
 
@@ -301,7 +314,7 @@ class _Game:
 
     def answer(self, shower: str | None, card: str | None) -> None:
         if self.pending is None:
-            raise Unconvertible("an answer without a suggestion")
+            raise Unconvertible(T_("an answer without a suggestion"))
         record, self.pending = self.pending, None
         names = [p["name"] for p in self.players]
         record["responses"] = responses(names, record["player"], shower, card)
@@ -323,7 +336,7 @@ class _Game:
 
     def on_accused(self, match: re.Match[str], number: int) -> None:
         if self.accuser is None:
-            raise Unconvertible("an accused solution without an accusation")
+            raise Unconvertible(T_("an accused solution without an accusation"))
         player, correct, line = self.accuser
         self.accuser = None
         record = {"type": "accuse", "player": player, **self.triple(match), "correct": correct}
@@ -345,9 +358,15 @@ class _Game:
             names = [c.strip() for c in (found.group("cards") or "").split(",") if c.strip()]
             if n > len(self.deck.of(category)):
                 self.problems.append(
-                    Problem(
+                    Problem.of(
                         "import_dropped",
-                        f"{self.summarising} says {n} {category} remain, of {len(self.deck.of(category))}: left out",
+                        T_(
+                            "{summarising} says {n} {category} remain, of {n_of}: left out",
+                            summarising=self.summarising,
+                            n=n,
+                            category=category,
+                            n_of=len(self.deck.of(category)),
+                        ),
                         line=number,
                         source_file=self.source_file,
                     )
@@ -379,7 +398,7 @@ class _Game:
             return
         solution = self.triple(match)
         if self.solution is not None and solution != self.solution:
-            raise Unconvertible("the final solution is not the one of the setup")
+            raise Unconvertible(T_("the final solution is not the one of the setup"))
         winner = self.winner if isinstance(self.winner, str) else None
         self.records.append(located({"type": "end", "winner": winner, "solution": solution}, number))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses, source_lines
 from clue_stats.ingest.raw import RawGame, ReadResult
@@ -66,7 +66,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     while pos < len(text):
         match = TOKEN.match(text, pos)
         if match is None or match.end() == pos:
-            raise Unconvertible(f"cannot read {text[pos : pos + 30]!r}")
+            raise Unconvertible(T_("cannot read {text}", text=repr(text[pos : pos + 30])))
         kind = match.lastgroup or ""
         out.append((kind, match.group(kind).strip()))
         pos = match.end()
@@ -93,10 +93,10 @@ def _values(text: str, arrays: dict[str, list[str]]) -> list[Any]:
                 if tokens[i][0] == "str":
                     items.append(tokens[i][1][1:-1])
                 elif tokens[i] != ("punct", ","):
-                    raise Unconvertible(f"an array holds {tokens[i][1]!r}, not only strings")
+                    raise Unconvertible(T_("an array holds {tokens}, not only strings", tokens=repr(tokens[i][1])))
                 i += 1
             if i == len(tokens):
-                raise Unconvertible(f"an array without its closing {close!r}")
+                raise Unconvertible(T_("an array without its closing {close}", close=repr(close)))
             values.append(items)
         elif kind == "word" and tok in ("null", "None"):
             values.append(None)
@@ -105,13 +105,13 @@ def _values(text: str, arrays: dict[str, list[str]]) -> list[Any]:
         elif kind == "word" and tok in arrays:
             values.append(list(arrays[tok]))
         elif kind == "word":
-            raise Unconvertible(f"{tok!r} is not a string, null, a boolean or an array declared before")
+            raise Unconvertible(T_("{tok} is not a string, null, a boolean or an array declared before", tok=repr(tok)))
         else:
-            raise Unconvertible(f"unexpected {tok!r}")
+            raise Unconvertible(T_("unexpected {tok}", tok=repr(tok)))
         i += 1
         if i < len(tokens):
             if tokens[i] != ("punct", ","):
-                raise Unconvertible(f"expected ',' before {tokens[i][1]!r}")
+                raise Unconvertible(T_("expected ',' before {tokens}", tokens=repr(tokens[i][1])))
             i += 1
     return values
 
@@ -142,8 +142,8 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     result = ReadResult()
     if not calls.records and calls.owner is None:
         result.problems.append(
-            Problem(
-                "bad_import", "no hand, suggest or accuse call: nothing to convert", line=1, source_file=source_file
+            Problem.of(
+                "bad_import", T_("no hand, suggest or accuse call: nothing to convert"), line=1, source_file=source_file
             )
         )
         return result
@@ -170,25 +170,36 @@ class _Calls:
             assert match is not None
             values = _values(match.group("value"), self.arrays)
             if len(values) != 1 or not isinstance(values[0], list):
-                raise Unconvertible(f"{match.group('name')} is not an array of card codes")
+                raise Unconvertible(T_("{group} is not an array of card codes", group=match.group("name")))
             self.arrays[match.group("name")] = values[0]
             return
         match = CALL.match(text)
         if match is None:
-            raise Unconvertible(f"not a ClueReasoner call: {line.strip()[:80]!r}")
+            raise Unconvertible(T_("not a ClueReasoner call: {strip}", strip=repr(line.strip()[:80])))
         args = _values(match.group("args"), self.arrays)
         getattr(self, "on_" + match.group("method"))(args, number)
 
     @staticmethod
     def player(value: Any, what: str) -> str:
         if value not in PLAYERS:
-            raise Unconvertible(f"{what} {value!r} is not one of the players {' '.join(PLAYERS)}", "unknown_player")
+            raise Unconvertible(
+                T_(
+                    "{what} {value} is not one of the players {players}",
+                    what=what,
+                    value=repr(value),
+                    players=" ".join(PLAYERS),
+                ),
+                "unknown_player",
+            )
         return str(value)
 
     @staticmethod
     def card(value: Any, what: str) -> str:
         if value not in CARDS:
-            raise Unconvertible(f"{what} {value!r} is not a card code ({' '.join(CARDS)})", "unknown_card")
+            raise Unconvertible(
+                T_("{what} {value} is not a card code ({cards})", what=what, value=repr(value), cards=" ".join(CARDS)),
+                "unknown_card",
+            )
         return CARDS[value]
 
     def triple(self, codes: list[Any], what: str) -> dict[str, str]:
@@ -196,22 +207,28 @@ class _Calls:
             self.card(code, f"{what}: card")
         fields = sorted((CATEGORY[c], CARDS[c]) for c in codes)
         if [f for f, _ in fields] != ["room", "suspect", "weapon"]:
-            raise Unconvertible(f"{what} names {' '.join(codes)}: not one suspect, one weapon and one room")
+            raise Unconvertible(
+                T_("{what} names {codes}: not one suspect, one weapon and one room", what=what, codes=" ".join(codes))
+            )
         return {"suspect": fields[1][1], "weapon": fields[2][1], "room": fields[0][1]}
 
     @staticmethod
     def arity(args: list[Any], n: int, call: str) -> None:
         if len(args) != n:
-            raise Unconvertible(f"{call} takes {n} arguments, not {len(args)}")
+            raise Unconvertible(T_("{call} takes {n} arguments, not {n_args}", call=call, n=n, n_args=len(args)))
 
     def on_hand(self, args: list[Any], number: int) -> None:
         self.arity(args, 2, "hand(player, cards)")
         owner = self.player(args[0], "hand: player")
         if not isinstance(args[1], list):
-            raise Unconvertible("hand: the cards must be an array of card codes")
+            raise Unconvertible(T_("hand: the cards must be an array of card codes"))
         if self.owner is not None:
             raise Unconvertible(
-                f"a second hand ({owner}'s): the calls record one notebook owner's hand ({self.owner}'s)"
+                T_(
+                    "a second hand ({owner}'s): the calls record one notebook owner's hand ({owner2}'s)",
+                    owner=owner,
+                    owner2=self.owner,
+                )
             )
         self.owner = owner
         self.deal = located(
@@ -225,7 +242,7 @@ class _Calls:
         refuter = None if args[4] is None else self.player(args[4], "suggest: refuter")
         shown = None if args[5] is None else self.card(args[5], "suggest: cardShown")
         if refuter is None and shown is not None:
-            raise Unconvertible("suggest: a card is shown but the refuter is null")
+            raise Unconvertible(T_("suggest: a card is shown but the refuter is null"))
         answers = responses(PLAYERS, suggester, refuter, shown if shown is not None else "?")
         self.records.append(located({"type": "suggest", "player": suggester, **cards, "responses": answers}, number))
 
@@ -234,7 +251,7 @@ class _Calls:
         accuser = self.player(args[0], "accuse: accuser")
         cards = self.triple(args[1:4], "accuse")
         if not isinstance(args[4], bool):
-            raise Unconvertible("accuse: isCorrect must be true or false")
+            raise Unconvertible(T_("accuse: isCorrect must be true or false"))
         self.records.append(located({"type": "accuse", "player": accuser, **cards, "correct": args[4]}, number))
         if args[4]:
             self.records.append(located({"type": "end", "winner": accuser, "solution": dict(cards)}, number))

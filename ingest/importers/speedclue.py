@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,
@@ -75,17 +75,20 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     result = ReadResult()
     if not starts:
         result.problems.append(
-            Problem(
-                "bad_import", f"no game: a SpeedClue transcript has a line {HEADER!r}", line=1, source_file=source_file
+            Problem.of(
+                "bad_import",
+                T_("no game: a SpeedClue transcript has a line {header}", header=repr(HEADER)),
+                line=1,
+                source_file=source_file,
             )
         )
         return result
     for i, line in enumerate(lines[: starts[0]]):
         if not NOISE.match(line):
             result.problems.append(
-                Problem(
+                Problem.of(
                     "bad_import",
-                    f"not part of a SpeedClue transcript: {line[:80]!r}",
+                    T_("not part of a SpeedClue transcript: {line}", line=repr(line[:80])),
                     line=i + 1,
                     source_file=source_file,
                 )
@@ -150,16 +153,28 @@ class _Game:
             if not line.strip() and self.players:
                 self.header_done = True  # the blank line that closes the players' list
             return
-        raise Unconvertible(f"not a line of a SpeedClue transcript: {line[:80]!r}")
+        raise Unconvertible(T_("not a line of a SpeedClue transcript: {line}", line=repr(line[:80])))
 
     def player(self, match: re.Match[str], group: str = "p") -> str:
         name, seat = match.group(group), match.group(group + "_seat")
         if name not in self.players:
             raise Unconvertible(
-                f"player {name!r} is not one of this game's players ({', '.join(self.players)})", "unknown_player"
+                T_(
+                    "player {name} is not one of this game's players ({players})",
+                    name=repr(name),
+                    players=", ".join(self.players),
+                ),
+                "unknown_player",
             )
         if seat is not None and int(seat) != self.players.index(name):
-            raise Unconvertible(f"player {name!r} sits in seat {self.players.index(name)}, not [{seat}]")
+            raise Unconvertible(
+                T_(
+                    "player {name} sits in seat {index}, not [{seat}]",
+                    name=repr(name),
+                    index=self.players.index(name),
+                    seat=seat,
+                )
+            )
         return name
 
     def triple(self, match: re.Match[str]) -> dict[str, str]:
@@ -178,9 +193,9 @@ class _Game:
             record, _ = self.pending_suggest
             self.pending_suggest = None
             self.problems.append(
-                Problem(
+                Problem.of(
                     "bad_import",
-                    f"{record['player']}'s suggestion is never answered",
+                    T_("{record}'s suggestion is never answered", record=record["player"]),
                     line=record.get("x-source-line"),
                     source_file=self.source_file,
                 )
@@ -189,9 +204,9 @@ class _Game:
             record = self.pending_accuse
             self.pending_accuse = None
             self.problems.append(
-                Problem(
+                Problem.of(
                     "bad_import",
-                    f"{record['player']}'s accusation has no verdict",
+                    T_("{record}'s accusation has no verdict", record=record["player"]),
                     line=record.get("x-source-line"),
                     source_file=self.source_file,
                 )
@@ -204,10 +219,12 @@ class _Game:
 
     def on_seat(self, match: re.Match[str], number: int) -> None:
         if self.header_done:
-            raise Unconvertible(f"a player's line after the players' list: {match.group(0).strip()!r}")
+            raise Unconvertible(
+                T_("a player's line after the players' list: {strip}", strip=repr(match.group(0).strip()))
+            )
         name = match.group("p")
         if name in self.players:
-            raise Unconvertible(f"player {name!r} is listed twice", "bad_players")
+            raise Unconvertible(T_("player {name} is listed twice", name=repr(name)), "bad_players")
         self.players.append(name)
 
     def on_solution(self, match: re.Match[str], number: int) -> None:
@@ -218,7 +235,9 @@ class _Game:
         cards = [c for c in re.finditer(_CARD, match.group("cards"))]
         listed = match.group("cards").strip()
         if (cards or listed) and ", ".join(c.group(0) for c in cards) != listed:
-            raise Unconvertible(f"{name}'s hand is not a list of cards: {listed[:80]!r}")
+            raise Unconvertible(
+                T_("{name}'s hand is not a list of cards: {listed}", name=name, listed=repr(listed[:80]))
+            )
         ids = [self.card(c.group("kind"), c.group("card")) for c in cards]
         self.records.append(located({"type": "deal", "player": name, "cards": ids}, number))
 
@@ -233,24 +252,26 @@ class _Game:
 
     def on_can(self, match: re.Match[str], number: int) -> None:
         if self.pending_suggest is None or self.pending_suggest[1] is not None:
-            raise Unconvertible("a disprover without a suggestion to answer")
+            raise Unconvertible(T_("a disprover without a suggestion to answer"))
         self.pending_suggest = (self.pending_suggest[0], self.player(match))
 
     def on_shows(self, match: re.Match[str], number: int) -> None:
         if self.pending_suggest is None:
-            raise Unconvertible("a card shown without a suggestion to answer")
+            raise Unconvertible(T_("a card shown without a suggestion to answer"))
         record, disprover = self.pending_suggest
         self.pending_suggest = None
         shower = self.player(match)
         if disprover is not None and disprover != shower:
-            raise Unconvertible(f"{disprover} can disprove, but {shower} shows the card")
+            raise Unconvertible(
+                T_("{disprover} can disprove, but {shower} shows the card", disprover=disprover, shower=shower)
+            )
         card = self.card(match.group("kind"), match.group("card"))
         record["responses"] = responses(self.players, record["player"], shower, card)
         self.records.append(located(record, record.pop("x-source-line", None)))
 
     def on_nobody(self, match: re.Match[str], number: int) -> None:
         if self.pending_suggest is None or self.pending_suggest[1] is not None:
-            raise Unconvertible("'No player can disprove!' without a suggestion to answer")
+            raise Unconvertible(T_("'No player can disprove!' without a suggestion to answer"))
         record, _ = self.pending_suggest
         self.pending_suggest = None
         record["responses"] = responses(self.players, record["player"], None, None)
@@ -266,7 +287,7 @@ class _Game:
 
     def on_verdict(self, match: re.Match[str], number: int) -> None:
         if self.pending_accuse is None:
-            raise Unconvertible("a verdict without an accusation")
+            raise Unconvertible(T_("a verdict without an accusation"))
         record = self.pending_accuse
         self.pending_accuse = None
         record["correct"] = match.group("verdict") == "correct!"
@@ -275,7 +296,7 @@ class _Game:
     def on_winner(self, match: re.Match[str], number: int) -> None:
         self.settle()
         if self.solution is None:
-            raise Unconvertible("the winner is named but the transcript has no solution line")
+            raise Unconvertible(T_("the winner is named but the transcript has no solution line"))
         self.records.append(
             located({"type": "end", "winner": self.player(match), "solution": dict(self.solution)}, number)
         )

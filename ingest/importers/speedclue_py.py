@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
 from clue_stats.ingest.raw import RawGame, ReadResult
@@ -103,9 +103,9 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             in_game = False
     if not starts:
         result.problems.append(
-            Problem(
+            Problem.of(
                 "bad_import",
-                "no game: a SpeedClue Python server transcript sends each player a 'reset' message",
+                T_("no game: a SpeedClue Python server transcript sends each player a 'reset' message"),
                 line=1,
                 source_file=source_file,
             )
@@ -124,9 +124,11 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             line = min(number for _, number in game.scores.values())
             counted = ", ".join(f"{name} {won.get(name, 0)}" for name in game.scores)
             game.problems.append(
-                Problem(
+                Problem.of(
                     "bad_import",
-                    f"the server's scores do not count the games won in this transcript ({counted})",
+                    T_(
+                        "the server's scores do not count the games won in this transcript ({counted})", counted=counted
+                    ),
                     line=line,
                     source_file=source_file,
                 )
@@ -212,7 +214,7 @@ class _Game:
     def message(self, token: _Line) -> None:
         words = token.text.split()
         if not words:
-            raise Unconvertible(f"an empty message for {token.name}")
+            raise Unconvertible(T_("an empty message for {name}", name=token.name))
         verb, args = words[0].lower(), words[1:]
         if token.way == "=<<":
             if verb == "reset":
@@ -222,34 +224,50 @@ class _Game:
             elif verb == "accusation":
                 self.on_accusation(args, token.number)
             elif verb not in ("suggest", "disprove", "accuse", "done"):
-                raise Unconvertible(f"a message the server does not send: {token.text[:80]!r}")
+                raise Unconvertible(T_("a message the server does not send: {text}", text=repr(token.text[:80])))
             return
         if verb == "suggest" and args:
             self.on_suggest(token.name or "", args, token.number)
         elif verb == "accuse" and args:
             self.on_accuse(token.name or "", args, token.number)
         elif verb not in ("ok", "-", "show", "dead"):
-            raise Unconvertible(f"{token.name} answers {token.text[:80]!r}, which the server does not accept")
+            raise Unconvertible(
+                T_(
+                    "{name} answers {text}, which the server does not accept",
+                    name=token.name,
+                    text=repr(token.text[:80]),
+                )
+            )
 
     # -- helpers
 
     def card(self, code: str, category: str | None = None) -> str:
         name = CARD_CODES.get(code.lower())
         if name is None:
-            raise Unconvertible(f"{code!r} is not a card code of the contest", "unknown_card")
+            raise Unconvertible(T_("{code} is not a card code of the contest", code=repr(code)), "unknown_card")
         card = resolve(self.deck, name)
         if category is not None and self.deck.category(card) != category:
-            raise Unconvertible(f"{code!r} ({self.deck.name(card)}) is not one of the {category}", "unknown_card")
+            raise Unconvertible(
+                T_(
+                    "{code} ({card}) is not one of the {category}",
+                    code=repr(code),
+                    card=self.deck.name(card),
+                    category=category,
+                ),
+                "unknown_card",
+            )
         return card
 
     def triple(self, codes: list[str], what: str) -> dict[str, str]:
         if len(codes) != 3:
-            raise Unconvertible(f"{what} names {len(codes)} cards, not a suspect, a weapon and a room")
+            raise Unconvertible(
+                T_("{what} names {n_codes} cards, not a suspect, a weapon and a room", what=what, n_codes=len(codes))
+            )
         return {f: self.card(code, CATEGORY_OF_FIELD[f]) for f, code in zip(CATEGORY_OF_FIELD, codes, strict=True)}
 
     def seat(self, value: str) -> str:
         if not value.isdigit() or int(value) >= len(self.players) or not self.players[int(value)]:
-            raise Unconvertible(f"seat {value!r} is not a seat of this game", "unknown_player")
+            raise Unconvertible(T_("seat {value} is not a seat of this game", value=repr(value)), "unknown_player")
         return self.players[int(value)]
 
     def settle(self, number: int) -> None:
@@ -257,9 +275,14 @@ class _Game:
         for what, record in (("suggestion", self.pending), ("accusation", self.accusing)):
             if record is not None:
                 self.problems.append(
-                    Problem(
+                    Problem.of(
                         "bad_import",
-                        f"{record['player']}'s {what} is never answered (the next turn begins at line {number})",
+                        T_(
+                            "{record}'s {what} is never answered (the next turn begins at line {number})",
+                            record=record["player"],
+                            what=what,
+                            number=number,
+                        ),
                         line=record["x-source-line"],
                         source_file=self.source_file,
                     )
@@ -275,10 +298,13 @@ class _Game:
             else:
                 why = "the transcript ends"
             self.problems.append(
-                Problem(
+                Problem.of(
                     "game_cut_off",
-                    f"the game is cut off: {why} before anyone won (a player timed out or was killed?){unanswered}; "
-                    "the game is kept up to there",
+                    T_(
+                        "the game is cut off: {why} before anyone won (a player timed out or was killed?){unanswered}; the game is kept up to there",
+                        why=why,
+                        unanswered=unanswered,
+                    ),
                     line=self.stopped.number if self.stopped is not None else last,
                     source_file=self.source_file,
                 )
@@ -289,10 +315,13 @@ class _Game:
         if self.foreign:
             first = self.foreign[0]
             self.problems.append(
-                Problem(
+                Problem.of(
                     "import_dropped",
-                    f"{len(self.foreign)} line(s) that are not the server's (a player's own output?) were passed over, "
-                    f"the first: {first.text[:80]!r}",
+                    T_(
+                        "{n_foreign} line(s) that are not the server's (a player's own output?) were passed over, the first: {text}",
+                        n_foreign=len(self.foreign),
+                        text=repr(first.text[:80]),
+                    ),
                     line=first.number,
                     source_file=self.source_file,
                 )
@@ -302,29 +331,41 @@ class _Game:
 
     def on_reset(self, name: str, args: list[str], number: int) -> None:
         if self.records:
-            raise Unconvertible(f"{name} is dealt a new hand in the middle of a game")
+            raise Unconvertible(T_("{name} is dealt a new hand in the middle of a game", name=name))
         if len(args) < 2 or not args[0].isdigit() or not args[1].isdigit():
-            raise Unconvertible(f"'reset' names no player count and seat: {' '.join(args)[:80]!r}")
+            raise Unconvertible(T_("'reset' names no player count and seat: {args}", args=repr(" ".join(args)[:80])))
         count, seat = int(args[0]), int(args[1])
         if not self.players:
             self.players = [""] * count
         if count != len(self.players) or seat >= count:
-            raise Unconvertible(f"{name} is told seat {seat} of {count} players, in a game of {len(self.players)}")
+            raise Unconvertible(
+                T_(
+                    "{name} is told seat {seat} of {count} players, in a game of {n_players}",
+                    name=name,
+                    seat=seat,
+                    count=count,
+                    n_players=len(self.players),
+                )
+            )
         if self.players[seat] or name in self.players:
-            raise Unconvertible(f"{name} is given seat {seat} a second time, or a second seat", "bad_players")
+            raise Unconvertible(
+                T_("{name} is given seat {seat} a second time, or a second seat", name=name, seat=seat), "bad_players"
+            )
         self.players[seat] = name
         self.hands[seat] = ([self.card(code) for code in args[2:]], number)
 
     def on_round(self, seat: int, number: int) -> None:
         self.settle(number)
         if missing := [str(s) for s, name in enumerate(self.players) if not name]:
-            raise Unconvertible(f"seat(s) {', '.join(missing)} are given no hand", "bad_players")
+            raise Unconvertible(T_("seat(s) {missing} are given no hand", missing=", ".join(missing)), "bad_players")
         self.active = self.seat(str(seat))
         self.records.append(located({"type": "turn", "player": self.active}, number))
 
     def on_suggest(self, name: str, args: list[str], number: int) -> None:
         if name != self.active:
-            raise Unconvertible(f"{name} suggests, but it is {self.active}'s turn", "not_your_turn")
+            raise Unconvertible(
+                T_("{name} suggests, but it is {active}'s turn", name=name, active=self.active), "not_your_turn"
+            )
         self.pending = {
             "type": "suggest",
             "player": name,
@@ -335,7 +376,7 @@ class _Game:
     def on_suggestion(self, args: list[str], number: int) -> None:
         """The broadcast: ``suggestion ID S W R DISPROVER|- [CARD]``; every copy but the first is a check."""
         if len(args) < 5:
-            raise Unconvertible(f"a 'suggestion' message without its answer: {' '.join(args)!r}")
+            raise Unconvertible(T_("a 'suggestion' message without its answer: {args}", args=repr(" ".join(args))))
         suggester = self.seat(args[0])
         cards = self.triple(args[1:4], f"{suggester}'s suggestion")
         shower = None if args[4] == "-" else self.seat(args[4])
@@ -343,14 +384,18 @@ class _Game:
         if record is None:
             last = next((r for r in reversed(self.records) if r["type"] == "suggest"), None)
             if last is None or last["player"] != suggester or any(last[f] != cards[f] for f in cards):
-                raise Unconvertible(f"the server tells of {suggester}'s suggestion, which was never made")
+                raise Unconvertible(
+                    T_("the server tells of {suggester}'s suggestion, which was never made", suggester=suggester)
+                )
             return
         if record["player"] != suggester or any(record[f] != cards[f] for f in cards):
-            raise Unconvertible(f"the server tells of another suggestion than {record['player']}'s")
+            raise Unconvertible(T_("the server tells of another suggestion than {record}'s", record=record["player"]))
         if shower is not None and len(args) < 6:
             # a copy without the card (a bystander's): wait for the suggester's copy
             if "x-shower" in record and record["x-shower"] != shower:
-                raise Unconvertible(f"the copies of {suggester}'s suggestion name other disprovers")
+                raise Unconvertible(
+                    T_("the copies of {suggester}'s suggestion name other disprovers", suggester=suggester)
+                )
             record["x-shower"] = shower
             return
         shown = self.card(args[5]) if shower is not None else None
@@ -362,7 +407,9 @@ class _Game:
 
     def on_accuse(self, name: str, args: list[str], number: int) -> None:
         if name != self.active:
-            raise Unconvertible(f"{name} accuses, but it is {self.active}'s turn", "not_your_turn")
+            raise Unconvertible(
+                T_("{name} accuses, but it is {active}'s turn", name=name, active=self.active), "not_your_turn"
+            )
         self.accusing = {
             "type": "accuse",
             "player": name,
@@ -372,14 +419,14 @@ class _Game:
 
     def on_accusation(self, args: list[str], number: int) -> None:
         if len(args) != 5 or args[4] not in "+-":
-            raise Unconvertible(f"an 'accusation' message without its verdict: {' '.join(args)!r}")
+            raise Unconvertible(T_("an 'accusation' message without its verdict: {args}", args=repr(" ".join(args))))
         accuser = self.seat(args[0])
         record = self.accusing
         if record is None:
             return  # a later copy of the broadcast
         cards = self.triple(args[1:4], f"{accuser}'s accusation")
         if record["player"] != accuser or any(record[f] != cards[f] for f in cards):
-            raise Unconvertible(f"the server tells of another accusation than {record['player']}'s")
+            raise Unconvertible(T_("the server tells of another accusation than {record}'s", record=record["player"]))
         self.accusing = None
         record["correct"] = args[4] == "+"
         if record["correct"]:
@@ -391,15 +438,19 @@ class _Game:
         try:
             codes = ast.literal_eval(target)
         except (ValueError, SyntaxError):
-            raise Unconvertible(f"the target of {name}'s loss is not a list of cards: {target[:80]!r}") from None
+            raise Unconvertible(
+                T_("the target of {name}'s loss is not a list of cards: {target}", name=name, target=repr(target[:80]))
+            ) from None
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise Unconvertible(f"the target of {name}'s loss is not a list of cards: {target[:80]!r}")
+            raise Unconvertible(
+                T_("the target of {name}'s loss is not a list of cards: {target}", name=name, target=repr(target[:80]))
+            )
         self.solution = self.triple(codes, "the server's target")
 
     def on_win(self, name: str, number: int) -> None:
         self.settle(number)
         if name not in self.players:
-            raise Unconvertible(f"{name} wins, but is not one of this game's players", "unknown_player")
+            raise Unconvertible(T_("{name} wins, but is not one of this game's players", name=name), "unknown_player")
         self.ended, self.winner = True, name
         solution = dict(self.solution) if self.solution is not None else None
         self.records.append(located({"type": "end", "winner": name, "solution": solution}, number))
