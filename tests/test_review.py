@@ -416,3 +416,30 @@ def test_a_puzzle_is_a_mistake_and_rates_any_suggestion_as_the_review_does(night
     assert_clean(at)
     said = " ".join(m.value for m in at.markdown)
     assert "1.00 bits lost against the best" in said and "**mistake**" in said
+
+
+@pytest.mark.slow
+def test_puzzles_start_at_the_players_latest_night(tmp_path: Path, monkeypatch) -> None:
+    """Anna made the same mistake on two nights, and the game of the later night was stored first:
+    her puzzles are the later night's first, the page opens at it, and the Night choice keeps
+    only that night's."""
+    from clue_stats.analysis import puzzles
+
+    first = night_of_games()[0]
+    later = [dict(r, id="m1", played_at="2026-11-13T20:00") if r["type"] == "game" else r for r in first]
+    log = tmp_path / "nights.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in [*later, *first]), encoding="utf-8")
+    db = tmp_path / "nights.duckdb"
+    assert pipeline.ingest_paths([str(log)], db, workers=1).games_stored == 2
+    with store.read_connection(db) as con:
+        found = puzzles.puzzles(con, "Anna")
+    assert list(zip(found["night"], found["game_id"])) == [("2026-11-13", "m1"), ("2026-11-06", "n1")]
+
+    at = open_app(db, monkeypatch, "puzzles")
+    assert_clean(at)
+    assert at.selectbox(key="puzzle").index == 0 and any(s.key == "puzzle_s_m1_8" for s in at.selectbox)
+    at.selectbox(key="puzzle_night").set_value("2026-11-06").run()
+    assert_clean(at)
+    assert any(s.key == "puzzle_s_n1_8" for s in at.selectbox) and not any(
+        s.key == "puzzle_s_m1_8" for s in at.selectbox
+    )
