@@ -119,3 +119,23 @@ def test_a_range_of_nights_and_the_mistakes_a_user_can_make(season_db: Path) -> 
         assert "Traceback" not in text
     code, text = report(season_db, "--night", "2020-01-01")
     assert "nights with games: " in text and "2026-10-16" in text
+
+
+def test_the_night_page_says_when_a_player_was_certain_by_the_line_of_the_file(
+    season_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Game night page's longest wait: Anna certain after the file's line 9, the game's third
+    turn (record 8), in English and in German; never the record's number alone."""
+    from tests.helpers import open_app
+
+    def waits(at) -> list[str]:
+        return [line for m in at.markdown for line in str(m.value).splitlines() if "**" in line and "9" in line]
+
+    at = open_app(season_db, monkeypatch, "night", night="2026-09-04")
+    assert not at.exception, [e.value for e in at.exception]
+    [wait] = [w for w in waits(at) if "Longest wait" in w]
+    assert "Anna was certain after line 9 (turn 3) and waited 1 own turn before accusing and won in " in wait
+    monkeypatch.setenv("CLUE_STATS_LANG", "de")
+    at = open_app(season_db, monkeypatch, "night", night="2026-09-04")
+    [wait] = [w for w in waits(at) if "Längstes Warten" in w]
+    assert "Anna war nach Zeile 9 (Zug 3) sicher" in wait and "record" not in wait

@@ -134,34 +134,35 @@ if wait is not None:
     v = wait["values"]
     fields = {
         "player": md(wait["player"]),
-        "record": number(v["first_certain_seq"]),
+        # the record that made them certain, as the club typed it: "line 14 (turn 3)"
+        "certain": wait["places"](v["first_certain_seq"]),
         "where": _where(wait, numbers),
     }
     turns = v["turns_waited"]
     if v.get("correct"):
         text = n_(
             turns,
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turn "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turn "
             "before accusing and won in {where}.",
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turns "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turns "
             "before accusing and won in {where}.",
             **fields,
         )
     elif v.get("correct") is False:
         text = n_(
             turns,
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turn "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turn "
             "before accusing and was wrong in {where}.",
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turns "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turns "
             "before accusing and was wrong in {where}.",
             **fields,
         )
     else:
         text = n_(
             turns,
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turn "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turn "
             "before accusing in {where}.",
-            "**Longest wait after certainty**: {player} was certain after record {record} and waited {n} own turns "
+            "**Longest wait after certainty**: {player} was certain after {certain} and waited {n} own turns "
             "before accusing in {where}.",
             **fields,
         )
