@@ -286,8 +286,9 @@ with right:
         elif rated.get("expected_gain_bits") is None:
             st.info(_("Expected and best gain: {state}.").format(state=LEFT_OUT if cut else _(NO_ANALYSIS)))
         else:
-            cols = st.columns(5)
-            # two decimals: a metric wider than its fifth of the page is cut ("0.95…")
+            # three and two to a row: five in the half page cut the German and Swedish labels and the
+            # label's word ("Fe…"); two decimals, so that a number is not cut either
+            cols = [*st.columns(3), *st.columns(2)]
             cols[0].metric(_("Expected gain (bits)"), decimal(rated["expected_gain_bits"]))
             if rated.get("best_gain_bits") is None:
                 cols[1].metric(

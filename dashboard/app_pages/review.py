@@ -110,7 +110,7 @@ else:
     rows(
         listed.select("player", "suggestion", "label", "bits_lost", "answer", "best_instead", "record", "replay"),
         first=("player", "suggestion", "label"),
-        links={"replay": _("open in the replay")},
+        links={"replay": _("open")},
         headers={
             "answer": _("answer"),
             "best_instead": _("best suggestion instead"),
