@@ -299,6 +299,22 @@ def test_the_review_and_the_replay_choose_among_the_same_games_and_follow_a_link
     assert newest.startswith("n5 · 2026-11-06T21:50 · ") and newest.endswith(" · 2 players"), newest
 
 
+@pytest.mark.slow
+def test_the_review_says_why_in_the_language_switched_to_not_the_one_read_first(night_db: Path, monkeypatch) -> None:
+    """The review's reasons are read once per game and language: after an English reader, a German
+    one gets them in German (the query's cache is kept per language), and the labels and figures too."""
+    at = open_app(night_db, monkeypatch, "review", game="n2")
+    assert_clean(at)
+    english = [m.value for m in at.markdown if "bits expected" in m.value]
+    assert english and "Anna named" in english[0]
+    at.sidebar.selectbox(key="language").set_value("de").run()
+    assert_clean(at)
+    german = [m.value for m in at.markdown if "Bits erwartet" in m.value]
+    assert german and "Anna nannte" in german[0] and "**Ungenauigkeit**, 0,25 Bit verloren" in german[0]
+    assert not [m.value for m in at.markdown if "bits expected" in m.value]
+    assert at.title[0].value == "Partie-Besprechung"
+
+
 # ---------------------------------------------------------------- why, in words, from the exact numbers
 
 
