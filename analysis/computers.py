@@ -20,9 +20,9 @@ from clue_stats.analysis import accusations, giveaway, information, statements, 
 from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Accuse, Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.engine.rules import Replay
-from clue_stats.ingest.store import ANALYSIS_CUT, Columns
+from clue_stats.ingest.store import Columns
 
 
 class GameAnalysis:
@@ -239,9 +239,12 @@ class Cut:
     reason: str  # the budget's message: which limit stopped the count
     seq: int = 0  # the first record left out (0: the game as a whole)
     line: int | None = None
+    said: Said | None = None  # the budget's message as template and values (engine.budget)
 
     def problem(self) -> Problem:
-        return Problem("over_budget", f"{ANALYSIS_CUT}{self.what}: {self.reason}", seq=self.seq, line=self.line)
+        """The over_budget problem; its message starts with ANALYSIS_CUT, as the store finds it."""
+        message = T_("the analysis left out {what}: {reason}", what=self.what, reason=self.said or self.reason)
+        return Problem.of("over_budget", message, seq=self.seq, line=self.line)
 
 
 def suggestions_at(game: Game, records: Sequence[Suggest]) -> str:
@@ -308,13 +311,25 @@ class ReviewComputer:
             pending, exc = self._score_until_cut(ctx, pending, True, review.scored)
             if exc is not None:
                 review.cuts.append(
-                    Cut(f"the review of {suggestions_at(game, pending)}", exc.message, pending[0].seq, pending[0].line)
+                    Cut(
+                        f"the review of {suggestions_at(game, pending)}",
+                        exc.message,
+                        pending[0].seq,
+                        pending[0].line,
+                        exc.said,
+                    )
                 )
         if pending:  # the expected gain alone, of those the review did not reach (or of all: the lighter level)
             left, exc = self._score_until_cut(ctx, pending, False, review.scored)
             if exc is not None:
                 review.cuts.append(
-                    Cut(f"the expected gain of {suggestions_at(game, left)}", exc.message, left[0].seq, left[0].line)
+                    Cut(
+                        f"the expected gain of {suggestions_at(game, left)}",
+                        exc.message,
+                        left[0].seq,
+                        left[0].line,
+                        exc.said,
+                    )
                 )
         return review
 
@@ -400,7 +415,7 @@ def run_computers(ctx: GameAnalysis, computers: Sequence[StatComputer] = COMPUTE
                 with stage(ctx.limits):
                     result = computer.compute(ctx, done)
         except budget.BudgetExceeded as exc:
-            cuts.append(Cut(computer.what, exc.message, line=ctx.game.header_line))
+            cuts.append(Cut(computer.what, exc.message, line=ctx.game.header_line, said=exc.said))
             continue
         if result is not None:
             done.add(result)

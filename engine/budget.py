@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from clue_stats.engine.errors import ClueStatsError, UsageError
+from clue_stats.engine.problems import T_, Said
 
 N = TypeVar("N", int, float)
 
@@ -58,10 +59,11 @@ class BudgetExceeded(ClueStatsError):
     """A count would pass a limit of the budget. ``reason``: "work", "memory" or "time". The
     pipeline catches it and reports the problem ``over_budget``."""
 
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
+    def __init__(self, reason: str, message: str | Said):
+        super().__init__(str(message))
         self.reason = reason
-        self.message = message
+        self.message = str(message)  # in English
+        self.said = message if isinstance(message, Said) else None  # as template and values (engine.problems)
         self.seq: int | None = None  # the record whose count stopped, where the caller knows it
 
 
@@ -139,14 +141,19 @@ class Budget:
         memory = int(self.limits.memory_mb * (1 << 20)) if self.limits.memory_mb else 1 << 62
         return work, memory
 
-    def _time_spent(self, now: float) -> str:
+    def _time_spent(self, now: float) -> Said:
         """Where the stage's seconds went, as the message says it: in the counts of the deals, and
         outside them (reading and checking the records, a custom deck, the analysis's other steps)."""
         counted = self.counting_seconds
-        return (
-            f"the time limit of {self.limits.seconds:g} s was passed after {now - self.started:.1f} s: "
-            f"{counted:.1f} s counting the deals ({self.counts:,} counts, {self.spent:,} states), "
-            f"{max(0.0, now - self.started - counted):.1f} s in the rest of the stage (reading the records and the deck, preparing the counts)"
+        return T_(
+            "the time limit of {limit} s was passed after {spent} s: {counted} s counting the deals ({counts} counts, "
+            "{states} states), {rest} s in the rest of the stage (reading the records and the deck, preparing the counts)",
+            limit=format(self.limits.seconds or 0, "g"),
+            spent=format(now - self.started, ".1f"),
+            counted=format(counted, ".1f"),
+            counts=format(self.counts, ","),
+            states=format(self.spent, ","),
+            rest=format(max(0.0, now - self.started - counted), ".1f"),
         )
 
     def _counted(self) -> None:
@@ -169,20 +176,27 @@ class Budget:
         self._counted()
         if states > work:
             return self._over_work()
+        about = T_(" (it was about to hold {held} MiB)", held=format(held / (1 << 20), ",.0f")) if held else ""
         return self._stop(
             "memory",
-            f"one count of the deals needed more than the memory limit of {self.limits.memory_mb:g} MiB"
-            + (f" (it was about to hold {held / (1 << 20):,.0f} MiB)" if held else ""),
+            T_(
+                "one count of the deals needed more than the memory limit of {limit} MiB{about}",
+                limit=format(self.limits.memory_mb or 0, "g"),
+                about=about,
+            ),
         )
 
     def _over_work(self) -> BudgetExceeded:
         return self._stop(
             "work",
-            f"counting the deals generated more than the limit of {self.limits.states:,} states "
-            f"({self.counts:,} counts)",
+            T_(
+                "counting the deals generated more than the limit of {limit} states ({counts} counts)",
+                limit=format(self.limits.states or 0, ","),
+                counts=format(self.counts, ","),
+            ),
         )
 
-    def _stop(self, reason: str, message: str) -> BudgetExceeded:
+    def _stop(self, reason: str, message: str | Said) -> BudgetExceeded:
         self.exceeded = BudgetExceeded(reason, message)
         return self.exceeded
 

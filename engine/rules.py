@@ -749,7 +749,7 @@ def over_budget(game: Game, exc: budget.BudgetExceeded, searching: bool = False)
         what = T_("the consistency of the log was not checked")
     return Problem.of(
         "over_budget",
-        T_("{what}: {message}", what=what, message=exc.message),
+        T_("{what}: {message}", what=what, message=exc.said or exc.message),
         seq=exc.seq or 0,
         line=record.line if record is not None else game.header_line,
     )

@@ -344,6 +344,22 @@ def test_validate_reports_the_budget_and_goes_on(tmp_path):
     assert [p["code"] for p in data["problems"]] == ["no_deals", "over_budget"]
 
 
+def test_the_budgets_problem_is_said_in_the_readers_language(tmp_path):
+    """over_budget in German: what was not checked and which limit stopped it, the numbers as the
+    English message has them; the English message in --json."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    _write(folder, "blind.jsonl", random_game(3, n_players=6, n_suggestions=20, deck=small_deck(8, 8, 12), blind=True))
+    english = json.loads(
+        CliRunner().invoke(app, ["validate", str(folder), "--budget-states", "1000000", "--json"]).stdout
+    )["problems"][-1]["message"]
+    assert "counting the deals generated more than the limit of 1,000,000 states (" in english
+    result = CliRunner().invoke(app, ["--lang", "de", "validate", str(folder), "--budget-states", "1000000"])
+    [line] = [x for x in result.stdout.splitlines() if ": over_budget: " in x]
+    assert line.split(": over_budget: ")[1].startswith("die Widerspruchsfreiheit des Protokolls ab diesem ")
+    assert ": das Zählen der Verteilungen erzeugte mehr als die Grenze von 1,000,000 Zuständen (" in line
+
+
 def test_a_bad_budget_setting_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.setenv(budget.ENV_SECONDS, "soon")
     result = CliRunner().invoke(app, ["validate", str(tmp_path)])
