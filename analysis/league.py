@@ -15,6 +15,7 @@ from clue_stats.analysis.names import edition_name, name_columns
 from clue_stats.analysis.ratings import POOLS, model
 from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.analysis.stats import wilson_interval
+from clue_stats.analysis.words import _, n_
 from clue_stats.ingest.store import GameFilter, Store
 
 SETTLED_SIGMA = 6.0  # a rating is provisional while its uncertainty (sigma) is wider than this
@@ -94,8 +95,8 @@ def games_to_settle(sigma: float, opponents: int) -> int:
 def settle_words(games_to_settle: int) -> str:
     """Whether a rating is settled, in words: "settled", or "provisional: about 3 more games"."""
     if games_to_settle <= 0:
-        return "settled"
-    return f"provisional: about {games_to_settle} more game" + ("" if games_to_settle == 1 else "s")
+        return _("settled")
+    return n_(games_to_settle, "provisional: about {n} more game", "provisional: about {n} more games")
 
 
 def pool_sizes(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:

@@ -22,6 +22,7 @@ import pyarrow as pa
 from openskill.models import PlackettLuce
 
 from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
+from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 from clue_stats.ingest.store import Store
@@ -219,10 +220,10 @@ def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, in
     every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
     register_person_names(con)
     ordered: dict[str, list[tuple[str, str]]] = {}
-    for pool, _, game_id, sha in con.execute(f"{ORDERED_SQL} ORDER BY pool, game_index").fetchall():
+    for pool, _index, game_id, sha in con.execute(f"{ORDERED_SQL} ORDER BY pool, game_index").fetchall():
         ordered.setdefault(pool, []).append((game_id, sha))
     stored: dict[str, list[tuple[str, str]]] = {}
-    for pool, _, game_id, sha in con.execute(
+    for pool, _index, game_id, sha in con.execute(
         "SELECT DISTINCT pool, game_index, game_id, content_sha256 FROM ratings ORDER BY pool, game_index"
     ).fetchall():
         stored.setdefault(pool, []).append((game_id, sha))
@@ -264,7 +265,7 @@ def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, in
         games[-1][3].append(Seat(seat, name, player, rank))
     updates = []
     for pool, start in starts.items():
-        cols, _ = rate_games(by_pool[pool], states.get(pool))
+        cols, _states = rate_games(by_pool[pool], states.get(pool))
         updates.append((pool, start, _table(pool, cols)))
     return updates
 
@@ -414,5 +415,11 @@ def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
 def duplicate_words(pair: dict) -> str:
     """Why two names look like one person, in words: "1 letter apart, never at one table, 3 and 1 games"."""
     edits = pair["edits"]
-    apart = "the same but for capitals" if edits == 0 else f"{edits} letter{'s' if edits > 1 else ''} apart"
-    return f"{apart}, never at one table, {pair['keep_games']} and {pair['other_games']} games"
+    apart = _("the same but for capitals") if edits == 0 else n_(edits, "{n} letter apart", "{n} letters apart")
+    return n_(
+        pair["other_games"],
+        "{apart}, never at one table, {keep} and {n} game",
+        "{apart}, never at one table, {keep} and {n} games",
+        apart=apart,
+        keep=number(pair["keep_games"]),
+    )

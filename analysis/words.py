@@ -144,6 +144,14 @@ def percent(value: float, places: int = 0) -> str:
     return _pattern(language(), places, True).apply(value, _locale(language()))
 
 
+def ordinal(count: int) -> str:
+    """A place in an order as the language writes it: "1st", "2nd" (English), "1." (German), "1:a",
+    "3:e" (Swedish); the form (Babel's ordinal plural rules) picks the message."""
+    form = _locale(language()).ordinal_form(count)
+    said = {"one": _("{n}st"), "two": _("{n}nd"), "few": _("{n}rd")}.get(form, _("{n}th"))
+    return said.format(n=number(count))
+
+
 def significant(value: float, digits: int = 3) -> str:
     """A number to ``digits`` significant digits, no trailing zeros: "0.000123", "12.3", "0,5"."""
     return _significant(digits).apply(value, _locale(language()))

@@ -374,6 +374,9 @@ DONE_PAGES = (
     "night",
     "accusations",
     "agents",
+    "players",
+    "person",
+    "positions",
 )
 
 

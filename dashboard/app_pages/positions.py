@@ -11,41 +11,57 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis import words
+from clue_stats.analysis.words import N_, _, n_, number
 from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import kinds_caption, page_context, read, require_games
+from clue_stats.dashboard.app_pages.tables import said as said_column
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.app_pages.words import cells_words, md, seat_test_words
 from clue_stats.dashboard.pages import page
 
-DIMENSIONS = {
-    "turn_order": ("Seat in turn order", "seat", "the 1st seat plays first"),
-    "character": ("Character", "character", None),
-    "start_square": ("Start square", "start square", "the character's start square on the edition's board"),
-}
+
+def dimensions() -> dict[str, tuple[str, str, str | None]]:
+    """What a win rate is compared by: its title, its word in a sentence, a note (in the reader's language)."""
+    return {
+        "turn_order": (_("Seat in turn order"), _("seat"), _("the 1st seat plays first")),
+        "character": (_("Character"), _("character"), None),
+        "start_square": (
+            _("Start square"),
+            _("start square"),
+            _("the character's start square on the edition's board"),
+        ),
+    }
+
+
 THIN = 20  # an edition with fewer games than this is folded away: too few to show an effect
 
 
 def ordinal(seat: int) -> str:
-    n = seat + 1
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return words.ordinal(seat + 1)
 
 
-WHY_EMPTY = {
-    "turn_order": "no game of this group says who played first (no turn records and no suggestions)",
-    "character": "the logs of this group name no characters",
-    "start_square": "this group's edition has no board, or its logs name no characters",
-}
+def why_empty(key: str) -> str:
+    said = {
+        "turn_order": _("no game of this group says who played first (no turn records and no suggestions)"),
+        "character": _("the logs of this group name no characters"),
+        "start_square": _("this group's edition has no board, or its logs name no characters"),
+    }
+    return said[key]
+
 
 ctx = page_context()
-st.title(page("positions").title)
+st.title(page("positions").name)
 sizes = read(queries.games_by_players, ctx.path, ctx.version, ctx.filters)
-require_games(sum(sizes.values()), ctx, "starting positions")
+require_games(sum(sizes.values()), ctx, N_("starting positions"))
 kinds_caption(ctx)
 st.caption(
-    "Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
-    "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
-    "games that someone won, divided by the number of players."
+    _(
+        "Does where a player starts change how often they win? Per cell: games, wins, the win rate with its "
+        "95 % Wilson interval (line), and the rate expected with no effect (tick): the share of the cell's "
+        "games that someone won, divided by the number of players."
+    )
 )
 
 
@@ -54,18 +70,18 @@ def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerCh
     frame = frame.with_columns(pl.col(dimension).cast(pl.Utf8))
     base = alt.Chart(frame)
     tooltip = [
-        f"{dimension}:N",
-        "games:Q",
-        "wins:Q",
-        alt.Tooltip("win_rate:Q", format=".1%"),
-        alt.Tooltip("ci_low:Q", format=".1%"),
-        alt.Tooltip("ci_high:Q", format=".1%"),
-        alt.Tooltip("expected_rate:Q", format=".1%"),
-        alt.Tooltip("p_value:Q", format=".3g"),
+        alt.Tooltip(f"{dimension}:N", title=title),
+        alt.Tooltip("games:Q", title=_("games")),
+        alt.Tooltip("wins:Q", title=_("wins")),
+        alt.Tooltip("win_rate:Q", format=".1%", title=_("win rate")),
+        alt.Tooltip("ci_low:Q", format=".1%", title=_("95 % interval from")),
+        alt.Tooltip("ci_high:Q", format=".1%", title=_("95 % interval to")),
+        alt.Tooltip("expected_rate:Q", format=".1%", title=_("win rate with no effect")),
+        alt.Tooltip("p_value:Q", format=".3g", title=_("p-value")),
     ]
     return alt.layer(
         base.mark_rule(strokeWidth=2).encode(
-            y=y, x=alt.X("ci_low:Q", title="win rate", axis=alt.Axis(format="%")), x2="ci_high:Q"
+            y=y, x=alt.X("ci_low:Q", title=_("win rate"), axis=alt.Axis(format="%")), x2="ci_high:Q"
         ),
         base.mark_tick(color="#d62728", thickness=2, size=18).encode(y=y, x="expected_rate:Q"),
         base.mark_point(filled=True, size=70).encode(y=y, x="win_rate:Q", tooltip=tooltip),
@@ -75,14 +91,18 @@ def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerCh
 counts = sorted(sizes)
 most = max(counts, key=lambda c: (sizes[c], c))  # open on the player count with the most games
 left, right = st.container(), st.container()  # one above the other: every player count fits
+count_words = {
+    c: n_(sizes[c], "{players} players ({n} game)", "{players} players ({n} games)", players=c) for c in counts
+}
+said = dimensions()
 with left:
     # one player count at a time: a seat means something else at 3 players than at 6
     n = (
         st.segmented_control(
-            "Players",
+            _("Players"),
             counts,
             default=most,
-            format_func=lambda c: f"{c} players ({sizes[c]:,} game{'s' if sizes[c] != 1 else ''})",
+            format_func=count_words.__getitem__,
             key="positions_players",
         )
         or most
@@ -90,27 +110,29 @@ with left:
 with right:
     key = (
         st.segmented_control(
-            "Compare",
-            list(DIMENSIONS),
+            _("Compare"),
+            list(said),
             default="turn_order",
             key="positions_dimension",
-            format_func=lambda d: DIMENSIONS[d][0],
+            format_func=lambda d: said[d][0],
         )
         or "turn_order"
     )
 if n not in counts:
     n = most
-title, label, note = DIMENSIONS[key]
+title, label, note = said[key]
 data = read(queries.position_effects, ctx.path, ctx.version, replace(ctx.filters, n_players=n), key)
 effects = data["effects"]
-st.markdown(f"**{title} at {n} players**" + (f" ({note})" if note else "") + f": {sizes[n]:,} games")
+heading = _("{what} at {players} players").format(what=title, players=number(n))
+st.markdown(
+    f"**{md(heading)}**" + (f" ({md(note)})" if note else "") + ": " + md(n_(sizes[n], "{n} game", "{n} games"))
+)
 if effects.height == 0:
-    st.info(f"Nothing to show: {WHY_EMPTY[key]}.")
+    st.info(_("Nothing to show: {why}.").format(why=why_empty(key)))
     st.stop()
 if key == "turn_order":
-    effects = effects.sort("edition", key).with_columns(
-        pl.col(key).map_elements(ordinal, return_dtype=pl.Utf8).alias(key)
-    )
+    effects = effects.sort("edition", key)
+    effects = effects.with_columns(said_column(effects, key, ordinal))
 games_of = dict(zip(*read(queries.games_by_edition, ctx.path, ctx.version, replace(ctx.filters, n_players=n))))
 editions = sorted(set(effects["edition"].to_list()), key=lambda e: (-games_of.get(e, 0), e))
 
@@ -124,20 +146,31 @@ def section(edition: str) -> None:
         t = test[0] if test else {"games_won": 0, "chi2": math.nan, "df": 0, "p_value": math.nan}
         st.write(md(seat_test_words(int(t["games_won"]), n, t["chi2"], int(t["df"]), t["p_value"])))
     st.write(md(cells_words(cells.to_dicts(), key, label)))
-    st.altair_chart(effect_chart(cells, key, title), width="stretch")
-    with st.expander(f"{title}: the numbers"):
+    altair_chart(effect_chart(cells, key, title))
+    st.caption(
+        _(
+            "How to read this: per {label}, the dot is its win rate, the line its 95 % interval (where the "
+            "true rate likely is), the red tick the rate expected if where one starts made no difference. A "
+            "line that crosses the tick is no evidence of an effect."
+        ).format(label=label)
+    )
+    with st.expander(_("{what}: the numbers").format(what=title)):
         show(cells.drop("edition"), (key, "win_rate", "games", "wins"))
 
 
 thin = [e for e in editions if games_of.get(e, 0) < THIN]
 for edition in editions:
     games = games_of.get(edition, 0)
-    heading = f"{queries.edition_name(edition)}: {games:,} game{'s' if games != 1 else ''}"
+    heading = _("{edition}: {games}").format(
+        edition=queries.edition_name(edition), games=n_(games, "{n} game", "{n} games")
+    )
     if edition in thin:
-        with st.expander(f"{heading} (too few to show an effect; folded)"):
+        with st.expander(_("{heading} (too few to show an effect; folded)").format(heading=heading)):
             st.caption(
-                f"With fewer than {THIN} games a win rate moves by whole tens of percent with one game; "
-                "open it to see the counts anyway."
+                _(
+                    "With fewer than {games} games a win rate moves by whole tens of percent with one game; "
+                    "open it to see the counts anyway."
+                ).format(games=number(THIN))
             )
             section(edition)
     else:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
 from functools import partial
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import N_, _, decimal, number, percent, significant
+from clue_stats.analysis.words import N_, _, decimal, number, percent, significant, when
 from clue_stats.dashboard.app_pages.common import replay_column
 from clue_stats.ingest.store.schema import HEADERS as STORED_HEADERS
 from clue_stats.ingest.store.schema import IN_BITS, SHARES
@@ -88,9 +89,20 @@ def _number(value: Any, column: str) -> str:
     return significant(value)
 
 
+def _moment(value: datetime | date) -> str:
+    """A stored time (an ingest's, a rejection's) to the minute, as the reader's language writes it."""
+    if isinstance(value, datetime):
+        text = value.isoformat(timespec="minutes")
+    else:
+        text = value.isoformat()
+    return (when(text) or text).replace("T", " ")
+
+
 def _text(value: Any, column: str) -> str:
     if value is None:
         return ""
+    if isinstance(value, (datetime, date)):
+        return _moment(value)
     if isinstance(value, (bool, int, float)):
         return _number(value, column)
     return str(value)
@@ -122,7 +134,7 @@ def readable(
         if column == "replay":
             config[column] = replay_column()
             continue
-        if series.null_count() or series.dtype == pl.Boolean:
+        if series.null_count() or series.dtype == pl.Boolean or series.dtype.is_temporal():
             converted.append(
                 pl.Series(column, [_text(v, column) for v in series.to_list()], dtype=pl.Utf8),
             )

@@ -13,6 +13,9 @@ import math
 import re
 from typing import Any
 
+from clue_stats.analysis.words import _, decimal, n_, number
+from clue_stats.analysis.words import percent as share
+
 ALPHA = 0.05  # the level at which a test's result is called a finding
 
 _MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&=\"'^")
@@ -51,42 +54,59 @@ def percent(value: float | None, digits: int = 0) -> str:
 
 def p_text(p: float | None) -> str:
     if p is None or math.isnan(p):
-        return "p not defined"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        return _("p not defined")
+    if p < 0.001:
+        return _("p < {p}").format(p=decimal(0.001, 3))
+    return _("p = {p}").format(p=decimal(p, 3))
 
 
 def seat_test_words(games_won: int, n_players: int, chi2: float | None, df: int, p: float | None) -> str:
     """The chi-square test of "no seat effect" in a sentence a player can read."""
-    if not games_won or p is None or math.isnan(p):
-        return f"No test at {n_players} players: no game with a winner and a known turn order."
-    stats = f"chi-square {chi2:.2f} with {plural(df, 'degree')} of freedom, {p_text(p)}, over {plural(games_won, 'game')} won"
-    if p < ALPHA:
-        return (
-            f"At {n_players} players the seat in turn order matters: wins are spread over the seats "
-            f"more unevenly than chance explains ({stats})."
+    if not games_won or p is None or math.isnan(p) or chi2 is None:
+        return _("No test at {players} players: no game with a winner and a known turn order.").format(
+            players=number(n_players)
         )
-    return (
-        f"At {n_players} players no seat effect is found: the wins per seat are as even as chance "
-        f"would leave them ({stats})."
+    stats = n_(
+        df,
+        "chi-square {chi2} with {n} degree of freedom, {p}, over {games} won",
+        "chi-square {chi2} with {n} degrees of freedom, {p}, over {games} won",
+        chi2=decimal(chi2),
+        p=p_text(p),
+        games=n_(games_won, "{n} game", "{n} games"),
     )
+    if p < ALPHA:
+        return _(
+            "At {players} players the seat in turn order matters: wins are spread over the seats "
+            "more unevenly than chance explains ({stats})."
+        ).format(players=number(n_players), stats=stats)
+    return _(
+        "At {players} players no seat effect is found: the wins per seat are as even as chance "
+        "would leave them ({stats})."
+    ).format(players=number(n_players), stats=stats)
 
 
 def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> str:
     """The per-cell exact binomial tests in a sentence; the level is Bonferroni-corrected for the
-    number of cells tested, since with many characters one of them is "significant" by chance."""
+    number of cells tested, since with many characters one of them is "significant" by chance.
+    ``label`` is the dimension's word in the reader's language ("character")."""
     tested = [e for e in effects if e.get("p_value") is not None and not math.isnan(e["p_value"])]
     if not tested:
-        return f"No {label} could be tested (no games with a winner)."
+        return _("No {label} could be tested (no games with a winner).").format(label=label)
     level = ALPHA / len(tested)
     low = min(tested, key=lambda e: e["p_value"])
-    which = f"{label} {low[dimension]}"
-    rate = f"wins {percent(low['win_rate'])} of {plural(int(low['games']), 'game')} against {percent(low['expected_rate'])} expected"
-    if low["p_value"] < level:
-        return (
-            f"{which.capitalize()} differs from the rate expected with no effect: it {rate} "
-            f"({p_text(low['p_value'])}, below {level:.4f}, the 5 % level shared over {len(tested)} cells)."
-        )
-    return (
-        f"No {label} differs from the rate expected with no effect: the strongest difference, "
-        f"{which}, {rate} ({p_text(low['p_value'])}; the 5 % level shared over {len(tested)} cells is {level:.4f})."
+    which = _("{label} {value}").format(label=label, value=low[dimension])
+    rate = _("wins {rate} of {games} against {expected} expected").format(
+        rate=share(low["win_rate"]),
+        games=n_(int(low["games"]), "{n} game", "{n} games"),
+        expected=share(low["expected_rate"]),
     )
+    fields = {"rate": rate, "p": p_text(low["p_value"]), "level": decimal(level, 4), "cells": number(len(tested))}
+    if low["p_value"] < level:
+        return _(
+            "{which} differs from the rate expected with no effect: it {rate} ({p}, below {level}, the 5 % "
+            "level shared over {cells} cells)."
+        ).format(which=which[:1].upper() + which[1:], **fields)
+    return _(
+        "No {label} differs from the rate expected with no effect: the strongest difference, {which}, {rate} "
+        "({p}; the 5 % level shared over {cells} cells is {level})."
+    ).format(label=label, which=which, **fields)
