@@ -20,7 +20,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import quoted
+from clue_stats.engine.problems import T_, Said, quoted
 
 T = TypeVar("T")
 
@@ -80,8 +80,18 @@ class UnknownName(InputError):
 
     def __init__(self, kind: str, name: str, suggestions: list[str]):
         self.kind, self.name, self.suggestions = kind, name, suggestions
-        hint = f" (did you mean {' or '.join(quoted(s) for s in suggestions)}?)" if suggestions else ""
-        super().__init__(f"unknown {kind} {quoted(name)}{hint}")
+        hint: str | Said = ""
+        if len(suggestions) == 1:
+            hint = T_(" (did you mean {name}?)", name=quoted(suggestions[0]))
+        elif suggestions:
+            hint = T_(
+                " (did you mean {names} or {last}?)",
+                names=" or ".join(quoted(s) for s in suggestions[:-1]),
+                last=quoted(suggestions[-1]),
+            )
+        # the message as template and values too (engine.problems.Said), for a reader's language
+        self.said = T_("unknown {kind} {name}{hint}", kind=kind, name=quoted(name), hint=hint)
+        super().__init__(str(self.said))
 
 
 @dataclass(frozen=True)

@@ -323,7 +323,7 @@ class _Builder:
         try:
             return self.deck.resolve(value, category)
         except UnknownName as exc:
-            self.problem("unknown_card", T_("{where}: {error}", where=where, error=exc), seq)
+            self.problem("unknown_card", T_("{where}: {error}", where=where, error=exc.said), seq)
             return None
 
     def triple(self, record: dict[str, Any], seq: int) -> tuple[str, str, str] | None:
@@ -393,7 +393,7 @@ class _Builder:
             except UnknownName as exc:
                 self.problem(
                     "unknown_edition",
-                    T_("{error}; known: {editions} or 'custom'", error=exc, editions=", ".join(ed.editions())),
+                    T_("{error}; known: {editions} or 'custom'", error=exc.said, editions=", ".join(ed.editions())),
                     0,
                 )
                 return None
@@ -409,7 +409,9 @@ class _Builder:
             variant = ed.variant(str(variant_name))
         except UnknownName as exc:
             self.problem(
-                "unknown_variant", T_("{error}; known: {variants}", error=exc, variants=", ".join(ed.variants())), 0
+                "unknown_variant",
+                T_("{error}; known: {variants}", error=exc.said, variants=", ".join(ed.variants())),
+                0,
             )
             return None
         if edition is not None and not variant.any_edition and variant.id not in edition.variants:

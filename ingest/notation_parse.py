@@ -230,7 +230,7 @@ class _HeaderReader:
                 line,
                 NotationError(
                     "unknown_edition",
-                    T_("{error}; known: {editions}, or custom", error=exc, editions=", ".join(ed.editions())),
+                    T_("{error}; known: {editions}, or custom", error=exc.said, editions=", ".join(ed.editions())),
                     *span,
                 ),
             )
@@ -293,7 +293,7 @@ class _HeaderReader:
                 line,
                 NotationError(
                     "unknown_variant",
-                    T_("{error}; known: {variants}", error=exc, variants=", ".join(ed.variants())),
+                    T_("{error}; known: {variants}", error=exc.said, variants=", ".join(ed.variants())),
                     *span,
                 ),
             )

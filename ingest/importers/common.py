@@ -37,7 +37,7 @@ def resolve(deck: Deck, name: str, category: str | None = None) -> str:
     try:
         return deck.resolve(name, category)
     except UnknownName as exc:
-        raise Unconvertible(str(exc), "unknown_card") from None
+        raise Unconvertible(exc.said, "unknown_card") from None
 
 
 def triple(deck: Deck, cards: Sequence[str], what: str) -> dict[str, str]:
