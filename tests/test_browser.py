@@ -35,7 +35,7 @@ from tests.helpers import (
 CHARTS = {  # registered page -> the charts it draws on the test corpus (a new page must say its own)
     "overview": 3,
     "review": 1,  # the race to the solution
-    "puzzles": 0,  # the notebook as lists, no chart
+    "puzzles": 1,  # the notebook, drawn as the replay draws it
     "replay": 3,
     "suggestions": 2,  # gains and accuracy; the strategies chart only with programs
     "accusations": 1,

@@ -14,10 +14,10 @@ from clue_stats.analysis.record_words import Places
 from clue_stats.analysis.suggestions import LABEL_COLOURS
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, number, when
 from clue_stats.dashboard import queries
+from clue_stats.dashboard.app_pages import replay_charts
+from clue_stats.dashboard.app_pages.charts import draw
 from clue_stats.dashboard.app_pages.common import category_word, page_context, read, replay_url, require_games
-from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.app_pages.words import md
-from clue_stats.dashboard.app_pages.words import percent as share
 from clue_stats.dashboard.pages import page
 
 ANY = "any"
@@ -89,36 +89,26 @@ st.subheader(_("What {player} knew").format(player=player))
 if notebook is None:
     st.warning(_("The notebook was not counted: {reason}.").format(reason=md(missing or "")))
 else:
-    place_words = {"envelope": _("the envelope"), "room_cards": _("room cards")}
-    known = (
-        notebook.filter(pl.col("probability") >= 1 - 1e-12)
-        .group_by("card")
-        .agg(pl.col("place").first().alias("known_place"))
+    # the replay's notebook: a cell per card and place, the chance that the card is there
+    nb = notebook.with_columns(
+        pl.col("name").alias("card_name"),
+        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}),
+        pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}),
+        pl.when(pl.col("probability") >= 1)
+        .then(pl.lit("✔"))
+        .when(pl.col("probability") <= 0)
+        .then(pl.lit(""))
+        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
+        .alias("shown"),
     )
-    table = (
-        notebook.filter(pl.col("place") == "envelope")
-        .select("card", "name", "category", pl.col("probability").alias("envelope_chance"))
-        .join(known, on="card", how="left")
-        .with_columns(pl.col("known_place").replace(place_words))
-    )
-    headers = {"card": _("card"), "envelope_chance": _("chance in the envelope"), "known_place": _("known place")}
-    for category in ("suspects", "weapons", "rooms"):  # notebook_frame's categories
-        part = table.filter(pl.col("category") == category).sort("envelope_chance", descending=True)
-        st.markdown(f"**{md(category_word(category).capitalize())}**")
-        rows(
-            part.select(
-                pl.col("name").alias("card"),
-                pl.col("envelope_chance").map_elements(share, return_dtype=pl.Utf8),
-                pl.col("known_place").fill_null(_("not known")),
-            ),
-            first=("card",),
-            headers=headers,
-        )
+    card_order = tuple(game.deck.name(c) for c in game.deck.cards)
+    place_order = (_("envelope"), *game.names, _("room cards"))
+    draw(replay_charts.notebook, (card_order, place_order), {replay_charts.NOTEBOOK: nb})
     st.caption(
         _(
-            "How to read this: the chance, for this player with what they had seen, that the card is in the "
-            "envelope (the solution), and where it surely is when they knew that (their own cards, cards shown to "
-            "them, or deduced)."
+            "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
+            "player with what they had seen just before this suggestion (✔: certain; blank: impossible). The "
+            "envelope's column is the solution: the cards still open there are what a suggestion can ask about."
         )
     )
 
