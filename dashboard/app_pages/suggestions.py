@@ -188,7 +188,7 @@ else:
     st.caption(
         _(
             "How to read this: accuracy is the expected gain of a suggestion divided by the best expected gain any "
-            "suggestion could have had at that moment; 100 % is the best possible. Each bar counts the suggestions "
+            "suggestion could have had at that moment; the best possible is 100 %. Each bar counts the suggestions "
             "whose accuracy falls in its range."
         )
     )
