@@ -64,6 +64,7 @@ PERCENT = SHARES | {
     "ci_low",
     "ci_high",
     "expected_rate",
+    "share_ahead",
 }
 BITS = IN_BITS | {"mean_expected_gain", "given_away_bits"}
 STYLED_CELLS = 200_000  # number cells formatted in the reader's language; a bigger table keeps the grid's

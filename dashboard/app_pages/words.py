@@ -91,7 +91,8 @@ def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> st
     ``label`` is the dimension's word in the reader's language ("character")."""
     tested = [e for e in effects if e.get("p_value") is not None and not math.isnan(e["p_value"])]
     if not tested:
-        return _("No {label} could be tested (no games with a winner).").format(label=label)
+        said = _("No {label} could be tested (no games with a winner).").format(label=label)
+        return said[:1].upper() + said[1:]  # a translation may open with the label
     level = ALPHA / len(tested)
     low = min(tested, key=lambda e: e["p_value"])
     which = _("{label} {value}").format(label=label, value=low[dimension])
@@ -106,7 +107,8 @@ def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> st
             "{which} differs from the rate expected with no effect: it {rate} ({p}, below {level}, the 5 % "
             "level shared over {cells} cells)."
         ).format(which=which[:1].upper() + which[1:], **fields)
-    return _(
+    said = _(
         "No {label} differs from the rate expected with no effect: the strongest difference, {which}, {rate} "
         "({p}; the 5 % level shared over {cells} cells is {level})."
     ).format(label=label, which=which, **fields)
+    return said[:1].upper() + said[1:]  # a translation may open with the label
