@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from clue_stats import pipeline
 from clue_stats.cli import app
 from clue_stats.ingest.export import game_pseudonym
-from clue_stats.ingest.store import game_from_payloads
+from clue_stats.ingest.store import PSEUDONYM_SECRET, game_from_payloads
 from tests.helpers import FIXTURES
 
 pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
@@ -100,7 +100,11 @@ def test_pseudonyms_without_a_salt_use_the_databases_own_secret(samples, tmp_pat
     assert once == twice  # stable within one database
     assert once != elsewhere  # each database has a secret of its own
     assert once != "p-" + hashlib.sha256(b"Anna").hexdigest()[:10]  # not the plain hash anyone could compute
-    secret = duckdb.connect(str(first), read_only=True).execute("SELECT value FROM settings").fetchall()[0][0]
+    secret = (
+        duckdb.connect(str(first), read_only=True)
+        .execute("SELECT value FROM settings WHERE key = ?", [PSEUDONYM_SECRET])
+        .fetchall()[0][0]
+    )
     assert len(secret) == 64
     assert secret not in "".join(p.read_text() for p in (tmp_path / "a").glob("*.csv"))  # never exported
 
