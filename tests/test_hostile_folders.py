@@ -125,7 +125,7 @@ def test_a_pipe_in_a_folder_or_named_is_skipped_and_counted_not_waited_on(tmp_pa
     text = runner.invoke(app, ["validate", str(top / "g.jsonl"), "/dev/null"])
     assert text.exit_code == 0, text.output
     assert "/dev/null:-: not_a_file: a device: not read" in text.stdout
-    assert f"1 file read, 0 skipped, 1 not files (pipes, devices); {GAMES} games valid" in text.stdout
+    assert f"1 file read, 0 skipped, 1 not a file (pipe, device); {GAMES} games valid" in text.stdout
 
 
 @pytest.mark.slow
