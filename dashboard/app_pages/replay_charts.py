@@ -58,7 +58,10 @@ def uncertainty(n_records: int, observer: str) -> alt.LayerChart:
         .encode(
             x=alt.X("seq:Q", title=_("record"), scale=alt.Scale(domain=[0, max(n_records, 1)])),
             y=alt.Y("entropy:Q", title=_("uncertainty left (bits)")),
-            color=alt.Color("observer:N", title=_("observer")),
+            # below the plot, so that on a phone the lines keep the width
+            color=alt.Color(
+                "observer:N", title=_("observer"), legend=alt.Legend(orient="bottom", columns=3, labelLimit=180)
+            ),
             strokeWidth=alt.condition(alt.datum.observer == observer, alt.value(3.5), alt.value(1.2)),
             tooltip=[
                 alt.Tooltip("observer:N", title=_("observer")),
@@ -69,7 +72,8 @@ def uncertainty(n_records: int, observer: str) -> alt.LayerChart:
     )
     ticks = alt.Chart(alt.NamedData(MARKS)).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
     now = alt.Chart(alt.NamedData(NOW)).mark_rule(color="black", size=2).encode(x="seq:Q")
-    return (ticks + lines + now).properties(height=320)
+    fit = alt.AutoSizeParams(type="fit-x", contains="padding")  # the height is the plot's, the legend below it
+    return (ticks + lines + now).properties(height=320, autosize=fit)
 
 
 def gains(observers: tuple[str, ...]) -> alt.Chart:
