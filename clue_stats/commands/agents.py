@@ -45,7 +45,7 @@ def agents_command(
     shown = Table(
         _("agent"), _("player-games"), _("review accuracy"), _("accused at p < 1"), _("missed wins"),
         _("rule breaks"), _("stated precision"), _("stated recall"),
-        title=n_(table.height, "{n} agent (95 % intervals)", "{n} agents (95 % intervals)"),
+        title=n_(table.height, "{n} agent (intervals: 95 %)", "{n} agents (intervals: 95 %)"),
     )  # fmt: skip
     for r in table.iter_rows(named=True):
         shown.add_row(

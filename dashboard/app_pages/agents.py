@@ -41,7 +41,7 @@ table = data["table"]
 st.caption(
     _(
         "Games played by programs (kinds digital and contest: LLM agents, contest bots), whatever the kinds "
-        "chosen in the sidebar. Each figure with its count and a 95 % interval ({link})."
+        "chosen in the sidebar. Each figure with its count and its interval (95 %; {link})."
     ).format(link=help_link("analysis", _("Help: agents compared"), "agents-compared"))
 )
 if table.height == 0:

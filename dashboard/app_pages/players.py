@@ -69,7 +69,7 @@ st.caption(
         "uncertainty; everyone starts at 0). Skill is written with its uncertainty, 24 ± 6: after a few games "
         "the uncertainty is wide (it starts at 8), and a rating is provisional until it is down to {settled}, "
         "about a dozen games; close ratings with wide uncertainties do not tell two players apart. "
-        "Win rate with its 95 % interval."
+        "Win rate with its interval (95 %)."
     ).format(settled=number(round(SETTLED_SIGMA)))
     + " "
     + help_link("league", _("Help: the league"))

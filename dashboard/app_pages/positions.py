@@ -74,8 +74,8 @@ def effect_chart(frame: pl.DataFrame, dimension: str, title: str) -> alt.LayerCh
         alt.Tooltip("games:Q", title=_("games")),
         alt.Tooltip("wins:Q", title=_("wins")),
         alt.Tooltip("win_rate:Q", format=".1%", title=_("win rate")),
-        alt.Tooltip("ci_low:Q", format=".1%", title=_("95 % interval from")),
-        alt.Tooltip("ci_high:Q", format=".1%", title=_("95 % interval to")),
+        alt.Tooltip("ci_low:Q", format=".1%", title=_("interval from (95 %)")),
+        alt.Tooltip("ci_high:Q", format=".1%", title=_("interval to (95 %)")),
         alt.Tooltip("expected_rate:Q", format=".1%", title=_("win rate with no effect")),
         alt.Tooltip("p_value:Q", format=".3g", title=_("p-value")),
     ]
@@ -149,7 +149,7 @@ def section(edition: str) -> None:
     altair_chart(effect_chart(cells, key, title))
     st.caption(
         _(
-            "How to read this: per {label}, the dot is its win rate, the line its 95 % interval (where the "
+            "How to read this: per {label}, the dot is its win rate, the line its interval (95 %, where the "
             "true rate likely is), the red tick the rate expected if where one starts made no difference. A "
             "line that crosses the tick is no evidence of an effect."
         ).format(label=label)

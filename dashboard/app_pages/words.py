@@ -104,11 +104,11 @@ def cells_words(effects: list[dict[str, Any]], dimension: str, label: str) -> st
     fields = {"rate": rate, "p": p_text(low["p_value"]), "level": decimal(level, 4), "cells": number(len(tested))}
     if low["p_value"] < level:
         return _(
-            "{which} differs from the rate expected with no effect: it {rate} ({p}, below {level}, the 5 % "
-            "level shared over {cells} cells)."
+            "{which} differs from the rate expected with no effect: it {rate} ({p}, below {level}, the level of "
+            "5 %, shared over {cells} cells)."
         ).format(which=which[:1].upper() + which[1:], **fields)
     said = _(
         "No {label} differs from the rate expected with no effect: the strongest difference, {which}, {rate} "
-        "({p}; the 5 % level shared over {cells} cells is {level})."
+        "({p}; the level of 5 %, shared over {cells} cells, is {level})."
     ).format(label=label, which=which, **fields)
     return said[:1].upper() + said[1:]  # a translation may open with the label
