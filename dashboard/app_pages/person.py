@@ -90,7 +90,7 @@ altair_chart(
         alt.Chart(course).mark_area(opacity=0.15).encode(x=x, y="low:Q", y2="high:Q")
         + alt.Chart(course)
         .mark_line(point=True)
-        .encode(x=x, y=alt.Y("mu:Q", title=_("skill (band: ± 2 × uncertainty)")), tooltip=tooltip)
+        .encode(x=x, y=alt.Y("mu:Q", title=_("skill")), tooltip=tooltip)  # the caption says the band
         + alt.Chart(course).mark_line(strokeDash=[4, 3], color="#888").encode(x=x, y="rating:Q", tooltip=tooltip)
     ).properties(height=260)
 )
