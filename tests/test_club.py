@@ -238,6 +238,7 @@ def test_the_night_page_shows_the_latest_night_in_played_order(club: Path, monke
     assert at.selectbox(key="night_choice").value == "2026-09-11"
 
 
+@pytest.mark.slow
 def test_the_overview_starts_with_the_club(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Overview's first tables: the latest games, the last played first (the night's undated
     third game before its second), with winners, players, edition and a link; then the nights."""

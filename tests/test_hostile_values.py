@@ -97,6 +97,7 @@ def test_two_players_of_one_game_whose_names_differ_only_invisibly_are_refused(t
     assert ": bad_players: " in result.stderr
 
 
+@pytest.mark.slow
 def test_names_an_older_version_stored_as_typed_are_cleaned_once_and_the_league_rates_them_as_one(tmp_path, db):
     """A database from before names were cleaned: the same person stored under "Weiß Müller" composed
     and decomposed, and with a zero-width space. The next opening for writing cleans every name

@@ -251,6 +251,7 @@ def test_notes_are_shown(hostile):
     )
 
 
+@pytest.mark.slow
 def test_the_report_names_a_record_by_the_line_of_its_file_and_the_turn(store, main):
     """Every suggestion in the report is said as the club typed it: its line in the file and its turn
     (the family sample: a game line, three deals, then a suggestion a turn from line 5), in HTML and

@@ -327,6 +327,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     ) in german.stderr, german.stderr
 
 
+@pytest.mark.slow
 def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -> None:
     """What a person reads of ingest, validate, games, analyse and delete (not --json): counts, words
     and numbers as each language writes them."""
@@ -472,6 +473,7 @@ def _chart_words(at) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
     dashboard_db: Path, code: str, monkeypatch: pytest.MonkeyPatch
