@@ -213,7 +213,7 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
         events=t["events"].select("seq", "line", "type", "player", "payload"),
         suggestions=t["suggestions"],
         accusations=t["accusations"],
-        problems=t["problems"].select("seq", "line", "code", "severity", "message"),
+        problems=t["problems"].select("seq", "line", "code", "severity", "message", "template", "fields"),
         information=t["information"],
     )
 

@@ -298,3 +298,15 @@ def test_a_page_per_person(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert f"{me['skill']}" in texts(at)
     # the labels chart counts the stored labels
     assert charted == labels
+
+
+@pytest.mark.slow
+def test_the_replays_kept_warnings_are_said_in_the_readers_language(club: Path, monkeypatch) -> None:
+    """A season game logged without hands keeps its no_deals warning; the replay lists it in German."""
+    from tests.helpers import open_app
+
+    at = open_app(club, monkeypatch, "replay", game="s01")
+    next(s for s in at.sidebar.selectbox if s.key == "language").set_value("de").run()
+    assert not at.exception
+    shown = " ".join(str(v) for df in at.dataframe for v in df.value.to_numpy().ravel())
+    assert "kein Blatt ist protokolliert" in shown and "no hand is logged" not in shown

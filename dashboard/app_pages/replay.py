@@ -14,7 +14,7 @@ import streamlit as st
 
 from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
 from clue_stats.analysis.record_words import Places, describe_seq
-from clue_stats.analysis.words import N_, _, decimal, label_word, number
+from clue_stats.analysis.words import N_, _, decimal, label_word, number, said
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
@@ -344,4 +344,6 @@ for player in names:
 show(pl.DataFrame(rows, infer_schema_length=None), ("player", "first_certain_seq"))
 if data.problems.height:
     with st.expander(_("Warnings kept with this game ({count})").format(count=number(data.problems.height))):
-        show(data.problems)
+        # each message in the reader's language: its stored template said with its values
+        messages = [said(*row) for row in data.problems.select("message", "template", "fields").iter_rows()]
+        show(data.problems.drop("template", "fields").with_columns(message=pl.Series(messages, dtype=pl.String)))
