@@ -38,7 +38,7 @@ PAGES: tuple[Page, ...] = (
     Page("accusations", N_("Accusations"), ":material/gavel:"),
     Page("positions", N_("Starting positions"), ":material/casino:"),
     Page("players", N_("Players"), ":material/groups:"),
-    Page("person", N_("Player"), ":material/person:"),
+    Page("person", N_("Player profile"), ":material/person:"),
     Page("agents", N_("Agents"), ":material/smart_toy:"),
     Page("quality", N_("Data quality"), ":material/rule:"),
     Page("help", N_("Help"), ":material/help:"),
