@@ -127,7 +127,7 @@ def _games(night: Night) -> Section:
     return Section(
         "games",
         _("The games"),
-        [Table([_("#"), _("game"), _("played"), _("players"), _("winner")], rows, frozenset({0}))],
+        [Table([_("#"), _("game"), _("played on"), _("players"), _("winner")], rows, frozenset({0}))],
     )
 
 
