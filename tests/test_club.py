@@ -310,3 +310,15 @@ def test_the_replays_kept_warnings_are_said_in_the_readers_language(club: Path, 
     assert not at.exception
     shown = " ".join(str(v) for df in at.dataframe for v in df.value.to_numpy().ravel())
     assert "kein Blatt ist protokolliert" in shown and "no hand is logged" not in shown
+
+
+@pytest.mark.slow
+def test_positions_say_how_many_games_logged_the_seat(club: Path, monkeypatch) -> None:
+    """Of the club's nine 4-player games only the evening's logs say who sat where (the season's
+    have no turn records): the page counts the nine and says that one of them tells the seats."""
+    from tests.helpers import open_app
+
+    at = open_app(club, monkeypatch, "positions")
+    assert not at.exception
+    said = " ".join(m.value for m in at.markdown)
+    assert "at 4 players** (the 1st seat plays first): 9 games; the log of 1 of them says it" in said

@@ -124,8 +124,11 @@ title, label, note = said[key]
 data = read(queries.position_effects, ctx.path, ctx.version, replace(ctx.filters, n_players=n), key)
 effects = data["effects"]
 heading = _("{what} at {players} players").format(what=title, players=number(n))
+# each game is a row of every cell it has a player in: its n players' rows, where its log says this
+known = int(effects["games"].sum()) // n if effects.height else 0
+told = "" if known >= sizes[n] else "; " + n_(known, "the log of {n} of them says it", "the logs of {n} of them say it")
 st.markdown(
-    f"**{md(heading)}**" + (f" ({md(note)})" if note else "") + ": " + md(n_(sizes[n], "{n} game", "{n} games"))
+    f"**{md(heading)}**" + (f" ({md(note)})" if note else "") + ": " + md(n_(sizes[n], "{n} game", "{n} games") + told)
 )
 if effects.height == 0:
     st.info(_("Nothing to show: {why}.").format(why=why_empty(key)))
