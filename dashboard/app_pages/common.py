@@ -105,6 +105,12 @@ def kind_words(kind: str) -> str:
     return said.get(kind, queries.KINDS.get(kind, kind))
 
 
+def severity_words(severity: str) -> str:
+    """A problem's severity (engine.problems) in the reader's language; its code stays as it is."""
+    said = {"error": _("error"), "warning": _("warning")}
+    return said.get(severity, severity)
+
+
 def variant_words(variant: str) -> str:
     """A variant of the rules (data/editions/variants.toml) in the reader's language."""
     said = {

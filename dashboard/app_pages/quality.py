@@ -9,7 +9,8 @@ import streamlit as st
 
 from clue_stats.analysis.words import _, number, said
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
+from clue_stats.dashboard.app_pages.common import count_axis, page_context, read, severity_words
+from clue_stats.dashboard.app_pages.tables import said as said_column
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.pages import page
 
@@ -24,7 +25,7 @@ row = st.columns(3)
 row[0].metric(_("Rejected games and files"), number(data["rejected_total"]))
 row[1].metric(
     _("Warnings on stored games"),
-    number(int(data["warnings"]["problems"].sum()) if data["warnings"].height else 0),
+    number(int(data["warnings"]["times"].sum()) if data["warnings"].height else 0),
     help=_("of the games the filters select"),
 )
 row[2].metric(_("Ingest runs"), number(data["runs"].height))
@@ -69,7 +70,12 @@ else:
         )
         # each message in the reader's language: its stored template said with its values
         messages = [said(*row) for row in problems.select("message", "template", "fields").iter_rows()]
-        show(problems.drop("template", "fields").with_columns(message=pl.Series(messages, dtype=pl.String)))
+        problems = problems.drop("template", "fields").with_columns(message=pl.Series(messages, dtype=pl.String))
+        show(
+            problems.with_columns(said_column(problems, "severity", severity_words))
+            if "severity" in problems.columns
+            else problems
+        )
         if raw:
             with st.expander(_("The game as it was read")):
                 st.code(raw[:RAW_SHOWN], language=None)
@@ -82,7 +88,7 @@ else:
 
 st.subheader(_("Warnings kept with stored games"))
 if data["warnings"].height:
-    show(data["warnings"])
+    show(data["warnings"].with_columns(said_column(data["warnings"], "severity", severity_words)))
 else:
     st.caption(_("The selected games carry no warning."))
 

@@ -47,6 +47,7 @@ HEADERS: dict[str, str] = {
     "p_value": N_("p-value"),
     "start_square": N_("start square"),
     "problems": N_("problems"),
+    "times": N_("times found"),
     "first_played": N_("first played"),
     "last_played": N_("last played"),
     "analysed": N_("analysed"),

@@ -303,9 +303,9 @@ def data_quality(db: Store, filters: GameFilter) -> dict[str, Any]:
         ),
         "warnings": db.frame(
             f"""
-            SELECT p.code, p.severity, count(*)::BIGINT AS problems, count(DISTINCT p.game_id)::BIGINT AS games
+            SELECT p.code, p.severity, count(*)::BIGINT AS times, count(DISTINCT p.game_id)::BIGINT AS games
             FROM problems p {join_p} WHERE p.raw_sha256 IS NULL AND p.game_id IS NOT NULL AND {in_p}
-            GROUP BY ALL ORDER BY problems DESC, p.code""",
+            GROUP BY ALL ORDER BY times DESC, p.code""",
             params,
         ),
         "history": db.frame(
