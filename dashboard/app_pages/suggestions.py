@@ -234,7 +234,11 @@ if data["labels"].height:
                 else {}
             ),
             color=alt.Color(
-                "label:N", sort=[label_word(x) for x in LABEL_ORDER], title=_("label"), scale=label_scale(words=True)
+                "label:N",
+                sort=[label_word(x) for x in LABEL_ORDER],
+                title=_("label"),
+                scale=label_scale(words=True),
+                legend=alt.Legend(orient="bottom", columns=5),  # one row below: never cut by a short chart
             ),
             order=alt.Order("rank:Q"),  # stacked best first, blunder last: the scale's order
             tooltip=[
@@ -244,7 +248,10 @@ if data["labels"].height:
             ],
         )
         # one bar per strategy, or one bar of everyone's suggestions: never a strip too thin to see
-        .properties(height=70 + 34 * (data["labels"]["strategy"].n_unique() if programs.height else 1)),
+        .properties(
+            height=70 + 34 * (data["labels"]["strategy"].n_unique() if programs.height else 1),
+            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
+        ),
     )
     st.caption(
         _(
