@@ -46,3 +46,30 @@ def test_a_german_reports_axes_have_decimal_commas(duel):
     assert ticks and all("," in t for t in ticks), ticks[:10]
     english = runner.invoke(app, ["--lang", "en", "report", DUEL_GAME, "--db", str(duel), "--out", "-"])
     assert any("." in t for t in re.findall(r"<text[^>]*>(\d+[.,]\d+)</text>", english.stdout))
+
+
+def test_every_coloured_chart_of_the_player_page_colours_its_data_in_german(monkeypatch, tmp_path):
+    """A colour scale's domain holds the values its data has, in the reader's language: the player
+    page's bars by label were drawn in no colour at all (invisible) in German when the scale's domain
+    held the English label ids."""
+    import pyarrow as pa
+
+    from tests.helpers import club_db
+
+    db = club_db(tmp_path)
+    at = open_app(db, monkeypatch, "person", player="Jonas")
+    next(s for s in at.sidebar.selectbox if s.key == "language").set_value("de").run()
+    checked = 0
+    for element in at.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        data = [pa.ipc.open_stream(d.data.data).read_all() for d in element.proto.datasets]
+        for layer in spec.get("layer", [spec]):
+            color = layer.get("encoding", {}).get("color", {})
+            domain = color.get("scale", {}).get("domain")
+            if not domain or "field" not in color:
+                continue
+            for table in data:
+                if color["field"] in table.column_names:
+                    assert set(table.column(color["field"]).to_pylist()) <= set(domain), (color["field"], domain)
+                    checked += 1
+    assert checked

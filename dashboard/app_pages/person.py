@@ -137,7 +137,7 @@ if labels.height:
         .encode(
             x=alt.X("label:N", sort=[label_word(x) for x in LABEL_ORDER], title=None, axis=alt.Axis(labelAngle=0)),
             y=alt.Y("suggestions:Q", title=_("suggestions"), axis=alt.Axis(tickMinStep=1, format="d")),
-            color=alt.Color("label:N", scale=label_scale(), legend=None),
+            color=alt.Color("label:N", scale=label_scale(words=True), legend=None),
             tooltip=[
                 alt.Tooltip("label:N", title=_("label")),
                 alt.Tooltip("suggestions:Q", title=_("suggestions")),
