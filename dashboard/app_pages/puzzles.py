@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.puzzles import candidate_rooms
@@ -16,7 +15,7 @@ from clue_stats.analysis.words import N_, _, decimal, label_word, language, numb
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
-from clue_stats.dashboard.app_pages.common import category_word, page_context, read, replay_url, require_games
+from clue_stats.dashboard.app_pages.common import page_context, read, replay_url, require_games
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
@@ -90,20 +89,8 @@ if notebook is None:
     st.warning(_("The notebook was not counted: {reason}.").format(reason=md(missing or "")))
 else:
     # the replay's notebook: a cell per card and place, the chance that the card is there
-    nb = notebook.with_columns(
-        pl.col("name").alias("card_name"),
-        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}),
-        pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}),
-        pl.when(pl.col("probability") >= 1)
-        .then(pl.lit("✔"))
-        .when(pl.col("probability") <= 0)
-        .then(pl.lit(""))
-        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
-        .alias("shown"),
-    )
-    card_order = tuple(game.deck.name(c) for c in game.deck.cards)
-    place_order = (_("envelope"), *game.names, _("room cards"))
-    draw(replay_charts.notebook, (card_order, place_order), {replay_charts.NOTEBOOK: nb})
+    cells = replay_charts.notebook_cells(notebook)
+    draw(replay_charts.notebook, replay_charts.notebook_shape(game), {replay_charts.NOTEBOOK: cells})
     st.caption(
         _(
             "How to read this: each cell is the chance, in percent, that the card is in that place, for this "

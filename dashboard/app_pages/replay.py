@@ -20,7 +20,6 @@ from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
 from clue_stats.dashboard.app_pages.common import (
     NO_ANALYSIS,
-    category_word,
     choose_game,
     no_such_game,
     page_context,
@@ -161,19 +160,9 @@ if entropy is not None:
 notebook, notebook_missing = read(queries.notebook, ctx.path, ctx.version, game_id, observer, seq)
 
 
-def _notebook(notebook: pl.DataFrame, card_order: list[str], place_order: list[str]) -> None:
-    nb = notebook.with_columns(
-        pl.col("card").map_elements(name, return_dtype=pl.Utf8).alias("card_name"),
-        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}).alias("place"),
-        pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}).alias("category"),
-        pl.when(pl.col("probability") >= 1)
-        .then(pl.lit("✔"))
-        .when(pl.col("probability") <= 0)
-        .then(pl.lit(""))
-        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
-        .alias("shown"),
-    )
-    draw(replay_charts.notebook, (tuple(card_order), tuple(place_order)), {replay_charts.NOTEBOOK: nb})
+def _notebook(notebook: pl.DataFrame) -> None:
+    cells = replay_charts.notebook_cells(notebook)
+    draw(replay_charts.notebook, replay_charts.notebook_shape(game), {replay_charts.NOTEBOOK: cells})
     st.caption(
         _(
             "How to read this: each cell is the chance, in percent, that the card is in that place, for this "
@@ -251,12 +240,10 @@ with left:
                 "partial view, less certain than the player really was."
             ).format(player=md(observer))
         )
-    card_order = [name(c) for c in game.deck.cards]
-    place_order = [_("envelope"), *names, _("room cards")]
     if notebook is None:
         st.warning(_("This notebook was not counted: {reason}.").format(reason=md(notebook_missing or "")))
     else:
-        _notebook(notebook, card_order, place_order)
+        _notebook(notebook)
 
 with right:
     st.subheader(_("Uncertainty over the game"))

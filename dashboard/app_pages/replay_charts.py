@@ -4,15 +4,45 @@ current suggestion taught each one. UI only."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
+import polars as pl
 
 from clue_stats.analysis.words import _
+from clue_stats.dashboard.app_pages.common import category_word
+
+if TYPE_CHECKING:
+    from clue_stats.engine.game import Game
 
 NOTEBOOK = "notebook"  # card_name, category, place, probability, shown: a row per card and place
 ENTROPY = "entropy"  # observer, seq, entropy: every observer's bits left after each record
 MARKS = "marks"  # seq: the records that are suggestions
 NOW = "now"  # seq: the current record
 GAINS = "gains"  # observer, before, after, gain_bits: the current suggestion
+
+
+def notebook_shape(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What shapes a game's notebook chart: its cards by name in deck order, then its places (the
+    envelope, the players, the room cards), in the reader's language."""
+    return tuple(game.deck.name(c) for c in game.deck.cards), (_("envelope"), *game.names, _("room cards"))
+
+
+def notebook_cells(notebook: pl.DataFrame) -> pl.DataFrame:
+    """A notebook (analysis.timeline.notebook_frame: card, name, category, place, probability) as
+    the chart's cells: the card by name, the places and kinds of card in words, and the chance as
+    the cell shows it (✔ certain, blank impossible, else whole percent)."""
+    return notebook.with_columns(
+        pl.col("name").alias("card_name"),
+        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}),
+        pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}),
+        pl.when(pl.col("probability") >= 1)
+        .then(pl.lit("✔"))
+        .when(pl.col("probability") <= 0)
+        .then(pl.lit(""))
+        .otherwise((pl.col("probability") * 100).round(0).cast(pl.Int64).cast(pl.Utf8))
+        .alias("shown"),
+    )
 
 
 def notebook(card_order: tuple[str, ...], place_order: tuple[str, ...]) -> alt.LayerChart:
