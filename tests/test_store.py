@@ -230,3 +230,31 @@ def test_a_reader_that_never_lets_go_keeps_every_batch_stored_and_says_what_is_l
     assert counts(db)["games"] == 10  # the batch written before the reader came is kept
     again = pipeline.ingest_paths([str(games)], db, analyse=False, workers=1)
     assert again.games_stored == 50 and again.games_skipped == 10
+
+
+def test_a_database_an_older_version_wrote_is_read_with_todays_columns(samples, db, monkeypatch):
+    """An older file lacks columns (problems.template and .fields) and a table (statements); a reader
+    may not add them, so it sees them NULL and empty, with or without merged names, and every
+    dashboard page shows; the next writer adds them for real."""
+    from clue_stats.dashboard import pages
+    from tests.helpers import open_app
+
+    pipeline.ingest_paths([str(samples)], db, workers=1)
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE problems DROP COLUMN template")
+    con.execute("ALTER TABLE problems DROP COLUMN fields")
+    con.execute("DROP TABLE statements")
+    con.execute("INSERT INTO player_merges VALUES ('Mom', 'Mother', now(), NULL)")
+    con.close()
+    for persons in (False, True):
+        with store.read_connection(db, persons=persons) as reader:
+            assert reader.rows("SELECT count(*), count(template), count(fields) FROM problems")[0][1:] == (0, 0)
+            assert reader.rows("SELECT count(*) FROM statements") == [(0,)]
+    with duckdb.connect(str(db), read_only=True) as con:
+        game = con.execute("SELECT min(game_id) FROM games").fetchall()[0][0]
+    for page in pages.PAGES:
+        query = {"game": game} if page.slug in ("replay", "review") else {}
+        at = open_app(db, monkeypatch, page.slug, **query)
+        assert not at.exception and not at.error, (page.slug, [e.value for e in (*at.exception, *at.error)])
+    with store.write_connection(db) as writer:
+        assert writer.rows("SELECT count(template) FROM problems") == [(0,)]  # the column is there now

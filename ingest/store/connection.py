@@ -20,7 +20,7 @@ import duckdb
 import polars as pl
 
 from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
-from clue_stats.ingest.store.schema import ensure_schema
+from clue_stats.ingest.store.schema import ensure_schema, show_today_schema
 
 # The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
 DEFAULT_DB = "clue.duckdb"
@@ -121,6 +121,8 @@ class Store:
             if write:
                 with store.atomic():
                     ensure_schema(con)
+            else:
+                show_today_schema(con)
             yield store
         except (duckdb.Error, OSError) as exc:
             if not write or (NO_SPACE not in str(exc) and getattr(exc, "errno", None) != errno.ENOSPC):

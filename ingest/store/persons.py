@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from clue_stats.ingest.store.schema import TABLES
+from clue_stats.ingest.store.schema import TABLES, stored_source
 
 if TYPE_CHECKING:
     from clue_stats.ingest.store.connection import Store
@@ -78,7 +78,6 @@ def show_persons(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     names = person_names(standing_merges(con))
     if not names:
         return names
-    catalog = con.execute("SELECT current_database()").fetchall()[0][0]
     present = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
     for table in TABLES:
         columns = [c.name for c in table.columns if c.holds == "name"]
@@ -93,7 +92,7 @@ def show_persons(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         replaced = [f"{_person_sql(c, names)} AS {c}" for c in columns if c in stored]
         if table.name == "events" and "payload" in stored:
             replaced.append(f"{_payload_sql('payload', names)} AS payload")
-        source = '"' + str(catalog).replace('"', '""') + f'".main.{table.name}'
+        source = stored_source(con, table.name)  # with the columns an older version did not write
         con.execute(
             f"CREATE OR REPLACE TEMP VIEW {table.name} AS SELECT * REPLACE ({', '.join(replaced)}) FROM {source}"
         )

@@ -429,6 +429,45 @@ def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("INSERT INTO settings VALUES (?, ?)", [NAMES_CLEANED, now().isoformat()])
 
 
+def _stored_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
+    """(table, column) of the database file itself (not of temporary views over it)."""
+    rows = con.execute(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = 'main' AND table_catalog = current_database()"
+    ).fetchall()
+    return {(table, column) for table, column in rows}
+
+
+def stored_source(con: duckdb.DuckDBPyConnection, table: str, stored: set[tuple[str, str]] | None = None) -> str:
+    """SQL naming ``table`` as the file stores it, with the declared columns an older version did not
+    write added as NULL (a table it had not at all: an empty one), so that a reader of that file
+    sees today's schema: ``"catalog".main.t`` or a subquery."""
+    stored = _stored_columns(con) if stored is None else stored
+    catalog = '"' + str(con.execute("SELECT current_database()").fetchall()[0][0]).replace('"', '""') + '"'
+    declared = TABLE[table].columns
+    missing = [c for c in declared if (table, c.name) not in stored]
+    if not missing:
+        return f"{catalog}.main.{table}"
+    if len(missing) == len(declared):
+        nulls = ", ".join(f"NULL::{c.type} AS {c.name}" for c in declared)
+        return f"(SELECT {nulls} WHERE false)"
+    nulls = ", ".join(f"NULL::{c.type} AS {c.name}" for c in missing)
+    return f"(SELECT *, {nulls} FROM {catalog}.main.{table})"
+
+
+def show_today_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """On a read-only connection to a database an older version wrote (a reader may not add its
+    columns): every table that lacks a declared column is shadowed by a temporary view that has it,
+    NULL (as `clue-stats analyse` or the next ingest leaves it until they fill it)."""
+    stored = _stored_columns(con)
+    if DECLARED_COLUMNS <= stored:
+        return  # written by this version: nothing to add (one query an opening)
+    for table in TABLES:
+        source = stored_source(con, table.name, stored)
+        if not source.endswith(f".main.{table.name}"):
+            con.execute(f"CREATE OR REPLACE TEMP VIEW {table.name} AS SELECT * FROM {source}")
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """The tables made if missing, an older database given its new columns (in the caller's transaction)."""
     # one look at the columns there: a database opened for each batch of a long ingest is mostly
