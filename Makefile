@@ -94,21 +94,4 @@ catalogues: install
 	  -o build/clue_stats.pot analysis clue_stats dashboard ingest engine
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \
 	  --no-fuzzy-matching -w 100
-	$(BIN)/python -c "$$COMPILE_CATALOGUES" $(LOCALES)/*/LC_MESSAGES/clue_stats.po
-
-# each .po to its .mo with Babel, without pybabel compile's printf check: the messages are str.format
-# sentences ("{n} games"), and a "95 % interval" reads to that check as a "% i" placeholder (the
-# fields of the translations are checked by tests/test_words.py)
-define COMPILE_CATALOGUES
-import sys
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-for po in sys.argv[1:]:
-    with open(po, "rb") as f:
-        catalog = read_po(f)
-    done = sum(1 for m in catalog if m.id and m.string and all(m.string if isinstance(m.string, tuple) else [m.string]))
-    with open(po[:-3] + ".mo", "wb") as f:
-        write_mo(f, catalog)
-    print(f"{done} of {sum(1 for m in catalog if m.id)} messages translated in {po}")
-endef
-export COMPILE_CATALOGUES
+	$(BIN)/pybabel compile -d $(LOCALES) -D clue_stats --statistics
