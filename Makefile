@@ -86,7 +86,8 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
 
 # the languages' catalogues (docs/translating.md): every message of the code into each .po (new ones
-# untranslated, gone ones dropped), then each .po compiled to the .mo the program reads
+# untranslated, gone ones dropped), then each .po compiled to the .mo the program reads; the same for
+# the translated topics of docs/ (the docs catalogue: a block of a topic is a message, analysis/docs.py)
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build
@@ -95,3 +96,9 @@ catalogues: install
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \
 	  --no-fuzzy-matching -w 100
 	$(BIN)/pybabel compile -d $(LOCALES) -D clue_stats --statistics
+	printf '[clue_stats_docs: **.md]\n' > build/docs.cfg
+	$(BIN)/pybabel extract -F build/docs.cfg --no-location --sort-output --project clue-stats -o build/docs.pot docs
+	for lang in $$(ls $(LOCALES)); do test -f $(LOCALES)/$$lang/LC_MESSAGES/docs.po || \
+	  $(BIN)/pybabel init -i build/docs.pot -d $(LOCALES) -D docs -l $$lang -w 100; done
+	$(BIN)/pybabel update -i build/docs.pot -d $(LOCALES) -D docs --ignore-obsolete --no-fuzzy-matching -w 100
+	$(BIN)/pybabel compile -d $(LOCALES) -D docs --statistics

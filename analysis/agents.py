@@ -19,6 +19,7 @@ from dataclasses import replace
 import polars as pl
 
 from clue_stats.analysis.stats import Z95, wilson_interval
+from clue_stats.analysis.words import _, n_, number, percent
 from clue_stats.ingest.kinds import CONTEST, DIGITAL
 from clue_stats.ingest.store import GameFilter, Store
 
@@ -150,3 +151,57 @@ def agent_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "str
     if not out:
         return pl.DataFrame(schema={c: pl.Utf8 if c == "agent" else pl.Float64 for c in columns})
     return pl.DataFrame(out).select(columns).fill_nan(None)
+
+
+def _figure(value: float | None, low: float | None, high: float | None, count: str) -> str:
+    """ "82% (73% to 90%), 12 rated": the figure, its interval and what it counts."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return f"– ({count})"
+    if low is None or high is None:
+        return _("{figure}, {count}").format(figure=percent(value), count=count)
+    return _("{figure} ({low} to {high}), {count}").format(
+        figure=percent(value), low=percent(low), high=percent(high), count=count
+    )
+
+
+def _of(part: int, whole: int) -> str:
+    return _("{part} of {whole}").format(part=number(part), whole=number(whole))
+
+
+def agent_cells(r: dict) -> dict[str, str]:
+    """One row of :func:`agent_summary` as people read it, in their language: each figure with its
+    interval and what it counts (the dashboard's Agents page and the `agents` command)."""
+    return {
+        "review_accuracy": _figure(
+            r["review_accuracy"],
+            r["review_low"],
+            r["review_high"],
+            n_(r["rated_suggestions"], "{n} rated", "{n} rated"),
+        ),
+        "unsure": _figure(
+            r["unsure_rate"], r["unsure_low"], r["unsure_high"], _of(r["unsure_accusations"], r["accusations"])
+        ),
+        "missed_wins": _figure(
+            r["missed_rate"], r["missed_low"], r["missed_high"], _of(r["missed_wins"], r["reviewed_games"])
+        ),
+        "rule_breaks": _figure(
+            r["break_rate"],
+            r["break_low"],
+            r["break_high"],
+            _("{breaks} in {part} of {whole}").format(
+                breaks=number(r["rule_breaks"]), part=number(r["games_with_breaks"]), whole=number(r["player_games"])
+            ),
+        ),
+        "stated_precision": _figure(
+            r["stated_precision"],
+            r["stated_precision_low"],
+            r["stated_precision_high"],
+            _of(r["proven_units"], r["stated_units"]),
+        ),
+        "stated_recall": _figure(
+            r["stated_recall"],
+            r["stated_recall_low"],
+            r["stated_recall_high"],
+            _of(r["proven_units"], r["proven_units"] + r["missed_units"]),
+        ),
+    }

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from clue_stats.analysis import accusations, giveaway, information, statements, suggestions
+from clue_stats.analysis.words import N_
 from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Accuse, Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
@@ -125,7 +126,7 @@ class Information:
 
 
 class InformationComputer:
-    what: ClassVar[str] = "every observer's information (the entropy over the game)"
+    what: ClassVar[str] = N_("every observer's information (the entropy over the game)")
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Information:
@@ -163,7 +164,7 @@ class Certainty:
 
 
 class CertaintyComputer:
-    what: ClassVar[str] = "when each player became certain, the accusations' timing and missed wins"
+    what: ClassVar[str] = N_("when each player became certain, the accusations' timing and missed wins")
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Certainty:
@@ -198,7 +199,7 @@ class Statements:
 
 
 class StatementsComputer:
-    what: ClassVar[str] = "the grading of what the players stated"
+    what: ClassVar[str] = N_("the grading of what the players stated")
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Statements:
@@ -221,7 +222,7 @@ class Giveaway:
 
 
 class GiveawayComputer:
-    what: ClassVar[str] = "what the refuters gave away"
+    what: ClassVar[str] = N_("what the refuters gave away")
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Giveaway:
@@ -235,7 +236,7 @@ class GiveawayComputer:
 class Cut:
     """A stage of the analysis the budget stopped: what it left out, in words, and why."""
 
-    what: str  # "the review of the suggestions from line 14 (turn 3) to line 52 (turn 40)"
+    what: str | Said  # "the review of the suggestions from line 14 (turn 3) to line 52 (turn 40)"
     reason: str  # the budget's message: which limit stopped the count
     seq: int = 0  # the first record left out (0: the game as a whole)
     line: int | None = None
@@ -243,17 +244,20 @@ class Cut:
 
     def problem(self) -> Problem:
         """The over_budget problem; its message starts with ANALYSIS_CUT, as the store finds it."""
-        message = T_("the analysis left out {what}: {reason}", what=self.what, reason=self.said or self.reason)
+        what = self.what if isinstance(self.what, Said) else Said(self.what)  # a stage's what: a template of its own
+        message = T_("the analysis left out {what}: {reason}", what=what, reason=self.said or self.reason)
         return Problem.of("over_budget", message, seq=self.seq, line=self.line)
 
 
-def suggestions_at(game: Game, records: Sequence[Suggest]) -> str:
+def suggestions_at(game: Game, records: Sequence[Suggest]) -> Said:
     """ "the suggestion at line 14 (turn 3)", "the suggestions from line 14 (turn 3) to line 52 (turn
-    40)": records by the line of the file they came from and the turn (Game.where; English: stored
-    as a problem's message)."""
+    40)": records by the line of the file they came from and the turn (Game.where), as a phrase of a
+    problem's message."""
     if len(records) == 1:
-        return f"the suggestion at {game.where(records[0].seq)}"
-    return f"the suggestions from {game.where(records[0].seq)} to {game.where(records[-1].seq)}"
+        return T_("the suggestion at {where}", where=game.where(records[0].seq))
+    return T_(
+        "the suggestions from {first} to {last}", first=game.where(records[0].seq), last=game.where(records[-1].seq)
+    )
 
 
 def stage(limits: budget.Limits | None) -> contextlib.AbstractContextManager:
@@ -298,7 +302,7 @@ class ReviewComputer:
     record order: a suggestion whose count passes the budget cuts the review from it on, and those
     left get their expected gain in a stage of their own."""
 
-    what: ClassVar[str] = "the review of the suggestions"
+    what: ClassVar[str] = N_("the review of the suggestions")
     own_stages: ClassVar[bool] = True
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Review:
@@ -312,7 +316,7 @@ class ReviewComputer:
             if exc is not None:
                 review.cuts.append(
                     Cut(
-                        f"the review of {suggestions_at(game, pending)}",
+                        T_("the review of {suggestions}", suggestions=suggestions_at(game, pending)),
                         exc.message,
                         pending[0].seq,
                         pending[0].line,
@@ -324,7 +328,7 @@ class ReviewComputer:
             if exc is not None:
                 review.cuts.append(
                     Cut(
-                        f"the expected gain of {suggestions_at(game, left)}",
+                        T_("the expected gain of {suggestions}", suggestions=suggestions_at(game, left)),
                         exc.message,
                         left[0].seq,
                         left[0].line,
@@ -374,7 +378,7 @@ class GainedAgainstExpectedComputer:
     """The game review's "information gained against expected" (issue 23): per rated suggestion,
     the bits its suggester actually gained at it against its expected gain; per player, the sum."""
 
-    what: ClassVar[str] = "the information gained against expected"
+    what: ClassVar[str] = N_("the information gained against expected")
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> GainedAgainstExpected | None:

@@ -5,18 +5,37 @@ installed tool's user needs without a clone or a web page.
 A topic is a file's name without ``.md`` (``league`` is docs/league.md); its title is the file's
 first heading. Links between the files (``[labels](analysis.md#labels)``) are kept as written in the
 Markdown and turned into the reader's own links by :func:`relink`.
+
+The topics a player or a club reads (:data:`TRANSLATED`) are in German and Swedish too, the way
+Sphinx translates a book: each is cut into blocks (:func:`blocks`: a heading, a paragraph, a list
+item, a table row; code is never cut), each block one message of the ``docs`` catalogue beside the
+program's (``analysis/locale/<lang>/LC_MESSAGES/docs.po``, filled by `make catalogues`, whose
+extractor is :func:`extract`). A topic is put together again in the reader's language
+(:func:`topic`), block by block; a block the catalogue lacks stays English, and the catalogue test
+says which. Links into a translated topic follow its translated headings (:func:`relink`).
 """
 
 from __future__ import annotations
 
+import gettext
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
 from importlib.resources import files
+from typing import IO, Any
 
+from clue_stats.analysis import words
 from clue_stats.engine.errors import UsageError
 
 PACKAGE = "clue_stats.docs"
+DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's own
+
+# The topics in every language: what a player, a club or a client's maker reads. The rest (how the
+# engine counts, its measurements, how to add a language) is written for the project's developers
+# and stays English; the Help page says so.
+TRANSLATED = ("event-format", "notation", "importers", "analysis", "dashboard", "report", "league", "problems")
 
 # The order a user reads them in: writing games down, getting them in, what is computed and shown,
 # then the reference and the measurements. A file not named here comes after, by name.
@@ -45,6 +64,141 @@ class Topic:
     name: str  # the file's name without .md: what `clue-stats docs NAME` takes
     title: str  # the file's first heading
     text: str  # the Markdown
+    language: str = words.SOURCE  # the language it is written in (English where not translated)
+    # the anchor of each English heading in this language's text (translated topics only)
+    anchors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A piece of a topic's Markdown: a message to translate (``prefix`` + ``text`` + newline: the
+    text unwrapped to one line, the prefix its heading marks, list marker and indent or quote), or
+    lines kept as they are (``prefix`` None: code, blank lines, table rules, comments)."""
+
+    line: int  # its first line, from 1
+    text: str
+    prefix: str | None = None
+
+    @property
+    def message(self) -> bool:
+        return self.prefix is not None
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^(#{1,6} )(.+?)\s*$")
+_ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)]) )(.*)$")
+_QUOTE = re.compile(r"^(> ?)(.*)$")
+_ROW = re.compile(r"^\s*\|")
+_RULE = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")
+_CODE = re.compile(r"`[^`]*`|\]\([^)]*\)|https?://\S+")
+
+
+def _readable(text: str) -> bool:
+    """The text has words outside its code, link targets and addresses."""
+    return any(c.isalpha() for c in _CODE.sub("", text))
+
+
+def blocks(text: str) -> list[Block]:
+    """The topic's Markdown as blocks: each heading, paragraph, list item (its continuation lines
+    joined to it), quoted paragraph and table row is a message; fenced code, blank lines, table
+    rules and comments are kept as they are, as is a block with no words outside its code."""
+    out: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+
+    def keep(start: int, end: int) -> None:
+        out.append(Block(start + 1, "\n".join(lines[start:end]) + "\n"))
+
+    while i < len(lines):
+        line = lines[i]
+        start = i
+        if _FENCE.match(line):
+            fence = _FENCE.match(line)[1]  # type: ignore[index]
+            i += 1
+            while i < len(lines) and not lines[i].lstrip().startswith(fence):
+                i += 1
+            i = min(i + 1, len(lines))
+            keep(start, i)
+            continue
+        if not line.strip() or (_ROW.match(line) and _RULE.match(line)):
+            keep(i, i + 1)
+            i += 1
+            continue
+        if line.lstrip().startswith("<!--"):
+            while i < len(lines) and "-->" not in lines[i]:
+                i += 1
+            i = min(i + 1, len(lines))
+            keep(start, i)
+            continue
+        if _ROW.match(line):
+            prefix, body = "", line
+            i += 1
+        elif m := _HEADING.match(line):
+            prefix, body = m[1], m[2]
+            i += 1
+        else:
+            m = _ITEM.match(line) or _QUOTE.match(line)
+            prefix, body = (m[1], m[2]) if m else ("", line.strip())
+            quoted = prefix.startswith(">")
+            i += 1
+            while i < len(lines):  # the lines that continue it
+                nxt = lines[i]
+                if not nxt.strip() or _FENCE.match(nxt) or _HEADING.match(nxt) or _ITEM.match(nxt) or _ROW.match(nxt):
+                    break
+                if quoted != nxt.startswith(">"):
+                    break
+                body += " " + (_QUOTE.match(nxt)[2] if quoted else nxt).strip()  # type: ignore[index]
+                i += 1
+        if _readable(body):
+            out.append(Block(start + 1, body, prefix))
+        else:
+            keep(start, i)
+    return out
+
+
+def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple]:
+    """Babel's extraction method for a topic (`make catalogues`): each message block, at its line;
+    nothing for a topic not :data:`TRANSLATED`."""
+    name = getattr(fileobj, "name", "")
+    if str(name).replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md") not in TRANSLATED:
+        return
+    for block in blocks(fileobj.read().decode("utf-8")):
+        if block.message:
+            yield block.line, None, block.text, []
+
+
+@cache
+def _catalogue(code: str) -> gettext.NullTranslations:
+    if code == words.SOURCE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, words.LOCALE_DIR, [code], fallback=True)
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as the dashboard's Markdown writes it: lowercase words joined by
+    hyphens, punctuation dropped."""
+    text = unicodedata.normalize("NFC", _CODE.sub(lambda m: m[0].strip("`"), heading)).lower()
+    text = re.sub(r"[^\w\s-]", "", text)
+    return re.sub(r"\s+", "-", text).strip("-")
+
+
+def _translated(topic: Topic, code: str) -> Topic:
+    """The topic in language ``code``, block by block (a block the catalogue lacks stays English)."""
+    if code == words.SOURCE or topic.name not in TRANSLATED:
+        return topic
+    catalogue = _catalogue(code)
+    parts, anchors, title = [], {}, topic.title
+    for block in blocks(topic.text):
+        if not block.message:
+            parts.append(block.text)
+            continue
+        said = catalogue.gettext(block.text)
+        parts.append(f"{block.prefix}{said}\n")
+        if block.prefix and block.prefix.startswith("#"):
+            anchors[slug(block.text)] = slug(said)
+            if block.prefix == "# " and title == topic.title:
+                title = said.replace("`", "")
+    return Topic(topic.name, title, "".join(parts), code, anchors)
 
 
 def _title(text: str, name: str) -> str:
@@ -54,8 +208,15 @@ def _title(text: str, name: str) -> str:
     return name
 
 
-def topics() -> list[Topic]:
-    """Every topic, in reading order."""
+def topics(code: str | None = None) -> list[Topic]:
+    """Every topic, in reading order, in language ``code`` where it is translated (None: the
+    reader's language; English: as written)."""
+    code = code or words.language()
+    return [_translated(t, code) for t in _english()]
+
+
+@cache
+def _english() -> tuple[Topic, ...]:
     found = {}
     for f in files(PACKAGE).iterdir():
         if f.name.endswith(".md"):
@@ -63,21 +224,32 @@ def topics() -> list[Topic]:
             text = f.read_text(encoding="utf-8")
             found[name] = Topic(name, _title(text, name), text)
     rank = {name: i for i, name in enumerate(READING_ORDER)}
-    return [found[n] for n in sorted(found, key=lambda n: (rank.get(n, len(rank)), n))]
+    return tuple(found[n] for n in sorted(found, key=lambda n: (rank.get(n, len(rank)), n)))
 
 
-def topic(name: str) -> Topic:
-    """The topic called ``name`` (a file name with .md is taken too); a UsageError naming every
-    topic when there is none by that name."""
+def topic(name: str, code: str | None = None) -> Topic:
+    """The topic called ``name`` (a file name with .md is taken too) in language ``code`` (as
+    :func:`topics`); a UsageError naming every topic when there is none by that name."""
     wanted = name.strip().removesuffix(".md").lower()
-    every = topics()
+    every = topics(code)
     for t in every:
         if t.name == wanted:
             return t
     raise UsageError(f"no help topic {name!r}; the topics: {', '.join(t.name for t in every)}")
 
 
-def relink(text: str, link: Callable[[str, str], str]) -> str:
+def relink(text: str, link: Callable[[str, str], str], code: str | None = None) -> str:
     """``text`` with every link to another topic replaced by ``link(name, anchor)`` (anchor with its
-    ``#``, or empty): the dashboard links to its Help page, the terminal names the command."""
-    return _LINK.sub(lambda m: f"]({link(m['name'], m['anchor'] or '')})", text)
+    ``#``, or empty): the dashboard links to its Help page, the terminal names the command. An
+    anchor into a topic translated to ``code`` (None: the reader's language) is its translated
+    heading's."""
+    code = code or words.language()
+    anchors = {t.name: t.anchors for t in topics(code)}
+
+    def one(m: re.Match[str]) -> str:
+        anchor = m["anchor"] or ""
+        if anchor:
+            anchor = "#" + anchors.get(m["name"], {}).get(anchor[1:], anchor[1:])
+        return f"]({link(m['name'], anchor)})"
+
+    return _LINK.sub(one, text)

@@ -44,13 +44,14 @@ def information_kept(header: dict[str, Any]) -> bool:
 
 
 def analysis_words(version: int | None, cut: str | None) -> str:
-    """A stored game's analysis in words, from its ``games`` row (the games list, the replay)."""
+    """A stored game's analysis in words, from its ``games`` row (the replay); what a cut left out is
+    said by the game's over_budget problems (analysis.report.over_budget_messages)."""
     if version is None:
         return _("not analysed")
     if version < ANALYSIS_VERSION:
         return _("analysed by an older version ({version})").format(version=version)
     if cut:
-        return _("partly analysed: the counting budget left out {what}").format(what=cut)
+        return _("partly analysed")
     return _("analysed")
 
 
@@ -70,7 +71,7 @@ def _analyse(rows: GameRows, game: Game, replay: Replay, review: bool, limits: b
     finished = any(result.computed for result in results)
     header = {
         "analysis_version": ANALYSIS_VERSION if finished else None,
-        "analysis_cut": "; ".join(c.what for c in cuts) or None,
+        "analysis_cut": "; ".join(str(c.what) for c in cuts) or None,
     }
     rows.apply(Columns("games", values={None: header}))
     for cut in cuts:

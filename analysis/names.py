@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from clue_stats.analysis.words import _
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import CATEGORIES, Deck, Edition, editions, slug
 from clue_stats.ingest.store import Store
@@ -46,7 +47,7 @@ class Names:
         starts = _starts(self.board) if self.board else {}
         square = starts.get(character)
         if square is None:
-            return f"{self(character)}'s start"
+            return _("{character}'s start").format(character=self(character))
         return square_name(self, tuple(square))
 
     def square(self, square: Sequence[int] | str | None) -> str:
@@ -69,9 +70,11 @@ def _starts(board: str) -> dict[str, tuple[int, int]]:
 def square_name(names: Names, square: tuple[int, ...]) -> str:
     starts = _starts(names.board) if names.board else {}
     here = [c for c, sq in starts.items() if tuple(sq) == square and c in names.deck.suspects]
+    if len(here) > 1:
+        return _("{characters} start").format(characters=" / ".join(names(c) for c in here))
     if here:
-        return " / ".join(names(c) for c in here) + (" start" if len(here) > 1 else "'s start")
-    return f"square {square[0]},{square[1]}" if len(square) == 2 else str(list(square))
+        return _("{character}'s start").format(character=names(here[0]))
+    return _("square {row},{column}").format(row=square[0], column=square[1]) if len(square) == 2 else str(list(square))
 
 
 @functools.cache

@@ -20,6 +20,7 @@ import polars as pl
 
 from clue_stats.analysis.names import of_edition, square_name
 from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
+from clue_stats.analysis.words import language, speaking
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import editions
 from clue_stats.ingest.store import GameFilter, Store
@@ -27,10 +28,15 @@ from clue_stats.ingest.store import GameFilter, Store
 DIMENSIONS = ("turn_order", "character", "start_square")
 
 
-@functools.cache
 def _start_square_rows() -> tuple[tuple[str, str, str], ...]:
     """(edition, character, start square) for every edition with a board; the square is named by the
-    edition's characters who start on it ("Professor Plum's start"), as people know it."""
+    edition's characters who start on it ("Professor Plum's start"), as people know it, in the
+    reader's language."""
+    return _start_square_rows_in(language())
+
+
+@functools.cache
+def _start_square_rows_in(code: str) -> tuple[tuple[str, str, str], ...]:
     rows = []
     for ed in editions().values():
         if not ed.board:
@@ -40,7 +46,8 @@ def _start_square_rows() -> tuple[tuple[str, str, str], ...]:
         except BoardFormatError:
             continue
         for character, (row, col) in board.starts.items():
-            rows.append((ed.id, character, square_name(of_edition(ed.id), (row, col))))
+            with speaking(code):
+                rows.append((ed.id, character, square_name(of_edition(ed.id), (row, col))))
     return tuple(sorted(rows))
 
 

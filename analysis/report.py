@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.record_words import Places, describe, triple_names
-from clue_stats.analysis.words import N_, _, decimal, n_, percent
+from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
@@ -47,7 +47,9 @@ class ReportData:
 
 
 def over_budget_messages(problems: list[dict[str, Any]]) -> list[str]:
-    return [p["message"] for p in problems if p.get("code") == "over_budget"]
+    """What the budget left out of a game, and why: the messages of its stored over_budget problems,
+    in the reader's language."""
+    return [said(p["message"], p.get("template"), p.get("fields")) for p in problems if p.get("code") == "over_budget"]
 
 
 def gather(con: Store, game_id: str) -> ReportData:
@@ -112,7 +114,7 @@ def with_analysis(data: ReportData, limits: Limits | None = None) -> ReportData:
             rows.tables.get("information", []), key=lambda r: (r["seq"], r["observer"] is None, r["observer"] or "")
         ),
         computed=True,
-        over_budget=[p.message for p in cuts],
+        over_budget=[problem_message(p) for p in cuts],
     )
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 import vl_convert as vlc
+from babel.numbers import format_percent
 
 from clue_stats.analysis.report import SuggestionLine
 from clue_stats.analysis.review_charts import label_scale
@@ -116,8 +117,14 @@ def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerCh
     )
 
 
-# how each language writes numbers on an axis (d3's locales, as vl-convert has them); English: d3's default
-NUMBER_LOCALES: dict[str, dict[str, Any]] = {"de": vlc.get_format_locale("de-DE"), "sv": vlc.get_format_locale("sv-SE")}
+def _number_locale(code: str, d3: Literal["de-DE", "sv-SE"]) -> dict[str, Any]:
+    """How a language writes numbers on an axis: d3's locale as vl-convert has it, with the percent
+    sign as Babel writes it (d3 leaves it "%": "100 %" in German and Swedish, with a no-break space)."""
+    return {**vlc.get_format_locale(d3), "percent": format_percent(1, locale=code).replace("100", "")}
+
+
+# how each language writes numbers on an axis; English: d3's default
+NUMBER_LOCALES: dict[str, dict[str, Any]] = {"de": _number_locale("de", "de-DE"), "sv": _number_locale("sv", "sv-SE")}
 
 
 def to_svg(chart: alt.TopLevelMixin) -> str:

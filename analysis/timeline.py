@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis import accusations
+from clue_stats.analysis.words import _, budget_message
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Deal, Game
 
@@ -123,10 +124,10 @@ def game_entropy(
             if information_kept(header):
                 return stored_entropy_frame(game, information), None
             if over_budget:
-                return None, "the game was stored over the counting budget"
+                return None, _("the game was stored over the counting budget")
             return entropy_frame(game), None
     except budget.BudgetExceeded as exc:
-        return None, f"counting it passed the budget: {exc.message}"
+        return None, _("counting it passed the budget: {reason}").format(reason=budget_message(exc))
 
 
 def notebook_within(
@@ -137,7 +138,7 @@ def notebook_within(
         with budget.limited(limits):
             return notebook_frame(game, observer, seq), None
     except budget.BudgetExceeded as exc:
-        return None, exc.message
+        return None, budget_message(exc)
 
 
 def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:

@@ -34,6 +34,7 @@ from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 
+from clue_stats.engine.budget import BudgetExceeded
 from clue_stats.engine.problems import MESSAGE_LIMIT, Problem
 
 DOMAIN = "clue_stats"
@@ -228,10 +229,15 @@ def said(message: str, template: str | None = None, fields: str | dict[str, obje
 def _phrase(template: str, parts: dict[str, Any]) -> str:
     """A template said with its values, a value that is a phrase of its own said the same way."""
     values = {
-        str(k): _phrase(v["template"], v) if isinstance(v, dict) else str(v)
+        str(k): (number(v["count"]) if "count" in v else _phrase(v["template"], v)) if isinstance(v, dict) else str(v)
         for k, v in (parts.get("values") or {}).items()
     }
     return str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
+
+
+def budget_message(exc: BudgetExceeded) -> str:
+    """What stopped a count (engine.budget), in the reader's language."""
+    return exc.message if exc.said is None else said(exc.message, exc.said.template, exc.said.parts())
 
 
 def problem_message(p: Problem) -> str:

@@ -27,6 +27,7 @@ from clue_stats.analysis import league as league_stats
 from clue_stats.analysis import night as night_stats
 from clue_stats.analysis import players as player_stats
 from clue_stats.analysis import positions as position_stats
+from clue_stats.analysis.report import over_budget_messages
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
 
@@ -196,8 +197,9 @@ class GameData:
 
     @property
     def over_budget(self) -> list[str]:
-        """The messages of the game's over_budget problems (what the budget left out, and why)."""
-        return self.problems.filter(pl.col("code") == "over_budget")["message"].to_list()
+        """The messages of the game's over_budget problems (what the budget left out, and why), in
+        the reader's language."""
+        return over_budget_messages(self.problems.filter(pl.col("code") == "over_budget").to_dicts())
 
 
 @st.cache_data(**CACHE)

@@ -20,7 +20,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import T_, Said, quoted
+from clue_stats.engine.problems import T_, Said, kind_word, quoted
 
 T = TypeVar("T")
 
@@ -90,7 +90,7 @@ class UnknownName(InputError):
                 last=quoted(suggestions[-1]),
             )
         # the message as template and values too (engine.problems.Said), for a reader's language
-        self.said = T_("unknown {kind} {name}{hint}", kind=kind, name=quoted(name), hint=hint)
+        self.said = T_("unknown {kind} {name}{hint}", kind=kind_word(kind), name=quoted(name), hint=hint)
         super().__init__(str(self.said))
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, Edition, Variant
+from clue_stats.engine.problems import T_, Said
 
 UNSEEN = "?"  # a card that was shown or peeked at, but not seen by the log's writer
 ALL = "all"  # a reveal to everyone
@@ -227,17 +228,17 @@ class Game:
             self.__dict__["_turns"] = cached
         return list(cached[1])
 
-    def where(self, seq: int) -> str:
-        """A record as the people who typed the file know it, in English (problem messages are stored
-        in English): "line 14 (turn 3)", "line 2" before the first turn, and "record 14 (no line
-        known)" for a record read from no file."""
+    def where(self, seq: int) -> Said:
+        """A record as the people who typed the file know it, as a phrase of a problem's message (its
+        ``str()`` the English one stored): "line 14 (turn 3)", "line 2" before the first turn, and
+        "record 14 (no line of the file known)" for a record read from no file."""
         record = self.records[seq - 1] if 1 <= seq <= len(self.records) else None
         line = self.header_line if seq == 0 else record.line if record is not None else None
         if line is None:
-            return f"record {seq} (no line known)"
+            return T_("record {seq} (no line of the file known)", seq=seq)
         turns = self.turns()
         turn = turns[seq] if 0 <= seq < len(turns) else None
-        return f"line {line}" if turn is None else f"line {line} (turn {turn})"
+        return T_("line {line}", line=line) if turn is None else T_("line {line} (turn {turn})", line=line, turn=turn)
 
     def end(self) -> End | None:
         """The end record: the first (a record after it, another end too, is after_end)."""

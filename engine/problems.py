@@ -156,14 +156,36 @@ def quoted(value: str) -> str:
     return repr(cut(value))
 
 
-def listed(names: Iterable[str], last: str = ", ", shown: int = NAMES_SHOWN) -> str:
+def listed(names: Iterable[str | Said], last: str = ", ", shown: int = NAMES_SHOWN) -> str | Said:
     """At most ``shown`` names (each cut), then "and N more": "A, B, C, D, E and 4,990 more". When
-    every name is shown, ``last`` joins the last two ("A, B or C" with last=" or ")."""
+    every name is shown, ``last`` joins the last two (" or ": "A, B or C"; " and "). A phrase a
+    reader has in their language (a :class:`Said`, whose ``str()`` is the English) where a word
+    joins them; a name may be a phrase of its own ("Rope (as 'rope')")."""
     names = list(names)
-    head = [cut(n) for n in names[:shown]]
+    head = [n if isinstance(n, Said) else cut(n) for n in names[:shown]]
     if len(names) > shown:
-        return ", ".join(head) + f" and {len(names) - shown:,} more"
-    return last.join([", ".join(head[:-1]), head[-1]]) if len(head) > 1 else "".join(head)
+        return T_("{names} and {more} more", names=_commas(head), more=Count(len(names) - shown))
+    if len(head) < 2:
+        return head[0] if head else ""
+    if last.strip() == "and":
+        return T_("{names} and {last}", names=_commas(head[:-1]), last=head[-1])
+    if last.strip() == "or":
+        return T_("{names} or {last}", names=_commas(head[:-1]), last=head[-1])
+    return _commas(head)
+
+
+def _commas(names: list[str | Said]) -> str | Said:
+    """Names joined by commas, as every language here writes a list (a phrase where one name is)."""
+    if not any(isinstance(n, Said) for n in names):
+        return ", ".join(str(n) for n in names)
+    joined: str | Said = names[0]
+    for n in names[1:]:
+        joined = Said("{a}, {b}", (("a", joined), ("b", n)))  # no words: said as it is in every language
+    return joined
+
+
+class Count(int):
+    """A count in a message ("and {more} more"): English writes it "4,990", each language its way."""
 
 
 @dataclass(frozen=True)
@@ -175,18 +197,21 @@ class Said:
     ``str()`` is the English message, the one stored in ``message``."""
 
     template: str
-    fields: tuple[tuple[str, str | Said], ...] = ()  # a value may be a phrase of its own, said as a template
+    # a value may be a count (written as the reader's language writes numbers) or a phrase of its
+    # own, said as a template
+    fields: tuple[tuple[str, str | Count | Said], ...] = ()
     head: str = ""
     tail: str = ""
 
     def values(self) -> dict[str, str]:
-        """The values in English (a phrase said as its English)."""
-        return {name: str(value) for name, value in self.fields}
+        """The values in English (a phrase said as its English, a count as "4,990")."""
+        return {name: f"{value:,}" if isinstance(value, Count) else str(value) for name, value in self.fields}
 
     def parts(self) -> dict[str, object]:
         """The template's values, head and tail as JSON holds them (a phrase as its own template and
         values), for the store and the display layer."""
-        values = {name: value.parts() | {"template": value.template} if isinstance(value, Said) else value
+        values = {name: value.parts() | {"template": value.template} if isinstance(value, Said)
+                  else {"count": int(value)} if isinstance(value, Count) else value
                   for name, value in self.fields}  # fmt: skip
         return {"values": values, "head": self.head, "tail": self.tail}
 
@@ -201,15 +226,30 @@ def T_(template: str, **fields: object) -> Said:
     """A problem's message: its English template, with named fields (``T_("{player} accuses twice",
     player=name)``), and the values; a value that is itself a phrase to translate is a ``T_`` too
     (``hint=T_(" (did you mean {name}?)", name=...)``). The marker `make catalogues` extracts from engine/ and ingest/
-    (which have no catalogue of their own: the display layer says ``_(template)``)."""
+    (which have no catalogue of their own: the display layer says ``_(template)``). A count is given
+    as a :class:`Count`, so that each language writes it its way (a line number is not a count)."""
     # a value longer than a whole message is cut there: the message is cut there anyway (MESSAGE_LIMIT)
     return Said(
         template,
         tuple(
-            (name, value if isinstance(value, Said) else str(value)[: MESSAGE_LIMIT + 1])
+            (name, value if isinstance(value, (Said, Count)) else str(value)[: MESSAGE_LIMIT + 1])
             for name, value in fields.items()
         ),
     )
+
+
+def kind_word(kind: str) -> str | Said:
+    """The word for a kind of name in a message ("unknown {kind} ..."): suspect, weapon, room, card,
+    edition, variant, as a phrase each language has (an unknown kind as it is)."""
+    words = {
+        "suspect": T_("suspect"),
+        "weapon": T_("weapon"),
+        "room": T_("room"),
+        "card": T_("card"),
+        "edition": T_("edition"),
+        "variant": T_("variant"),
+    }
+    return words.get(kind, kind)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class Replay:
         return [p for p in self.problems if p.is_error]
 
 
-def _fmt(game: Game, cards: tuple[str, ...] | list[str]) -> str:
+def _fmt(game: Game, cards: tuple[str, ...] | list[str]) -> str | Said:
     return listed(game.deck.name(c) for c in cards)
 
 

@@ -25,7 +25,7 @@ class Finding:
     span: Span
 
 
-def _and(names: list[str]) -> str:
+def _and(names: list[str]) -> str | Said:
     return listed(names, " and ")
 
 

@@ -21,7 +21,7 @@ import heapq
 from collections.abc import Collection, Iterator, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import NAMES_SHOWN, T_, Said, cut, listed
+from clue_stats.engine.problems import NAMES_SHOWN, T_, Count, Said, cut, kind_word, listed, quoted
 from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}
@@ -47,7 +47,7 @@ def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, slug(a), slug(b)).ratio()
 
 
-def _listing(names: list[str]) -> str:
+def _listing(names: list[str]) -> str | Said:
     return listed(names, " or ")
 
 
@@ -142,7 +142,7 @@ class CardNames:
         category: str | None,
         limit: int | None = None,
         previous: tuple[int, str | None] | None = None,
-        hint: str = "",
+        hint: str | Said = "",
     ) -> tuple[str, int]:
         """The card named by the longest run of words from tokens[i] (not past ``limit``): (id, next i).
 
@@ -175,23 +175,25 @@ class CardNames:
             )
         raise self._unknown(tokens, i, end, category, previous, hint)
 
-    def _explained(self, text: str, cards: Collection[str]) -> str:
+    def _explained(self, text: str, cards: Collection[str]) -> str | Said:
         """The first few cards in deck order by display name, each with the name the abbreviation
         matched when that is another (an alias, an id), then how many more: "A, B or C", "A, B, C, D,
         E and 4,995 more"."""
         typed = slug(text).split("_")
-        out = []
+        out: list[str | Said] = []
         for card in heapq.nsmallest(NAMES_SHOWN, cards, key=self._order.__getitem__):
             name = self.deck.name(card)
             if _prefix_match(typed, slug(name).split("_")):
                 out.append(name)
             else:
                 key = next((k for k in self._keys_of[card] if _prefix_match(typed, k.split("_"))), None)
-                out.append(name if key is None else f"{name} (as '{key}')")
+                out.append(name if key is None else T_("{name} (as {key})", name=name, key=quoted(key)))
         more = len(cards) - len(out)
-        return f"{', '.join(out)} and {more:,} more" if more else listed(out, " or ")
+        if more:
+            return T_("{names} and {more} more", names=listed(out, ", ", len(out)), more=Count(more))
+        return listed(out, " or ")
 
-    def whole(self, tokens: Sequence[Token], category: str | None, hint: str = "") -> str:
+    def whole(self, tokens: Sequence[Token], category: str | None, hint: str | Said = "") -> str:
         """The one card named by all of ``tokens``."""
         card, j = self.take(tokens, 0, category, hint=hint)
         if j < len(tokens):
@@ -212,8 +214,10 @@ class CardNames:
             j += 1
         return j
 
-    def _missing(self, category: str | None, where: Token | None, tokens: Sequence[Token], hint: str) -> NotationError:
-        kind = KIND_OF_CATEGORY[category]
+    def _missing(
+        self, category: str | None, where: Token | None, tokens: Sequence[Token], hint: str | Said
+    ) -> NotationError:
+        kind = kind_word(KIND_OF_CATEGORY[category])
         if where is None:
             at = tokens[-1].end if tokens else 0
             return NotationError("bad_notation", T_("the {kind} is missing{hint}", kind=kind, hint=hint), at, at + 1)
@@ -228,13 +232,13 @@ class CardNames:
         end: int,
         category: str | None,
         previous: tuple[int, str | None] | None,
-        hint: str,
+        hint: str | Said,
     ) -> NotationError:
-        kind = KIND_OF_CATEGORY[category]
+        kind = kind_word(KIND_OF_CATEGORY[category])
         elsewhere = self.match(tokens[i].text, self.deck.cards)
         if len(elsewhere) == 1 and category is not None:
             card = next(iter(elsewhere))
-            other = KIND_OF_CATEGORY[self.deck.category(card)]
+            other = kind_word(KIND_OF_CATEGORY[self.deck.category(card)])
             return NotationError.at(
                 "unknown_card",
                 T_(
@@ -260,7 +264,7 @@ class CardNames:
             "unknown_card",
             T_(
                 "unknown {kind_of_category} '{text}'{hint_names}",
-                kind_of_category=KIND_OF_CATEGORY[cat],
+                kind_of_category=kind_word(KIND_OF_CATEGORY[cat]),
                 text=text,
                 hint_names=hint_names,
             ),

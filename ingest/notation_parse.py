@@ -18,7 +18,7 @@ from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import T_, Said, listed
+from clue_stats.engine.problems import T_, Said, kind_word, listed
 from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
 
@@ -572,16 +572,16 @@ def _player(context: Context, subject: list[Token], spans: dict[str, Span]) -> s
     return context.players.whole(subject)
 
 
-def _triple(tokens: Sequence[Token], context: Context, spans: dict[str, Span], what: str) -> tuple[str, str, str]:
+def _triple(tokens: Sequence[Token], context: Context, spans: dict[str, Span], what: Said) -> tuple[str, str, str]:
     """Suspect, weapon and room, in this order, each possibly of several words."""
-    hint = f" ({what} names a suspect, a weapon and a room, in this order)"
+    hint = T_(" ({what} names a suspect, a weapon and a room, in this order)", what=what)
     cards: list[str] = []
     i = 0
     previous: tuple[int, str | None] | None = None
     for n, (category, kind) in enumerate(TRIPLE):
         if i >= len(tokens):
             at = _after(tokens, i) if tokens else (0, 1)
-            raise NotationError("bad_notation", T_("the {kind} is missing{hint}", kind=kind, hint=hint), *at)
+            raise NotationError("bad_notation", T_("the {kind} is missing{hint}", kind=kind_word(kind), hint=hint), *at)
         limit = max(len(tokens) - (2 - n), i + 1)  # leave a word for each name still to come
         card, j = context.cards.take(tokens, i, category, limit=limit, previous=previous, hint=hint)
         spans[kind] = _span(tokens[i:j])
@@ -614,7 +614,7 @@ def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Toke
     spans: dict[str, Span] = {}
     player = _player(context, subject, spans)
     head, answers = _split_answers(rest)
-    suspect, weapon, room = _triple(head, context, spans, "a suggestion")
+    suspect, weapon, room = _triple(head, context, spans, T_("a suggestion"))
     end = line.tokens[-1].end
     spans["end"] = (end, end + 1)
     if not answers:
@@ -702,7 +702,7 @@ def _accuse(line: Line, context: Context, subject: list[Token], rest: list[Token
             T_("an accusation has no answers: write 'Anna! Grün Seil Salon right' (or wrong)"),
             next(t for t in rest if t.sep),
         )
-    suspect, weapon, room = _triple(rest, context, spans, "an accusation")
+    suspect, weapon, room = _triple(rest, context, spans, T_("an accusation"))
     record: dict[str, Any] = {"type": "accuse", "player": player, "suspect": suspect, "weapon": weapon, "room": room}
     if correct is not None:
         record["correct"] = correct
@@ -799,7 +799,9 @@ def _statement(line: Line, context: Context, subject: list[Token], rest: list[To
         if head.is_word("not"):
             record.setdefault("not_in_envelope", []).extend(_cards(words, context, head))
         elif head.is_word("solution"):
-            record["solution"] = dict(zip(("suspect", "weapon", "room"), _triple(words, context, spans, "solution")))
+            record["solution"] = dict(
+                zip(("suspect", "weapon", "room"), _triple(words, context, spans, T_("the solution")))
+            )
         elif head.is_word("remaining"):
             record["remaining"] = _remaining(words, context, head)
         else:
@@ -972,7 +974,7 @@ def _end(line: Line, context: Context) -> Parsed:
                 "bad_notation", T_("the solution is missing after ':'"), *_after(line.tokens, len(line.tokens))
             )
     if words:
-        suspect, weapon, room = _triple(words, context, spans, "the solution")
+        suspect, weapon, room = _triple(words, context, spans, T_("the solution"))
         solution = {"suspect": suspect, "weapon": weapon, "room": room}
     return Parsed(_with_extra({"type": "end", "winner": winner, "solution": solution}, line), line, spans)
 

@@ -121,6 +121,17 @@ def test_the_agents_command_gives_the_same_figures(db: Path):
     assert shown["Mustard"]["rule_breaks"] == 1 and shown["White"]["player_games"] == 1
     wrong = CliRunner().invoke(app, ["agents", "--by", "model", "--db", str(db)])
     assert wrong.exit_code == 2 and "one of strategy, name" in wrong.stderr
+    # the table's cells as the Agents page writes them, in the reader's language
+    german = CliRunner().invoke(
+        app, ["--lang", "de", "agents", "--by", "name", "--db", str(db)], env={"COLUMNS": "250"}
+    )
+    assert german.exit_code == 0, german.output
+    assert (
+        "1 in 1 von 2" in german.stdout
+        and "4 bewertet" in german.stdout
+        and " of " not in german.stdout
+        and " in 1 games" not in german.stdout
+    )
 
 
 def test_the_games_report_shows_what_the_agents_said_they_knew(db: Path):

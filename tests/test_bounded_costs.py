@@ -15,9 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
+from clue_stats.analysis import words
 from clue_stats.cli import app
 from clue_stats.engine import budget
-from clue_stats.engine.problems import MESSAGE_LIMIT, Problem, listed
+from clue_stats.engine.problems import MESSAGE_LIMIT, T_, Problem, Said, listed
 from clue_stats.ingest import formats
 
 runner = CliRunner()
@@ -43,8 +44,19 @@ def problems_of(path: Path, limits: budget.Limits = budget.Limits()) -> list[Pro
 
 
 def test_a_list_in_a_message_shows_five_names_and_counts_the_rest():
-    assert listed(["Anna", "Ben", "Cleo"], " or ") == "Anna, Ben or Cleo"
-    assert listed([f"card {i}" for i in range(5000)]) == "card 0, card 1, card 2, card 3, card 4 and 4,995 more"
+    assert str(listed(["Anna", "Ben", "Cleo"], " or ")) == "Anna, Ben or Cleo"
+    many = listed([f"card {i}" for i in range(5000)])
+    assert str(many) == "card 0, card 1, card 2, card 3, card 4 and 4,995 more"
+    # a reader has the list in their language, its count written their way
+    assert isinstance(many, Said)
+    with words.speaking("de"):
+        assert (
+            words.said(str(many), many.template, many.parts())
+            == "card 0, card 1, card 2, card 3, card 4 und 4.995 weitere"
+        )
+    either = listed(["Anna", "Ben", T_("{name} (as {key})", name="Cleo", key="'c'")], " or ")
+    with words.speaking("sv"):
+        assert words.said(str(either), either.template, either.parts()) == "Anna, Ben eller Cleo (som 'c')"
     assert listed(["x" * 170_000]) == "x" * 60 + "…"
     assert len(Problem("bad_value", "y" * 50_000).message) == MESSAGE_LIMIT + len("… (cut)")
 

@@ -277,7 +277,7 @@ def test_a_game_over_the_budget_only_in_its_review_keeps_every_other_stage():
     last = max(r.seq for r in game.records if r.type == "suggest")
     assert cut.code == "over_budget"
     span = f"from {game.where(first)} to {game.where(last)}"  # generated: no file, so no line
-    assert span == f"from record {first} (no line known) to record {last} (no line known)"
+    assert span == f"from record {first} (no line of the file known) to record {last} (no line of the file known)"
     assert cut.message.startswith(f"the analysis left out the review of the suggestions {span}: ")
     assert rows.tables["games"][0]["analysis_version"] == game_analysis.ANALYSIS_VERSION
     assert rows.tables["games"][0]["analysis_cut"] == f"the review of the suggestions {span}"

@@ -37,6 +37,8 @@ def test_the_replays_charts_write_numbers_as_the_readers_language_does(duel, mon
     next(s for s in at.sidebar.selectbox if s.key == "language").set_value(code).run()
     locales = _locales(at)
     assert locales and all(loc is not None and loc["number"]["decimal"] == decimal for loc in locales)
+    # the notebook's legend in percent: "100 %", with a no-break space, as both languages write it
+    assert all(loc["number"]["percent"] == "\u00a0%" for loc in locales)
 
 
 def test_a_german_reports_axes_have_decimal_commas(duel):

@@ -763,7 +763,7 @@ def test_replay_of_an_analysed_game_reads_its_stored_rows_and_says_what_the_budg
     monkeypatch.setattr(deduction, "entropy_table", counted)
     at = open_app(db, monkeypatch, "replay", game=game_id, seq=str(first))
     assert_clean(at)
-    assert f"This game is partly analysed: the counting budget left out {cut}." in texts(at).replace("\\", "")
+    assert f"This game is partly analysed (the analysis left out {cut}: " in texts(at).replace("\\", "")
     # the entropy over the game: the stored information rows, at every informative record
     _, entropy = chart_with(at, "entropy")
     shown = {

@@ -133,3 +133,70 @@ def test_the_help_page_says_so_for_a_topic_it_does_not_have(tmp_path, monkeypatc
     assert any("no help topic" in w.value for w in at.warning)
     assert at.selectbox[0].value == "analysis"
     assert not at.error
+
+
+# ---------------------------------------------------------------- the topics in German and Swedish
+
+
+def test_a_topic_is_cut_into_blocks_that_put_it_together_again():
+    """Every translated topic, put together from its blocks untranslated, is the same Markdown: the
+    same words in the same order, code blocks line for line (a paragraph's lines are joined)."""
+    for name in docs.TRANSLATED:
+        written = (ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8")
+        blocks = docs.blocks(written)
+        again = "".join(b.text if not b.message else f"{b.prefix}{b.text}\n" for b in blocks)
+        assert again.split() == written.split(), name
+        fences = [b.text for b in blocks if not b.message and b.text.lstrip().startswith("```")]
+        assert fences == re.findall(r"^```.*?^```\n", written, flags=re.S | re.M), name
+        assert not any("```" in b.text for b in blocks if b.message), name  # code is never a message
+
+
+@pytest.mark.parametrize("code", ["de", "sv"])
+def test_the_translated_topics_are_in_the_language_and_their_links_find_their_headings(code):
+    english = {t.name: t for t in docs.topics("en")}
+    for t in docs.topics(code):
+        if t.name not in docs.TRANSLATED:
+            assert t.language == "en" and t.text == english[t.name].text
+            continue
+        assert t.language == code and t.title != english[t.name].title, t.name
+        assert len(t.text.split()) > 0.7 * len(english[t.name].text.split())
+        # every code block of the English is there, untouched
+        assert re.findall(r"^```.*?^```", t.text, flags=re.S | re.M) == re.findall(
+            r"^```.*?^```", english[t.name].text, flags=re.S | re.M
+        )
+        headings = [docs.slug(h) for h in re.findall(r"^#{1,6} (.+)$", t.text, flags=re.M)]
+        assert len(headings) == len(set(headings)), (t.name, "two headings read the same")
+    by_name = {t.name: t for t in docs.topics(code)}
+    links = []
+    for t in by_name.values():
+        docs.relink(t.text, lambda name, anchor, source=t.name: links.append((source, name, anchor)) or "", code)
+    assert any(anchor for _, _, anchor in links), "the test needs a link with an anchor"
+    for source, target, anchor in links:
+        assert target in by_name, (source, target)
+        if anchor:
+            heads = {docs.slug(h) for h in re.findall(r"^#{1,6} (.+)$", by_name[target].text, flags=re.M)}
+            assert anchor[1:] in heads, (source, target, anchor)
+
+
+def test_the_docs_command_speaks_the_chosen_language_and_json_stays_as_written():
+    german = runner.invoke(app, ["--lang", "de", "docs", "league", "--raw"])
+    assert german.exit_code == 0, german.output
+    assert german.stdout.startswith("# ") and "Spieleabend" in german.stdout
+    assert german.stdout.splitlines()[0] != (ROOT / "docs" / "league.md").read_text(encoding="utf-8").splitlines()[0]
+    listing = runner.invoke(app, ["--lang", "sv", "docs"], env={"COLUMNS": "160"})
+    assert docs.topic("league", "sv").title in listing.stdout
+    as_json = runner.invoke(app, ["--lang", "de", "docs", "league", "--json"])
+    assert json.loads(as_json.stdout)["markdown"] == (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_help_page_shows_a_topic_in_the_readers_language_and_says_when_it_is_english(tmp_path, monkeypatch):
+    at = _help_page(tmp_path, monkeypatch, topic="league")
+    next(s for s in at.sidebar.selectbox if s.key == "language").set_value("de").run()
+    assert at.title[0].value == "Hilfe"
+    text = "\n".join(m.value for m in at.markdown)
+    assert docs.topic("league", "de").title in text and "The league: ratings, players" not in text
+    assert not at.info
+    at.query_params["topic"] = "performance"
+    at.selectbox[0].set_value("performance").run()
+    assert any("auf Englisch" in i.value for i in at.info)

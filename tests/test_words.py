@@ -73,6 +73,31 @@ def test_every_catalogue_has_every_message_translated_and_none_left_over(code: s
     assert compiled == {_key(m.id): _key(m.string) for m in catalogue if m.id}, f"{code}: the .mo is older than the .po"
 
 
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_docs_catalogue_has_every_block_of_the_translated_topics_and_none_left_over(code: str) -> None:
+    """The translated topics (analysis.docs.TRANSLATED) as `make catalogues` extracts them: every block
+    in the docs catalogue, translated, none left over, pybabel's checks passed, the .mo the .po."""
+    source = {
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT / "docs", method_map=[("**.md", "clue_stats.analysis.docs:extract")]
+        )
+    }
+    assert len(source) > 500  # every translated topic's blocks
+    with (words.LOCALE_DIR / code / "LC_MESSAGES" / "docs.po").open("rb") as f:
+        catalogue = read_po(f, locale=code)
+    held = {m.id for m in catalogue if m.id}
+    assert not source - held, f"{code}: blocks not in the docs catalogue (make catalogues): {sorted(source - held)[:5]}"
+    assert not held - source, f"{code}: blocks the topics no longer have: {sorted(map(str, held - source))[:5]}"
+    for m in catalogue:
+        if m.id:
+            assert m.string and not m.fuzzy, f"{code}: {m.id[:80]!r} is not translated"
+            assert "\n" not in m.string and not m.check(catalogue), (code, m.id[:80])
+    with (words.LOCALE_DIR / code / "LC_MESSAGES" / "docs.mo").open("rb") as f:
+        compiled = {m.id: m.string for m in read_mo(f) if m.id}
+    assert compiled == {m.id: m.string for m in catalogue if m.id}, f"{code}: the docs .mo is older than the .po"
+
+
 def _key(value):
     return tuple(value) if isinstance(value, (list, tuple)) else value
 
@@ -313,7 +338,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
         ":8:26: unknown_player: okänd spelare 'Bne' (menade du 'Ben'?); spelarna är Anna, Ben, Cleo" in swedish.stderr
     )
     edition = runner.invoke(app, ["--lang", "de", "validate", str(FIXTURES / "invalid" / "unknown_edition.jsonl")])
-    assert "unknown_edition: unbekannt (edition): 'clasic' (meintest du 'classic' oder 'us-classic'?)" in edition.stderr
+    assert "unknown_edition: unbekannt (Ausgabe): 'clasic' (meintest du 'classic' oder 'us-classic'?)" in edition.stderr
     # the notation: the message translated, the line as typed and its caret kept under the word
     clue = tmp_path / "abend.clue"
     clue.write_text(

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import typer
 
-from clue_stats.analysis.words import _, n_
+from clue_stats.analysis.words import _, n_, number
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.ingest import store
-
-
-def _share(value: float | None, low: float | None, high: float | None) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:.0%}" + ("" if low is None or high is None else f" ({low:.0%}-{high:.0%})")
 
 
 @app.command("agents")
@@ -30,7 +22,7 @@ def agents_command(
     and 95 % interval."""
     from rich.table import Table
 
-    from clue_stats.analysis.agents import GROUPINGS, agent_summary
+    from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary
 
     if by not in GROUPINGS:
         raise UsageError(f"--by {by!r}: one of {', '.join(GROUPINGS)}")
@@ -48,14 +40,11 @@ def agents_command(
         title=n_(table.height, "{n} agent (intervals: 95 %)", "{n} agents (intervals: 95 %)"),
     )  # fmt: skip
     for r in table.iter_rows(named=True):
+        cells = agent_cells(r)
         shown.add_row(
             printable(r["agent"]),
-            str(r["player_games"]),
-            f"{_share(r['review_accuracy'], r['review_low'], r['review_high'])} of {r['rated_suggestions']}",
-            f"{r['unsure_accusations']} of {r['accusations']}",
-            f"{r['missed_wins']} of {r['reviewed_games']}",
-            f"{r['rule_breaks']} in {r['games_with_breaks']} games",
-            f"{_share(r['stated_precision'], r['stated_precision_low'], r['stated_precision_high'])} of {r['stated_units']}",
-            _share(r["stated_recall"], r["stated_recall_low"], r["stated_recall_high"]),
+            number(r["player_games"]),
+            *(cells[c] for c in ("review_accuracy", "unsure", "missed_wins", "rule_breaks")),
+            *(cells[c] for c in ("stated_precision", "stated_recall")),
         )
     out.print(shown)

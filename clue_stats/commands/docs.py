@@ -8,6 +8,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from clue_stats.analysis import docs
+from clue_stats.analysis.words import SOURCE, _
 from clue_stats.app import JsonOption, app, handled, out, print_json
 
 
@@ -20,11 +21,10 @@ def docs_command(
 ) -> None:
     """Read the documentation that comes with clue-stats: the record format, the notation, the analysis, the league."""
     if topic is None:
-        every = docs.topics()
-        if json_output:
-            print_json({"topics": [{"name": t.name, "title": t.title} for t in every]})
+        if json_output:  # --json never changes with the language: the topics as written
+            print_json({"topics": [{"name": t.name, "title": t.title} for t in docs.topics(SOURCE)]})
             return
-        from clue_stats.analysis.words import _
+        every = docs.topics()
 
         table = Table(_("topic"), _("what it covers"), box=None, header_style="bold")
         for t in every:
@@ -32,10 +32,11 @@ def docs_command(
         out.print(table)
         out.print(_("Read one with: clue-stats docs TOPIC (the dashboard's Help page shows the same)"), markup=False)
         return
-    chosen = docs.topic(topic)
     if json_output:
-        print_json({"name": chosen.name, "title": chosen.title, "markdown": chosen.text})
+        written = docs.topic(topic, SOURCE)
+        print_json({"name": written.name, "title": written.title, "markdown": written.text})
         return
+    chosen = docs.topic(topic)
     text = docs.relink(chosen.text, lambda name, anchor: f"clue-stats docs {name}")
     if raw:
         out.file.write(text if text.endswith("\n") else text + "\n")

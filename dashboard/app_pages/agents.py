@@ -6,27 +6,12 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import N_, _, n_, number, percent
+from clue_stats.analysis.agents import agent_cells
+from clue_stats.analysis.words import N_, _, number
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, require_games
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
-
-
-def _figure(value: float | None, low: float | None, high: float | None, count: str) -> str:
-    """ "82% (73% to 90%), 12 rated": the figure, its interval and what it counts."""
-    if value is None:
-        return f"– ({count})"
-    if low is None or high is None:
-        return _("{figure}, {count}").format(figure=percent(value), count=count)
-    return _("{figure} ({low} to {high}), {count}").format(
-        figure=percent(value), low=percent(low), high=percent(high), count=count
-    )
-
-
-def _of(part: int, whole: int) -> str:
-    return _("{part} of {whole}").format(part=number(part), whole=number(whole))
-
 
 ctx = page_context()
 st.title(page("agents").name)
@@ -53,48 +38,7 @@ if table.height == 0:
     )
     st.stop()
 
-rows = []
-for r in table.iter_rows(named=True):
-    rows.append(
-        {
-            "agent": r["agent"],
-            "player_games": r["player_games"],
-            "review_accuracy": _figure(
-                r["review_accuracy"],
-                r["review_low"],
-                r["review_high"],
-                n_(r["rated_suggestions"], "{n} rated", "{n} rated"),
-            ),
-            "unsure": _figure(
-                r["unsure_rate"], r["unsure_low"], r["unsure_high"], _of(r["unsure_accusations"], r["accusations"])
-            ),
-            "missed_wins": _figure(
-                r["missed_rate"], r["missed_low"], r["missed_high"], _of(r["missed_wins"], r["reviewed_games"])
-            ),
-            "rule_breaks": _figure(
-                r["break_rate"],
-                r["break_low"],
-                r["break_high"],
-                _("{breaks} in {part} of {whole}").format(
-                    breaks=number(r["rule_breaks"]),
-                    part=number(r["games_with_breaks"]),
-                    whole=number(r["player_games"]),
-                ),
-            ),
-            "stated_precision": _figure(
-                r["stated_precision"],
-                r["stated_precision_low"],
-                r["stated_precision_high"],
-                _of(r["proven_units"], r["stated_units"]),
-            ),
-            "stated_recall": _figure(
-                r["stated_recall"],
-                r["stated_recall_low"],
-                r["stated_recall_high"],
-                _of(r["proven_units"], r["proven_units"] + r["missed_units"]),
-            ),
-        }
-    )
+rows = [{"agent": r["agent"], "player_games": r["player_games"], **agent_cells(r)} for r in table.iter_rows(named=True)]
 headers = {
     "agent": groups[by],
     "player_games": _("Player-games"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from clue_stats.analysis import docs
-from clue_stats.analysis.words import _
+from clue_stats.analysis.words import _, language
 from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
@@ -20,12 +20,7 @@ if asked is not None and asked not in titles:
     asked = None
 
 st.title(page("help").name)
-st.caption(
-    _(
-        "The documentation that comes with clue-stats (in English); in a terminal, `clue-stats docs TOPIC` "
-        "prints the same."
-    )
-)
+st.caption(_("The documentation that comes with clue-stats; in a terminal, `clue-stats docs TOPIC` prints the same."))
 chosen: str = st.selectbox(
     _("Topic"),
     names,
@@ -33,4 +28,6 @@ chosen: str = st.selectbox(
     format_func=lambda name: titles[name],
 )
 st.query_params["topic"] = chosen
+if docs.topic(chosen).language != language():
+    st.info(_("This topic is written for the project's developers and is in English."))
 st.markdown(docs.relink(docs.topic(chosen).text, lambda name, anchor: f"?topic={name}{anchor}"))

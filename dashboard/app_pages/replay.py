@@ -67,8 +67,8 @@ game = data.game
 name = game.deck.name
 cut = data.header.get("analysis_cut") or ""
 analysis_state = analysis_words(data.header.get("analysis_version"), cut)
-if data.over_budget:
-    why = "" if cut else f" ({'; '.join(data.over_budget)})"
+if data.over_budget or cut:
+    why = f" ({'; '.join(data.over_budget or [cut])})"
     st.warning(
         _(
             "This game is {state}{why}. What was stored is shown; `clue-stats analyse` with a larger budget "
