@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from clue_stats.analysis import words
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 
 PACKAGE = "clue_stats.docs"
 DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's own
@@ -235,7 +236,9 @@ def topic(name: str, code: str | None = None) -> Topic:
     for t in every:
         if t.name == wanted:
             return t
-    raise UsageError(f"no help topic {name!r}; the topics: {', '.join(t.name for t in every)}")
+    raise UsageError(
+        T_("no help topic {name}; the topics: {topics}", name=repr(name), topics=", ".join(t.name for t in every))
+    )
 
 
 def relink(text: str, link: Callable[[str, str], str], code: str | None = None) -> str:

@@ -20,6 +20,8 @@ from clue_stats.analysis.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
 from clue_stats.analysis.record_words import Places
 from clue_stats.analysis.report import PostMortem, SuggestionLine
 from clue_stats.analysis.review import summed, with_review_accuracy
+from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest.store import GameFilter, Store
 
 NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
@@ -90,11 +92,11 @@ class Night:
 
 
 def parse_date(text: str) -> str:
-    """A date as YYYY-MM-DD, or ValueError with the reason."""
+    """A date as YYYY-MM-DD, or UsageError (a ValueError) with the reason."""
     try:
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
-        raise ValueError(f"not a date: {text!r} (write it as YYYY-MM-DD)") from None
+        raise UsageError(T_("not a date: {text} (write it as YYYY-MM-DD)", text=repr(text))) from None
 
 
 def anchor(game_id: str) -> str:

@@ -24,6 +24,7 @@ from openskill.models import PlackettLuce
 from clue_stats.analysis.review import review_sums, summed, with_review_accuracy
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_, Said, joined
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.persons import person_names, standing_merges
@@ -282,7 +283,7 @@ def _known_names(con: Store) -> list[str]:
 
 
 # what a pool's seats are, in words (a merge across pools names them)
-POOL_SEATS = {"people": "a person", "bots": "a bot", "simulations": "a simulated player"}
+POOL_SEATS = {"people": T_("a person"), "bots": T_("a bot"), "simulations": T_("a simulated player")}
 
 
 def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> tuple[str, str]:
@@ -296,12 +297,25 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
     for n in (name, merged_into):
         if n not in known:
             close = difflib.get_close_matches(n, sorted(known), n=3, cutoff=0.6)
-            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-            raise MergeRefused(f"no stored game has a player named {n!r}{hint}; `clue-stats players` lists them")
+            hint = T_(" (did you mean {names}?)", names=joined(repr(c) for c in close)) if close else ""
+            raise MergeRefused(
+                T_(
+                    "no stored game has a player named {name}{hint}; `clue-stats players` lists them",
+                    name=repr(n),
+                    hint=hint,
+                )
+            )
     names = person_names(standing_merges(con))
     a, b = names.get(name, name), names.get(merged_into, merged_into)
     if a == b:
-        raise MergeRefused(f"{name!r} and {merged_into!r} are already one person ({b!r})")
+        raise MergeRefused(
+            T_(
+                "{name} and {other} are already one person ({person})",
+                name=repr(name),
+                other=repr(merged_into),
+                person=repr(b),
+            )
+        )
     aliases_a = [n for n in known if names.get(n, n) == a]
     aliases_b = [n for n in known if names.get(n, n) == b]
     together = con.execute(
@@ -314,14 +328,25 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
     if together:
         games = ", ".join(r[0] for r in together)
         raise MergeRefused(
-            f"{name!r} and {merged_into!r} sat at the same table (game {games}): two people, not one; not merged"
+            T_(
+                "{name} and {other} sat at the same table (game {games}): two people, not one; not merged",
+                name=repr(name),
+                other=repr(merged_into),
+                games=games,
+            )
         )
     if not force:
         pools_a, pools_b = _pools_of(con, aliases_a), _pools_of(con, aliases_b)
         if pools_a != pools_b:
             raise MergeRefused(
-                f"{name!r} played as {_seat_words(pools_a)} and {merged_into!r} as {_seat_words(pools_b)}: "
-                "their games are rated apart; not merged (--force merges them anyway)"
+                T_(
+                    "{name} played as {seats} and {other} as {other_seats}: their games are rated apart; not merged "
+                    "(--force merges them anyway)",
+                    name=repr(name),
+                    seats=_seat_words(pools_a),
+                    other=repr(merged_into),
+                    other_seats=_seat_words(pools_b),
+                )
             )
     return a, b
 
@@ -336,8 +361,8 @@ def _pools_of(con: Store, names: list[str]) -> set[str]:
     return {r[0] for r in rows}
 
 
-def _seat_words(pools: set[str]) -> str:
-    return " and ".join(POOL_SEATS.get(p, p) for p in POOLS if p in pools)
+def _seat_words(pools: set[str]) -> str | Said:
+    return joined((POOL_SEATS.get(p, p) for p in POOLS if p in pools), "and")
 
 
 def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:

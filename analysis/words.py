@@ -35,7 +35,8 @@ from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 
 from clue_stats.engine.budget import BudgetExceeded
-from clue_stats.engine.problems import MESSAGE_LIMIT, Problem
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.problems import MESSAGE_LIMIT, T_, Problem, Said
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -67,12 +68,18 @@ def _system() -> str | None:
 
 def choose(explicit: str | None = None) -> str:
     """The language: ``explicit`` (``--lang``), else CLUE_STATS_LANG, else the system locale, else
-    English. An explicit code that is not one of ours raises ValueError naming the choices; a
-    variable that is not is passed over."""
+    English. An explicit code that is not one of ours raises UsageError (a ValueError) naming the
+    choices; a variable that is not is passed over."""
     if explicit is not None:
         found = known(explicit)
         if found is None:
-            raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}, not {explicit!r}")
+            raise UsageError(
+                T_(
+                    "--lang must be one of {languages}, not {given}",
+                    languages=", ".join(LANGUAGES),
+                    given=repr(explicit),
+                )
+            )
         return found
     return _default(*(os.environ.get(v) for v in (ENV, "LC_ALL", "LC_MESSAGES", "LANG")))
 
@@ -238,6 +245,13 @@ def _phrase(template: str, parts: dict[str, Any]) -> str:
 def budget_message(exc: BudgetExceeded) -> str:
     """What stopped a count (engine.budget), in the reader's language."""
     return exc.message if exc.said is None else said(exc.message, exc.said.template, exc.said.parts())
+
+
+def error_message(exc: BaseException) -> str:
+    """An error's message in the reader's language: its template and values where it has them
+    (``exc.said``: a UsageError written with ``T_``, an unknown name, a budget), else its English."""
+    found = said_of(exc)
+    return said(str(exc), found.template, found.parts()) if isinstance(found, Said) else found
 
 
 def problem_message(p: Problem) -> str:

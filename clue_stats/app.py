@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
@@ -108,8 +109,10 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except typer.Exit:
             raise
-        except ClueStatsError as exc:
-            raise fail(str(exc), exit_code(exc)) from None
+        except ClueStatsError as exc:  # in the reader's language where it has a template (T_)
+            from clue_stats.analysis.words import error_message
+
+            raise fail(error_message(exc), exit_code(exc)) from None
         except KeyboardInterrupt:
             raise fail("interrupted", ExitCode.FAILURE) from None
         except BrokenPipeError:
@@ -174,8 +177,9 @@ def main_options(
 
     try:
         words.set_language(lang)  # None: chosen again from the environment, for every command
-    except ValueError as exc:
-        raise fail(str(exc), ExitCode.USAGE) from None
+    except ValueError as exc:  # a UsageError, said in the language of the environment
+        words.set_language(None)
+        raise fail(words.error_message(exc), ExitCode.USAGE) from None
 
 
 def check_output_folder(value: str | Path, option: str = "--out") -> Path:
@@ -185,8 +189,18 @@ def check_output_folder(value: str | Path, option: str = "--out") -> Path:
     for existing in (folder, *folder.parents):
         if existing.exists():
             if not existing.is_dir():
-                where = "is a file" if existing == folder else f"goes through {existing}, which is a file"
-                raise UsageError(f"{option} {value} {where}; name a folder (new or existing)")
+                if existing == folder:
+                    raise UsageError(
+                        T_("{option} {value} is a file; name a folder (new or existing)", option=option, value=value)
+                    )
+                raise UsageError(
+                    T_(
+                        "{option} {value} goes through {file}, which is a file; name a folder (new or existing)",
+                        option=option,
+                        value=value,
+                        file=existing,
+                    )
+                )
             break
     return folder
 
@@ -195,9 +209,11 @@ def check_output_file(value: str | Path, option: str = "--out") -> Path:
     """A file a command will write (replacing it if it exists): a folder, or a missing folder, is a usage error."""
     target = Path(value)
     if target.is_dir():
-        raise UsageError(f"{option} {value} is a folder; give a file name")
+        raise UsageError(T_("{option} {value} is a folder; give a file name", option=option, value=value))
     if not target.parent.is_dir():
-        raise UsageError(f"{option} {value}: no such folder {target.parent}")
+        raise UsageError(
+            T_("{option} {value}: no such folder {folder}", option=option, value=value, folder=target.parent)
+        )
     return target
 
 

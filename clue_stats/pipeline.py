@@ -28,7 +28,7 @@ from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import Problem
+from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.engine.rules import Replay, validate
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store
@@ -492,7 +492,12 @@ def unmerge_player(db: str | Path, name: str, wait_seconds: float = 30.0) -> int
 
 
 class UnknownFormat(InputError):
-    """A file whose format clue-stats cannot tell (or a format name it does not know)."""
+    """A file whose format clue-stats cannot tell (or a format name it does not know); the message
+    as template and values too (``said``), as a UsageError keeps it."""
+
+    def __init__(self, message: str | Said):
+        super().__init__(str(message))
+        self.said = message if isinstance(message, Said) else None
 
 
 def read_game_file(
@@ -510,10 +515,20 @@ def read_game_file(
             return [], [_unreadable(path, exc)]
         if items is None:
             raise UnknownFormat(
-                f"{path}: cannot tell its format (clue-stats reads {', '.join(formats.format_names())})"
+                T_(
+                    "{path}: cannot tell its format (clue-stats reads {formats})",
+                    path=path,
+                    formats=", ".join(formats.format_names()),
+                )
             )
     elif source_format not in formats.format_names():
-        raise UnknownFormat(f"unknown format {source_format!r}; known: {', '.join(formats.format_names())}")
+        raise UnknownFormat(
+            T_(
+                "unknown format {name}; known: {formats}",
+                name=repr(source_format),
+                formats=", ".join(formats.format_names()),
+            )
+        )
     else:
         try:
             with open(path, "rb") as stream:  # a line at a time: a line past 1 MiB is its problem, not held

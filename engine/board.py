@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import InputError, UsageError
+from clue_stats.engine.problems import T_
 
 Square = tuple[int, int]
 Position = str | Square  # a room id, or a square
@@ -435,5 +436,5 @@ def load_board(name: str) -> Board:
     """The board map ``data/boards/<name>.txt``."""
     maps = data_files("boards", ".txt")
     if name not in maps:
-        raise UnknownBoard(f"no board map {name!r} (known: {', '.join(maps)})")
+        raise UnknownBoard(T_("no board map {name} (known: {maps})", name=repr(name), maps=", ".join(maps)))
     return Board.from_text(maps[name].read_text(encoding="utf-8"), source=f"data/boards/{name}.txt")

@@ -104,9 +104,9 @@ def _setting(given: N | None, variable: str, kind: Callable[[str], N], default: 
         try:
             given = kind(text)
         except ValueError:
-            raise UsageError(f"{variable}={text!r} is not a number") from None
+            raise UsageError(T_("{variable}={value} is not a number", variable=variable, value=repr(text))) from None
     if given < 0:
-        raise UsageError(f"{variable}: a limit cannot be negative ({given})")
+        raise UsageError(T_("{variable}: a limit cannot be negative ({given})", variable=variable, given=given))
     return given or None
 
 

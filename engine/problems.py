@@ -174,6 +174,20 @@ def listed(names: Iterable[str | Said], last: str = ", ", shown: int = NAMES_SHO
     return _commas(head)
 
 
+def joined(values: Iterable[str | Said], word: str = "or") -> str | Said:
+    """Every value, one "or" (``word``: "or" or "and") between each two: "'a' or 'b' or 'c'", as a
+    phrase the reader has in their language (the same ``{names} or {last}`` as :func:`listed`'s)."""
+    result: str | Said = ""
+    for i, value in enumerate(values):
+        if i == 0:
+            result = value
+        elif word == "and":
+            result = T_("{names} and {last}", names=result, last=value)
+        else:
+            result = T_("{names} or {last}", names=result, last=value)
+    return result
+
+
 def _commas(names: list[str | Said]) -> str | Said:
     """Names joined by commas, as every language here writes a list (a phrase where one name is)."""
     if not any(isinstance(n, Said) for n in names):

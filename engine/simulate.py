@@ -28,8 +28,9 @@ from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.board import Board, Position, Square, load_board
-from clue_stats.engine.errors import UsageError
+from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.game import Accuse, Deal, End, Event, Game, Move, Player, Response, Suggest, Turn
+from clue_stats.engine.problems import T_
 from clue_stats.engine.strategies import Seat, Strategy, make_strategy, parse_spec
 
 # Clockwise round the board from Miss Scarlett (Dr Orchid sits where Mrs White does).
@@ -64,7 +65,7 @@ class Setup:
 def custom_deck(suspects: int, weapons: int, rooms: int) -> ed.Deck:
     """A deck of that many suspects, weapons and rooms ("Suspect 1", ..., "Room 12")."""
     if min(suspects, weapons, rooms) < 2:
-        raise SimulationError("a custom deck needs at least 2 cards of each category")
+        raise SimulationError(T_("a custom deck needs at least 2 cards of each category"))
     return ed.Deck.custom(
         [f"Suspect {i}" for i in range(1, suspects + 1)],
         [f"Weapon {i}" for i in range(1, weapons + 1)],
@@ -88,28 +89,46 @@ def setup(
         edition_ = edition if isinstance(edition, ed.Edition) else ed.edition(edition)
         variant_ = ed.variant(variant)
     except ed.UnknownName as exc:
-        raise SimulationError(str(exc)) from None
+        raise SimulationError(exc.said) from None
     if variant_.id == "standard" and edition_.flags.get("clue_cards"):
         variant_ = ed.variant("traditional")  # the clue cards' texts are not at hand
     if variant_.id not in edition_.variants and not variant_.any_edition:
-        raise SimulationError(f"the {edition_.id} edition is not played as {variant_.id}")
+        raise SimulationError(
+            T_("the {edition} edition is not played as {variant}", edition=edition_.id, variant=variant_.id)
+        )
     flags = ed.resolve_flags(edition_, variant_, None)
     if not flags.get("board") or edition_.board is None:
-        raise SimulationError(f"the simulator plays board games; {variant_.id} is played without a board")
+        raise SimulationError(
+            T_("the simulator plays board games; {variant} is played without a board", variant=variant_.id)
+        )
     if variant_.room_cards or flags.get("clue_cards"):
-        raise SimulationError(f"the simulator plays standard and traditional games, not {variant_.id}")
+        raise SimulationError(
+            T_("the simulator plays standard and traditional games, not {variant}", variant=variant_.id)
+        )
     board = load_board(edition_.board)
     slots = _slots(strategies)
     low, high = variant_.min_players, variant_.max_players
     if not low <= players <= high:
-        raise SimulationError(f"{variant_.id} games have {low} to {high} players, not {players}")
+        raise SimulationError(
+            T_(
+                "{variant} games have {low} to {high} players, not {players}",
+                variant=variant_.id,
+                low=low,
+                high=high,
+                players=players,
+            )
+        )
     slots = _seat_slots(players, slots)
     params = f"{seed}|{edition_.id}|{variant_.id}|{players}|{','.join(slots)}"
     run_id = hashlib.sha256(params.encode()).hexdigest()[:10]
     result = Setup(edition_, variant_, flags, board, players, slots, seed, run_id, edition_.deck)
     if len(result.characters) < players:
         raise SimulationError(
-            f"the {board.name} board has start squares for {len(result.characters)} of this deck's suspects"
+            T_(
+                "the {board} board has start squares for {count} of this deck's suspects",
+                board=board.name,
+                count=len(result.characters),
+            )
         )
     return result
 
@@ -117,28 +136,41 @@ def setup(
 def _slots(strategies: Sequence[str]) -> tuple[str, ...]:
     """The strategy specs, checked."""
     if not strategies:
-        raise SimulationError("name at least one strategy")
+        raise SimulationError(T_("name at least one strategy"))
     for spec in strategies:
         try:
             parse_spec(spec)
         except ValueError as exc:
-            raise SimulationError(str(exc)) from None
+            raise SimulationError(said_of(exc)) from None
     return tuple(strategies)
 
 
 def _seat_slots(players: int, strategies: tuple[str, ...]) -> tuple[str, ...]:
     """The strategy of each slot: the specs repeated."""
     if len(strategies) > players:
-        raise SimulationError(f"{len(strategies)} strategies for {players} players")
+        raise SimulationError(T_("{count} strategies for {players} players", count=len(strategies), players=players))
     return tuple(strategies[j % len(strategies)] for j in range(players))
 
 
 def _custom_setup(players: int, deck: ed.Deck, strategies: Sequence[str], seed: int) -> Setup:
     variant_ = ed.variant("live")
     if not variant_.min_players <= players <= variant_.max_players:
-        raise SimulationError(f"games have {variant_.min_players} to {variant_.max_players} players, not {players}")
+        raise SimulationError(
+            T_(
+                "games have {low} to {high} players, not {players}",
+                low=variant_.min_players,
+                high=variant_.max_players,
+                players=players,
+            )
+        )
     if len(deck.suspects) < players:
-        raise SimulationError(f"{players} players need {players} suspects, the deck has {len(deck.suspects)}")
+        raise SimulationError(
+            T_(
+                "{players} players need {players} suspects, the deck has {suspects}",
+                players=players,
+                suspects=len(deck.suspects),
+            )
+        )
     slots = _seat_slots(players, _slots(strategies))
     sizes = "/".join(str(len(deck.of(c))) for c in ed.CATEGORIES)
     params = f"{seed}|custom:{sizes}:{','.join(deck.cards)}|{variant_.id}|{players}|{','.join(slots)}"
@@ -158,7 +190,7 @@ def simulate(
 ) -> Iterator[Game]:
     """``games`` complete games; the parameters are checked before the first one is played."""
     if games < 0:
-        raise SimulationError("the number of games cannot be negative")
+        raise SimulationError(T_("the number of games cannot be negative"))
     plan = setup(players, edition, strategies, seed, variant, deck)
     return (play_game(plan, i) for i in range(games))
 

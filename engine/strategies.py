@@ -20,6 +20,7 @@ from fractions import Fraction
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import UNSEEN, Game, Suggest
+from clue_stats.engine.problems import T_
 
 Triple = tuple[str, str, str]
 CATEGORIES = ("suspects", "weapons", "rooms")
@@ -394,15 +395,19 @@ def parse_spec(spec: str) -> tuple[str, Fraction | None]:
     """``name`` or ``name:threshold`` -> (name, threshold); raises :class:`UnknownStrategy`."""
     name, _, tail = spec.strip().partition(":")
     if name not in STRATEGIES:
-        raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+        raise UnknownStrategy(
+            T_("unknown strategy {name} (known: {strategies})", name=repr(name), strategies=", ".join(STRATEGIES))
+        )
     if not tail:
         return name, None
     try:
         threshold = Fraction(tail).limit_denominator(1000)
     except (ValueError, ZeroDivisionError):
-        raise UnknownStrategy(f"strategy {spec!r}: the threshold must be a number in (0, 1]") from None
+        raise UnknownStrategy(
+            T_("strategy {spec}: the threshold must be a number in (0, 1]", spec=repr(spec))
+        ) from None
     if not 0 < threshold <= 1:
-        raise UnknownStrategy(f"strategy {spec!r}: the threshold must be in (0, 1]")
+        raise UnknownStrategy(T_("strategy {spec}: the threshold must be in (0, 1]", spec=repr(spec)))
     return name, threshold
 
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game
+from clue_stats.engine.problems import T_
 
 TABLETOP, DIGITAL, CONTEST, SIMULATED = "tabletop", "digital", "contest", "simulated"
 KINDS: dict[str, str] = {
@@ -48,8 +50,8 @@ def kind_of_game(game: Game) -> str:
 
 
 def check_kind(value: str) -> str:
-    """A kind named by the user (``--kind``); raises ValueError naming the kinds there are."""
+    """A kind named by the user (``--kind``); raises UsageError (a ValueError) naming the kinds there are."""
     key = value.strip().lower()
     if key not in KINDS:
-        raise ValueError(f"unknown kind of game {value!r} (one of {', '.join(KINDS)})")
+        raise UsageError(T_("unknown kind of game {kind} (one of {kinds})", kind=repr(value), kinds=", ".join(KINDS)))
     return key

@@ -287,8 +287,12 @@ def test_the_command_line_speaks_the_chosen_language_and_json_never_changes(
     assert [sorted(s) for s in summaries] == [sorted(summaries[0])] * 3
     assert {(s["game_id"], s["format"]) for s in summaries} == {("us-family-2026-10-31", "html")}
     wrong = runner.invoke(app, ["--lang", "fr", "report", "us-family-2026-10-31", "--db", str(season)])
-    assert wrong.exit_code == 2 and "--lang must be one of en, de, sv, not 'fr'" in wrong.stderr
+    # a language we do not have: said in the environment's (CLUE_STATS_LANG=sv here)
+    assert wrong.exit_code == 2 and "--lang måste vara ett av en, de, sv, inte 'fr'" in wrong.stderr
     assert "Traceback" not in wrong.output
+    monkeypatch.setenv("CLUE_STATS_LANG", "en")
+    wrong = runner.invoke(app, ["--lang", "fr", "report", "us-family-2026-10-31", "--db", str(season)])
+    assert wrong.exit_code == 2 and "--lang must be one of en, de, sv, not 'fr'" in wrong.stderr
 
 
 def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_values(
@@ -350,6 +354,87 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
         "Verdacht ('Anna: Grün Seil Salon / Ben -'), '!' für eine Anklage, oder has, reveals, turn, moves, peeks, "
         "draws\\n    Cleo Weiß\\n    ^^^^"
     ) in german.stderr, german.stderr
+
+
+def _entry_point(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """`clue-stats ARGS` through the installed command's entry point (clue_stats.cli:main): its exit
+    code and what it wrote to stderr, without colour."""
+    import sys
+
+    from clue_stats import cli
+
+    monkeypatch.setattr(sys, "argv", ["clue-stats", *argv])
+    monkeypatch.setattr(sys.modules["__main__"], "__package__", None, raising=False)  # the name: clue-stats
+    monkeypatch.setenv("COLUMNS", "200")  # typer's panel on one line
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        cli.main()
+    words.set_language(None)
+    return exited.value.code, re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().err)
+
+
+def test_usage_errors_are_said_in_the_readers_language_and_stay_as_they_were_in_english(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`clue-stats: ...` of a usage error of ours (a UsageError written with T_) and typer's own
+    (an unknown option, a missing argument, an unknown command), in German and Swedish by --lang or
+    CLUE_STATS_LANG, exit 2, no traceback; in English exactly as before (typer's own words)."""
+    from clue_stats.cli import app
+    from clue_stats.engine.errors import UsageError
+    from clue_stats.engine.problems import T_
+
+    error = UsageError(T_("no such file: {path}", path="x.jsonl"))
+    assert (str(error), error.message, error.said.template) == ("no such file: x.jsonl",) * 2 + (
+        "no such file: {path}",
+    )
+    with words.speaking("de"):
+        assert words.error_message(error) == "Datei nicht gefunden: x.jsonl"
+
+    said = {
+        "de": (
+            "clue-stats: Datei oder Ordner nicht gefunden: /nonexistent\n",
+            "Unbekannte Option: --bogus",
+            "Fehlendes Argument 'paths'.",
+            "Unbekannter Befehl 'gams'. Meinten Sie 'games'?",
+            ("Aufruf: clue-stats ingest", "Hilfe erhalten Sie mit 'clue-stats ingest --help'.", "Fehler"),
+        ),
+        "sv": (
+            "clue-stats: filen eller mappen finns inte: /nonexistent\n",
+            "Okänd flagga: --bogus",
+            "Argumentet 'paths' saknas.",
+            "Okänt kommando 'gams'. Menade du 'games'?",
+            ("Användning: clue-stats ingest", "Skriv 'clue-stats ingest --help' för att få hjälp.", "Fel"),
+        ),
+    }
+    for code, (ours, option, argument, command, layout) in said.items():
+        for chosen in (["--lang", code], [f"--lang={code}"]):
+            assert _entry_point([*chosen, "validate", "/nonexistent"], monkeypatch, capsys) == (2, ours)
+            for args, message in ((["ingest", "--bogus"], option), (["ingest"], argument), (["gams"], command)):
+                exit_code, shown = _entry_point([*chosen, *args], monkeypatch, capsys)
+                assert exit_code == 2 and message in shown and "Traceback" not in shown, (code, args, shown)
+                if args[0] == "ingest":
+                    assert all(part in shown for part in layout), shown
+                assert "Usage:" not in shown and "No such" not in shown and "Missing" not in shown, shown
+        monkeypatch.setenv("CLUE_STATS_LANG", code)  # the environment's language where --lang is not given
+        assert _entry_point(["ingest", "--bogus"], monkeypatch, capsys)[1].count(option) == 1
+        assert _entry_point(["validate", "/nonexistent"], monkeypatch, capsys) == (2, ours)
+        monkeypatch.setenv("CLUE_STATS_LANG", "en")
+
+    assert _entry_point(["validate", "/nonexistent"], monkeypatch, capsys) == (
+        2,
+        "clue-stats: no such file or folder: /nonexistent\n",
+    )
+    for args in (["ingest", "--bogus"], ["ingest"], ["gams"], ["games", "--limit", "x"], ["games", "--db"]):
+        exit_code, shown = _entry_point(args, monkeypatch, capsys)
+        # typer's own main (standalone) shows it the same, word for word
+        with pytest.raises(SystemExit) as typers:
+            app(args)
+        assert (exit_code, shown) == (typers.value.code, re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().err))
+        assert exit_code == 2 and "Error" in shown and "Traceback" not in shown, shown
+    assert "No such option: --bogus" in _entry_point(["ingest", "--bogus"], monkeypatch, capsys)[1]
+    assert "Usage: clue-stats ingest" in _entry_point(["ingest"], monkeypatch, capsys)[1]
 
 
 @pytest.mark.slow

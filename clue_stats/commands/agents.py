@@ -7,6 +7,7 @@ import typer
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
 
 
@@ -25,7 +26,7 @@ def agents_command(
     from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary
 
     if by not in GROUPINGS:
-        raise UsageError(f"--by {by!r}: one of {', '.join(GROUPINGS)}")
+        raise UsageError(T_("--by {by}: one of {groupings}", by=repr(by), groupings=", ".join(GROUPINGS)))
     with store.read_connection(database(db)) as con:
         table = agent_summary(con, by=by)
     if json_output:

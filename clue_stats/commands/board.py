@@ -5,7 +5,8 @@ from __future__ import annotations
 import typer
 
 from clue_stats.app import JsonOption, app, handled, out, print_json
-from clue_stats.engine.errors import UsageError
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.problems import T_
 
 
 @app.command("board")
@@ -29,10 +30,12 @@ def board_command(
     try:
         ed = find_edition(edition)
     except UnknownName as exc:
-        raise UsageError(f"--edition: {exc}") from None
+        raise UsageError(T_("--edition: {error}", error=said_of(exc))) from None
     name = board or ed.board
     if name is None:
-        raise UsageError(f"the edition {ed.name!r} is played without a board; name one with --board")
+        raise UsageError(
+            T_("the edition {edition} is played without a board; name one with --board", edition=repr(ed.name))
+        )
     grid = load_board(name)
     table = grid.shortest_paths()
     if json_output:

@@ -9,7 +9,8 @@ import typer
 
 from clue_stats.analysis.words import n_, problem_line
 from clue_stats.app import app, check_output_file, err, handled, out, write_file
-from clue_stats.engine.errors import UsageError
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
@@ -29,15 +30,17 @@ def convert_command(
 ) -> None:
     """Convert a game file to clue-log/1 (or to the tabletop notation); games are checked on the way."""
     if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+        raise UsageError(T_("no such file: {path}", path=path))
     if target not in ("clue-log", "notation"):
-        raise UsageError(f"--to must be clue-log or notation, not {target!r}")
+        raise UsageError(T_("--to must be clue-log or notation, not {target}", target=repr(target)))
     if out_file is not None:
         check_output_file(out_file)
     try:
         games, problems = read_game_file(path, source_format)
     except UnknownFormat as exc:
-        raise UsageError(f"{exc}{'' if source_format else '; name it with --from'}") from None
+        if source_format:
+            raise UsageError(said_of(exc)) from None
+        raise UsageError(T_("{error}; name it with --from", error=said_of(exc))) from None
     for p in problems:
         err.print(problem_line(p), markup=False)
     if target == "clue-log":

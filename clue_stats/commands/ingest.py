@@ -23,7 +23,8 @@ from clue_stats.app import (
     printable,
 )
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
-from clue_stats.engine.errors import UsageError
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import kinds, store
 
@@ -37,7 +38,7 @@ def _check_paths(paths: list[str]) -> None:
 
     missing = [p for p in paths if p != "-" and not Path(p).exists()]
     if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
 
 
 def _report_problems(summary: pipeline.Summary) -> None:
@@ -108,7 +109,7 @@ def ingest_command(
         try:
             kind = kinds.check_kind(kind)
         except ValueError as exc:
-            raise UsageError(f"--kind: {exc}") from None
+            raise UsageError(T_("--kind: {error}", error=said_of(exc))) from None
     path = database(db)
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     ingest = functools.partial(
@@ -242,7 +243,7 @@ def games_command(
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
     except ValueError as exc:
-        raise UsageError(f"--kind: {exc}") from None
+        raise UsageError(T_("--kind: {error}", error=said_of(exc))) from None
     path = database(db)
     with store.read_connection(path, persons=True) as con:
         listed, total = store.list_games(con, store.GameFilter(kinds=tuple(chosen) or None), limit)
@@ -337,7 +338,7 @@ def export_command(
     from clue_stats.ingest.export import export
 
     if fmt not in ("parquet", "csv"):
-        raise UsageError(f"--format must be parquet or csv, not {fmt!r}")
+        raise UsageError(T_("--format must be parquet or csv, not {format}", format=repr(fmt)))
     if out_dir is None:
         out_dir = _dated_folder()
     check_output_folder(out_dir)

@@ -13,6 +13,7 @@ from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.pipeline import read_game_file
 
 
@@ -22,11 +23,21 @@ def _pick_game(games: list, game_id: str | None, path: Path):
             if game.game_id == game_id:
                 return game
         raise UsageError(
-            f"{path} has no valid game {game_id!r}; it has: {', '.join(g.game_id for g in games) or 'none'}"
+            T_(
+                "{path} has no valid game {game}; it has: {games}",
+                path=path,
+                game=repr(game_id),
+                games=", ".join(g.game_id for g in games) or T_("none"),
+            )
         )
     if len(games) > 1:
         raise UsageError(
-            f"{path} holds {len(games)} games; choose one with --game ({', '.join(g.game_id for g in games)})"
+            T_(
+                "{path} holds {count} games; choose one with --game ({games})",
+                path=path,
+                count=len(games),
+                games=", ".join(g.game_id for g in games),
+            )
         )
     return games[0]
 
@@ -51,7 +62,7 @@ def notebook_command(
     from clue_stats.engine import budget, deduction
 
     if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+        raise UsageError(T_("no such file: {path}", path=path))
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
@@ -63,12 +74,19 @@ def notebook_command(
     else:
         matches = [n for n in game.names if slug(n) == slug(observer)]
         if not matches:
-            raise UsageError(f"no player {observer!r} in {game.game_id}; players: {', '.join(game.names)}, or 'table'")
+            raise UsageError(
+                T_(
+                    "no player {observer} in {game}; players: {players}, or 'table'",
+                    observer=repr(observer),
+                    game=game.game_id,
+                    players=", ".join(game.names),
+                )
+            )
         who = matches[0]
     last = len(game.records)
     seq = last if at is None else at
     if seq > last:
-        raise UsageError(f"--at {seq}: the game's last record is seq {last}")
+        raise UsageError(T_("--at {seq}: the game's last record is seq {last}", seq=seq, last=last))
     knowledge = deduction.knowledge_at(game, who, seq)
     try:
         with budget.limited(game_limits):

@@ -11,6 +11,7 @@ from clue_stats.analysis.partitioned import GAMES_PER_PARTITION, run_partitioned
 from clue_stats.app import JsonOption, app, check_output_folder, handled, out, print_json
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 
 
@@ -41,11 +42,11 @@ def partitioned_command(
     """Analyse the games of Parquet exports on a Dask cluster (a local one, or --scheduler's), writing
     OUT/<table>/<partition>.parquet for the suggestions, information, accusations, statements and players tables."""
     if len(paths) < 2:
-        raise UsageError("give one or more exports, then the output folder OUT")
+        raise UsageError(T_("give one or more exports, then the output folder OUT"))
     *sources, target = paths
     missing = [str(s) for s in sources if not s.exists()]
     if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
     check_output_folder(target, "OUT")
     try:
         import dask  # noqa: F401

@@ -10,6 +10,7 @@ from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, percent
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
 
 players_app = typer.Typer(
@@ -141,4 +142,6 @@ def unmerge_command(
     elif undone:
         out.print(_("{name} is a person of their own again").format(name=name), markup=False)
     if not undone:
-        raise UsageError(f"{name!r} was not merged into another name; `clue-stats players --json` lists the merges")
+        raise UsageError(
+            T_("{name} was not merged into another name; `clue-stats players --json` lists the merges", name=repr(name))
+        )

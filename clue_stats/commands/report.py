@@ -12,6 +12,7 @@ from clue_stats.analysis.words import _, n_
 from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def report_command(
 
     fmt = fmt.lower()
     if fmt not in FORMATS:
-        raise UsageError(f"--format must be html or md, not {fmt!r}")
+        raise UsageError(T_("--format must be html or md, not {format}", format=repr(fmt)))
     path = database(db)
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     nights = _nights(game_id, night, date_from, date_until)
@@ -145,26 +146,23 @@ def _nights(game_id: str | None, night: str | None, first: str | None, last: str
     asked = [o for o, v in (("--night", night), ("--from", first), ("--until", last)) if v is not None]
     if game_id is not None:
         if asked:
-            raise UsageError(f"give a game id or {' '.join(asked)}, not both")
+            raise UsageError(T_("give a game id or {options}, not both", options=" ".join(asked)))
         return None
     if not asked:
-        raise UsageError("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE")
+        raise UsageError(T_("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE"))
     # only for nights: the night's module brings the league's statistics (scipy), seconds to import
     from clue_stats.analysis.night import parse_date
 
-    try:
-        if night is not None:
-            if first is not None or last is not None:
-                raise UsageError("--night is one night; --from/--until a range: give one or the other")
-            day = parse_date(night)
-            return day, day
-        if first is None or last is None:
-            raise UsageError("--from and --until go together (or --night DATE for one night)")
-        start, end = parse_date(first), parse_date(last)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    if night is not None:  # parse_date: a UsageError for what is not a date
+        if first is not None or last is not None:
+            raise UsageError(T_("--night is one night; --from/--until a range: give one or the other"))
+        day = parse_date(night)
+        return day, day
+    if first is None or last is None:
+        raise UsageError(T_("--from and --until go together (or --night DATE for one night)"))
+    start, end = parse_date(first), parse_date(last)
     if start > end:
-        raise UsageError(f"--from {start} is after --until {end}")
+        raise UsageError(T_("--from {start} is after --until {end}", start=start, end=end))
     return start, end
 
 
@@ -187,9 +185,23 @@ def _night_report(
         data = [gather(con, g.game_id) for g in night.games]
         known = nights_played(con) if not night.games else []
     if not night.games:
-        when = f"the night of {first}" if first == last else f"the nights {first} to {last}"
-        hint = f"; nights with games: {', '.join(known[-5:])}" if known else "; no stored game has a played_at"
-        raise UsageError(f"no stored game was played on {when} (a night runs until 06:00 the next day){hint}")
+        when = (
+            T_("the night of {night}", night=first)
+            if first == last
+            else T_("the nights {first} to {last}", first=first, last=last)
+        )
+        hint = (
+            T_("; nights with games: {nights}", nights=", ".join(known[-5:]))
+            if known
+            else T_("; no stored game has a played_at")
+        )
+        raise UsageError(
+            T_(
+                "no stored game was played on {when} (a night runs until 06:00 the next day){hint}",
+                when=when,
+                hint=hint,
+            )
+        )
     pms = {}
     for d in data:
         if not stored_only:

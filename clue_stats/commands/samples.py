@@ -9,6 +9,7 @@ import typer
 from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
 
 SUFFIXES = (".jsonl", ".clue")
 
@@ -22,11 +23,13 @@ def samples_command(
 ) -> None:
     """Copy the sample games (clue-log/1 and notation files) into a folder: `clue-stats ingest FOLDER` next."""
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder} is a file, not a folder")
+        raise UsageError(T_("{folder} is a file, not a folder", folder=folder))
     files = {f"{stem}{suffix}": f for suffix in SUFFIXES for stem, f in data_files("samples", suffix).items()}
     there = sorted(name for name in files if (folder / name).exists())
     if there and not force:
-        raise UsageError(f"{folder} already holds {', '.join(there)}; --force replaces them")
+        raise UsageError(
+            T_("{folder} already holds {files}; --force replaces them", folder=folder, files=", ".join(there))
+        )
     folder.mkdir(parents=True, exist_ok=True)
     for name, source in sorted(files.items()):
         (folder / name).write_bytes(source.read_bytes())

@@ -9,6 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.app import JsonOption, app, check_output_folder, err, handled, out, print_json
+from clue_stats.engine.problems import T_
 
 
 @app.command("simulate")
@@ -44,7 +45,9 @@ def simulate_command(
     if deck is not None:
         sizes = deck.split(",")
         if len(sizes) != 3 or not all(n.strip().isdigit() for n in sizes):
-            raise SimulationError(f"--deck wants three numbers SUSPECTS,WEAPONS,ROOMS (e.g. 10,8,12), not {deck!r}")
+            raise SimulationError(
+                T_("--deck wants three numbers SUSPECTS,WEAPONS,ROOMS (e.g. 10,8,12), not {deck}", deck=repr(deck))
+            )
         cards = custom_deck(*(int(n) for n in sizes))
     plan = setup(players, edition, specs, seed, deck=cards)
     folder = check_output_folder(out_dir)

@@ -20,6 +20,7 @@ import duckdb
 import polars as pl
 
 from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest.store.schema import ensure_schema, show_today_schema
 
 # The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
@@ -53,18 +54,23 @@ def check_is_database(path: str | Path) -> None:
         return
     target = Path(path)
     if target.is_dir():
-        raise NotADatabase(f"{path} is a folder, not a database file")
+        raise NotADatabase(T_("{path} is a folder, not a database file", path=path))
     try:
         with open(target, "rb") as f:
             head = f.read(12)
     except FileNotFoundError:
         return  # a new database
     except OSError as exc:
-        raise NotADatabase(f"{path}: cannot read the database file: {exc.strerror or exc}") from None
+        raise NotADatabase(
+            T_("{path}: cannot read the database file: {reason}", path=path, reason=exc.strerror or exc)
+        ) from None
     if head[8:12] != DUCKDB_MAGIC:
         raise NotADatabase(
-            f"{path} is not a DuckDB database (it holds something else, left untouched); "
-            "name a clue-stats database or a new file with --db"
+            T_(
+                "{path} is not a DuckDB database (it holds something else, left untouched); "
+                "name a clue-stats database or a new file with --db",
+                path=path,
+            )
         )
 
 

@@ -14,6 +14,7 @@ import polars as pl
 
 from clue_stats.engine.errors import StoreError, UsageError
 from clue_stats.engine.game import Game
+from clue_stats.engine.problems import T_, joined
 from clue_stats.ingest.cluelog import build_game
 from clue_stats.ingest.kinds import PEOPLE
 from clue_stats.ingest.raw import RawGame
@@ -127,8 +128,10 @@ def filter_choices(db: Store) -> dict[str, list[Any]]:
 def _not_found(db: Store, game_id: str) -> GameNotFound:
     known = [r[0] for r in db.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
     close = difflib.get_close_matches(game_id, known, n=3, cutoff=0.5)
-    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-    return GameNotFound(f"no stored game has the id {game_id!r}{hint}; `clue-stats games` lists them")
+    hint = T_(" (did you mean {names}?)", names=joined(repr(c) for c in close)) if close else ""
+    return GameNotFound(
+        T_("no stored game has the id {id}{hint}; `clue-stats games` lists them", id=repr(game_id), hint=hint)
+    )
 
 
 def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None, game_id: str | None = None) -> Game:
