@@ -21,7 +21,7 @@ import gettext
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from typing import IO, Any
@@ -66,7 +66,7 @@ class Topic:
     title: str  # the file's first heading
     text: str  # the Markdown
     language: str = words.SOURCE  # the language it is written in (English where not translated)
-    # the anchor of each English heading in this language's text (translated topics only)
+    # the heading (as written in this language) each English anchor ("#the-league") names
     anchors: dict[str, str] = field(default_factory=dict)
 
 
@@ -176,18 +176,32 @@ def _catalogue(code: str) -> gettext.NullTranslations:
 
 
 def slug(heading: str) -> str:
-    """A heading's anchor as the dashboard's Markdown writes it: lowercase words joined by
-    hyphens, punctuation dropped."""
-    text = unicodedata.normalize("NFC", _CODE.sub(lambda m: m[0].strip("`"), heading)).lower()
+    """A heading's anchor as the Markdown files link to it (GitHub's: lowercase words joined by
+    hyphens, punctuation but ``_`` dropped): what ``[text](name.md#anchor)`` names."""
+    text = unicodedata.normalize("NFC", heading.replace("`", "")).lower()
     text = re.sub(r"[^\w\s-]", "", text)
     return re.sub(r"\s+", "-", text).strip("-")
 
 
+# how the dashboard's Markdown (Streamlit's, @sindresorhus/slugify) spells letters in an anchor
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "o", "œ": "oe"})
+
+
+def page_anchor(heading: str) -> str:
+    """A heading's anchor on the dashboard's Help page, as Streamlit writes it: letters spelt in
+    ASCII ("läser" as "laeser", "utgåva" as "utgava"), "player's" as "players", every other run of
+    characters a hyphen."""
+    text = unicodedata.normalize("NFC", heading.replace("`", "")).lower().translate(_SPELLED)
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = re.sub(r"([a-z\d])['\u2019]([ts])(?![a-z\d])", r"\1\2", text)
+    return re.sub(r"[^a-z\d]+", "-", text).strip("-")
+
+
 def _translated(topic: Topic, code: str) -> Topic:
-    """The topic in language ``code``, block by block (a block the catalogue lacks stays English)."""
-    if code == words.SOURCE or topic.name not in TRANSLATED:
-        return topic
-    catalogue = _catalogue(code)
+    """The topic in language ``code``, block by block (a block the catalogue lacks stays English),
+    with the heading each English anchor names in it."""
+    translate = code != words.SOURCE and topic.name in TRANSLATED
+    catalogue = _catalogue(code if translate else words.SOURCE)
     parts, anchors, title = [], {}, topic.title
     for block in blocks(topic.text):
         if not block.message:
@@ -196,9 +210,11 @@ def _translated(topic: Topic, code: str) -> Topic:
         said = catalogue.gettext(block.text)
         parts.append(f"{block.prefix}{said}\n")
         if block.prefix and block.prefix.startswith("#"):
-            anchors[slug(block.text)] = slug(said)
+            anchors[slug(block.text)] = said
             if block.prefix == "# " and title == topic.title:
                 title = said.replace("`", "")
+    if not translate:
+        return replace(topic, anchors=anchors)
     return Topic(topic.name, title, "".join(parts), code, anchors)
 
 
@@ -241,18 +257,20 @@ def topic(name: str, code: str | None = None) -> Topic:
     )
 
 
-def relink(text: str, link: Callable[[str, str], str], code: str | None = None) -> str:
+def relink(
+    text: str, link: Callable[[str, str], str], code: str | None = None, anchor: Callable[[str], str] = slug
+) -> str:
     """``text`` with every link to another topic replaced by ``link(name, anchor)`` (anchor with its
     ``#``, or empty): the dashboard links to its Help page, the terminal names the command. An
-    anchor into a topic translated to ``code`` (None: the reader's language) is its translated
-    heading's."""
+    anchor names its heading in the topic in language ``code`` (None: the reader's language), as
+    ``anchor`` spells a heading (:func:`page_anchor` for the dashboard)."""
     code = code or words.language()
-    anchors = {t.name: t.anchors for t in topics(code)}
+    headings = {t.name: t.anchors for t in topics(code)}
 
     def one(m: re.Match[str]) -> str:
-        anchor = m["anchor"] or ""
-        if anchor:
-            anchor = "#" + anchors.get(m["name"], {}).get(anchor[1:], anchor[1:])
-        return f"]({link(m['name'], anchor)})"
+        named = (m["anchor"] or "")[1:]
+        heading = headings.get(m["name"], {}).get(named)
+        at = "" if not named else "#" + (anchor(heading) if heading is not None else named)
+        return f"]({link(m['name'], at)})"
 
     return _LINK.sub(one, text)

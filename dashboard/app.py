@@ -124,7 +124,8 @@ def main() -> None:
     speak_the_readers_language()
     path = queries.database_path()
     version = queries.store_version(path)
-    page = st.navigation(navigation_pages())
+    # every page listed: Streamlit folds a long list behind its own "View N more", in English whatever the language
+    page = st.navigation(navigation_pages(), expanded=True)
     with st.sidebar:
         watch(path, version)
     if not path.exists():

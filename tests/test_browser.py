@@ -177,3 +177,33 @@ def test_every_page_renders_in_chromium(server, tmp_path):
             )
         finally:
             browser.close()
+
+
+def test_the_help_pages_links_find_their_headings_in_german_and_swedish(server):
+    """A link from one topic to a section of another (analysis.md to problems.md's budget) lands on
+    that section's heading on the Help page, whose anchor Streamlit spells in its own way (in
+    German "über" as "ueber"), in English, German and Swedish."""
+    from playwright.sync_api import sync_playwright
+
+    url, _, _ = server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            for locale, title in (("en-GB", "Help"), ("de-DE", "Hilfe"), ("sv-SE", "Hjälp")):
+                page = browser.new_context(locale=locale, viewport={"width": 1280, "height": 1000}).new_page()
+                page.goto(f"{url}/help?topic=analysis")
+                page.wait_for_selector(
+                    f"h1:has-text('{title}')", timeout=120_000
+                )  # the server's first page loads slowly
+                settle(page, title, 0)
+                links = page.eval_on_selector_all(
+                    "[data-testid='stMain'] a[href*='?topic=problems#']", "els => els.map(e => e.getAttribute('href'))"
+                )
+                assert links, locale
+                for href in links:
+                    page.goto(f"{url}/help{href}")
+                    settle(page, title, 0)
+                    anchor = href.split("#", 1)[1]
+                    assert page.locator(f"[id='{anchor}']").count() == 1, (locale, href)
+        finally:
+            browser.close()

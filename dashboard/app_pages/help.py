@@ -30,4 +30,4 @@ chosen: str = st.selectbox(
 st.query_params["topic"] = chosen
 if docs.topic(chosen).language != language():
     st.info(_("This topic is written for the project's developers and is in English."))
-st.markdown(docs.relink(docs.topic(chosen).text, lambda name, anchor: f"?topic={name}{anchor}"))
+st.markdown(docs.relink(docs.topic(chosen).text, lambda name, at: f"?topic={name}{at}", anchor=docs.page_anchor))
