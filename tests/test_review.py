@@ -273,7 +273,7 @@ def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_
     at = open_app(duel_db, monkeypatch, "replay", game=DUEL_GAME, seq=str(seq))
     assert_clean(at)
     with store.read_connection(duel_db) as con:
-        where = store.stored_game(con, DUEL_GAME).game.where(seq)  # "line 14 (turn 3)"
+        where = str(store.stored_game(con, DUEL_GAME).game.where(seq))  # "line 14 (turn 3)"
     assert where.startswith("line") and any(
         f"**L{where[1:]}**, record {seq} of" in m.value.replace("\\", "") for m in at.markdown
     )
