@@ -342,7 +342,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
         ":8:26: unknown_player: okänd spelare 'Bne' (menade du 'Ben'?); spelarna är Anna, Ben, Cleo" in swedish.stderr
     )
     edition = runner.invoke(app, ["--lang", "de", "validate", str(FIXTURES / "invalid" / "unknown_edition.jsonl")])
-    assert "unknown_edition: unbekannt (Ausgabe): 'clasic' (meintest du 'classic' oder 'us-classic'?)" in edition.stderr
+    assert "unknown_edition: unbekannt (Ausgabe): 'clasic' (meinten Sie 'classic' oder 'us-classic'?)" in edition.stderr
     # the notation: the message translated, the line as typed and its caret kept under the word
     clue = tmp_path / "abend.clue"
     clue.write_text(
