@@ -204,6 +204,8 @@ def test_the_help_pages_links_find_their_headings_in_german_and_swedish(server):
                     page.goto(f"{url}/help{href}")
                     settle(page, title, 0)
                     anchor = href.split("#", 1)[1]
+                    # the topic is drawn after the page's title: wait for its heading (a timeout fails)
+                    page.wait_for_selector(f"[id='{anchor}']", state="attached", timeout=30_000)
                     assert page.locator(f"[id='{anchor}']").count() == 1, (locale, href)
         finally:
             browser.close()
