@@ -89,6 +89,11 @@ def build_wheel(python: str, dist: Path) -> Path:
         "clue_stats/dashboard/app.py",
         "clue_stats/dashboard/.streamlit/config.toml",
         *(f"clue_stats/docs/{doc.name}" for doc in (ROOT / "docs").glob("*.md")),
+        *(
+            f"clue_stats/analysis/locale/{code}/LC_MESSAGES/{domain}.mo"
+            for code in ("de", "sv")
+            for domain in ("clue_stats", "docs")
+        ),
     ):
         if needed not in names:
             sys.exit(f"wheel check: the wheel lacks {needed}")
@@ -165,6 +170,9 @@ def check(tmp: Path) -> None:
     league = run([tool, "docs", "league", "--raw"], cwd=work, env=env, quiet=True)
     if not league.startswith((ROOT / "docs" / "league.md").read_text(encoding="utf-8").splitlines()[0]):
         sys.exit("wheel check: `clue-stats docs league` does not print docs/league.md")
+    german = run([tool, "--lang", "de", "docs", "league", "--raw"], cwd=work, env=env, quiet=True)
+    if german.splitlines()[0] == league.splitlines()[0] or "Spieleabend" not in german:
+        sys.exit("wheel check: `clue-stats --lang de docs league` is not in German (is docs.mo in the wheel?)")
 
     step("the dashboard, from the installed package")
     port = free_port()

@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis import accusations
-from clue_stats.analysis.words import _, budget_message
+from clue_stats.analysis.words import _, error_message
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Deal, Game
 
@@ -127,7 +127,7 @@ def game_entropy(
                 return None, _("the game was stored over the counting budget")
             return entropy_frame(game), None
     except budget.BudgetExceeded as exc:
-        return None, _("counting it passed the budget: {reason}").format(reason=budget_message(exc))
+        return None, _("counting it passed the budget: {reason}").format(reason=error_message(exc))
 
 
 def notebook_within(
@@ -138,7 +138,7 @@ def notebook_within(
         with budget.limited(limits):
             return notebook_frame(game, observer, seq), None
     except budget.BudgetExceeded as exc:
-        return None, budget_message(exc)
+        return None, error_message(exc)
 
 
 def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:

@@ -17,7 +17,7 @@ from typing import Any
 
 from clue_stats.analysis import words
 from clue_stats.analysis.record_words import card_name, listed
-from clue_stats.analysis.words import _, budget_message
+from clue_stats.analysis.words import _, error_message
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.answers import answers
 from clue_stats.engine.counting import envelope_entropy
@@ -186,7 +186,7 @@ def game_whys(
                 k = timelines[record.player][record.seq - 1]
                 out[record.seq] = why(game, k, record, (row["best_suspect"], row["best_weapon"], row["best_room"]))
     except budget.BudgetExceeded as exc:
-        return out, budget_message(exc)
+        return out, error_message(exc)
     return out, None
 
 

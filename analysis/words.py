@@ -34,7 +34,6 @@ from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 
-from clue_stats.engine.budget import BudgetExceeded
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import MESSAGE_LIMIT, T_, Problem, Said
 
@@ -240,11 +239,6 @@ def _phrase(template: str, parts: dict[str, Any]) -> str:
         for k, v in (parts.get("values") or {}).items()
     }
     return str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
-
-
-def budget_message(exc: BudgetExceeded) -> str:
-    """What stopped a count (engine.budget), in the reader's language."""
-    return exc.message if exc.said is None else said(exc.message, exc.said.template, exc.said.parts())
 
 
 def error_message(exc: BaseException) -> str:
