@@ -228,8 +228,13 @@ def _title(text: str, name: str) -> str:
 def topics(code: str | None = None) -> list[Topic]:
     """Every topic, in reading order, in language ``code`` where it is translated (None: the
     reader's language; English: as written)."""
-    code = code or words.language()
-    return [_translated(t, code) for t in _english()]
+    return list(_topics_in(code or words.language()))
+
+
+@cache
+def _topics_in(code: str) -> tuple[Topic, ...]:
+    """Every topic in one language, put together once (the files do not change while it runs)."""
+    return tuple(_translated(t, code) for t in _english())
 
 
 @cache
@@ -265,12 +270,18 @@ def relink(
     anchor names its heading in the topic in language ``code`` (None: the reader's language), as
     ``anchor`` spells a heading (:func:`page_anchor` for the dashboard)."""
     code = code or words.language()
-    headings = {t.name: t.anchors for t in topics(code)}
 
     def one(m: re.Match[str]) -> str:
         named = (m["anchor"] or "")[1:]
-        heading = headings.get(m["name"], {}).get(named)
-        at = "" if not named else "#" + (anchor(heading) if heading is not None else named)
+        at = "#" + heading_anchor(m["name"], named, code, anchor) if named else ""
         return f"]({link(m['name'], at)})"
 
     return _LINK.sub(one, text)
+
+
+def heading_anchor(name: str, anchor: str, code: str | None = None, spell: Callable[[str], str] = slug) -> str:
+    """The anchor of a section of topic ``name`` named by its English anchor (``names-and-merging``)
+    in language ``code`` (None: the reader's), as ``spell`` spells a heading (:func:`page_anchor` on
+    the dashboard); the anchor as given when the topic has no such heading."""
+    heading = next((t.anchors.get(anchor) for t in _topics_in(code or words.language()) if t.name == name), None)
+    return spell(heading) if heading is not None else anchor

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from clue_stats.engine.errors import ClueStatsError, UsageError
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.problems import T_, Count, Said
 
 N = TypeVar("N", int, float)
 
@@ -151,8 +151,8 @@ class Budget:
             limit=format(self.limits.seconds or 0, "g"),
             spent=format(now - self.started, ".1f"),
             counted=format(counted, ".1f"),
-            counts=format(self.counts, ","),
-            states=format(self.spent, ","),
+            counts=Count(self.counts),
+            states=Count(self.spent),
             rest=format(max(0.0, now - self.started - counted), ".1f"),
         )
 
@@ -176,7 +176,7 @@ class Budget:
         self._counted()
         if states > work:
             return self._over_work()
-        about = T_(" (it was about to hold {held} MiB)", held=format(held / (1 << 20), ",.0f")) if held else ""
+        about = T_(" (it was about to hold {held} MiB)", held=Count(round(held / (1 << 20)))) if held else ""
         return self._stop(
             "memory",
             T_(
@@ -191,8 +191,8 @@ class Budget:
             "work",
             T_(
                 "counting the deals generated more than the limit of {limit} states ({counts} counts)",
-                limit=format(self.limits.states or 0, ","),
-                counts=format(self.counts, ","),
+                limit=Count(self.limits.states or 0),
+                counts=Count(self.counts),
             ),
         )
 

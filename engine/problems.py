@@ -252,18 +252,22 @@ def T_(template: str, **fields: object) -> Said:
     )
 
 
+# the words for the kinds of name a message speaks of ("unknown {kind} ..."), each a phrase a
+# language has
+_KIND_WORDS = {
+    "suspect": T_("suspect"),
+    "weapon": T_("weapon"),
+    "room": T_("room"),
+    "card": T_("card"),
+    "edition": T_("edition"),
+    "variant": T_("variant"),
+}
+
+
 def kind_word(kind: str) -> str | Said:
-    """The word for a kind of name in a message ("unknown {kind} ..."): suspect, weapon, room, card,
-    edition, variant, as a phrase each language has (an unknown kind as it is)."""
-    words = {
-        "suspect": T_("suspect"),
-        "weapon": T_("weapon"),
-        "room": T_("room"),
-        "card": T_("card"),
-        "edition": T_("edition"),
-        "variant": T_("variant"),
-    }
-    return words.get(kind, kind)
+    """The word for a kind of name in a message: suspect, weapon, room, card, edition, variant (an
+    unknown kind as it is)."""
+    return _KIND_WORDS.get(kind, kind)
 
 
 @dataclass(frozen=True)

@@ -357,7 +357,7 @@ def test_the_budgets_problem_is_said_in_the_readers_language(tmp_path):
     result = CliRunner().invoke(app, ["--lang", "de", "validate", str(folder), "--budget-states", "1000000"])
     [line] = [x for x in result.stdout.splitlines() if ": over_budget: " in x]
     assert line.split(": over_budget: ")[1].startswith("die Widerspruchsfreiheit des Protokolls ab diesem ")
-    assert ": das Zählen der Verteilungen erzeugte mehr als die Grenze von 1,000,000 Zuständen (" in line
+    assert ": das Zählen der Verteilungen erzeugte mehr als die Grenze von 1.000.000 Zuständen (" in line
 
 
 def test_a_bad_budget_setting_is_a_usage_error(tmp_path, monkeypatch):

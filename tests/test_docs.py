@@ -200,3 +200,22 @@ def test_the_help_page_shows_a_topic_in_the_readers_language_and_says_when_it_is
     at.query_params["topic"] = "performance"
     at.selectbox[0].set_value("performance").run()
     assert any("auf Englisch" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("code", ["en", "de", "sv"])
+def test_the_dashboards_help_links_name_a_section_the_topic_has_in_every_language(code):
+    """A caption's link to a section of a topic (help_link(..., "names-and-merging")) names its
+    English heading's anchor; in every language it leads to that section's heading as the Help page
+    spells it."""
+    calls = [
+        (topic, anchor)
+        for path in sorted((ROOT / "dashboard").rglob("*.py"))
+        for topic, anchor in re.findall(
+            r'help_link\(\s*"([a-z-]+)",[^()]*(?:\([^()]*\))?[^()]*?,\s*"([a-z0-9_-]+)"\)', path.read_text()
+        )
+    ]
+    assert len(calls) >= 3, calls
+    for topic, anchor in calls:
+        heading = docs.topic(topic, code).anchors.get(anchor)
+        assert heading is not None, (topic, anchor)
+        assert docs.heading_anchor(topic, anchor, code, docs.page_anchor) == docs.page_anchor(heading)

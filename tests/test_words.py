@@ -620,3 +620,19 @@ def test_the_dashboards_translated_pages_hold_no_english_and_the_switch_stays(
     expected = {"de": ("Datenqualität", "Abgelehnte Partien"), "sv": ("Datakvalitet", "Avvisade partier")}[code]
     at.switch_page(pages.page("quality").file).run()
     assert (at.title[0].value, at.subheader[0].value) == expected
+
+
+def test_a_budget_message_writes_its_counts_as_the_language_does(tmp_path: Path) -> None:
+    """What the budget left out, and why: the limit and the counts as each language writes a number
+    ("3.000" in German, "3,000" in English), in the command's problem lines and in the report."""
+    family = str(SAMPLES / "us-clue-family.jsonl")
+    db = tmp_path / "cut.duckdb"
+    english = runner.invoke(app, ["ingest", family, "--db", str(db), "--budget-states", "3000"])
+    assert "more than the limit of 3,000 states" in english.stderr, english.stderr
+    german = runner.invoke(
+        app, ["--lang", "de", "ingest", family, "--db", str(tmp_path / "de.duckdb"), "--budget-states", "3000"]
+    )
+    assert "die Grenze von 3.000 Zuständen" in german.stderr and "3,000" not in german.stderr, german.stderr
+    report = runner.invoke(app, ["--lang", "de", "report", "us-family-2026-10-31", "--db", str(db), "--out", "-"])
+    assert report.exit_code == 0, report.output
+    assert "die Grenze von 3.000 Zuständen" in report.stdout and "3,000" not in report.stdout

@@ -14,6 +14,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
+from clue_stats.analysis import docs
 from clue_stats.analysis.words import N_, _, n_, number, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.words import md
@@ -32,8 +33,10 @@ class PageContext:
 
 
 def help_link(topic: str, text: str, anchor: str = "") -> str:
-    """A Markdown link to the Help page at ``topic`` (a file of docs/ without .md), e.g. in a caption."""
-    return f"[{text}](help?topic={topic}{'#' + anchor if anchor else ''})"
+    """A Markdown link to the Help page at ``topic`` (a file of docs/ without .md), e.g. in a caption;
+    ``anchor``: a section, by its English heading's anchor (led to the heading in the reader's language)."""
+    at = "#" + docs.heading_anchor(topic, anchor, spell=docs.page_anchor) if anchor else ""
+    return f"[{text}](help?topic={topic}{at})"
 
 
 def page_context() -> PageContext:
