@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.record_words import Places, describe, triple_names
-from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said
+from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said, said_value
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions, variants
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
@@ -50,6 +50,17 @@ def over_budget_messages(problems: list[dict[str, Any]]) -> list[str]:
     """What the budget left out of a game, and why: the messages of its stored over_budget problems,
     in the reader's language."""
     return [said(p["message"], p.get("template"), p.get("fields")) for p in problems if p.get("code") == "over_budget"]
+
+
+def left_out(problems: list[dict[str, Any]], stored: str | None) -> str | None:
+    """What the budget left out of a game, in the reader's language: the "what" of each of its
+    over_budget problems ("the review of the suggestions from ..."), joined as ``games.analysis_cut``
+    joins them (``stored``: that column, the English, said where a problem lacks its values)."""
+    cuts = [p for p in problems if p.get("code") == "over_budget"]
+    whats = [said_value(p.get("fields"), "what") for p in cuts]
+    if not stored or not whats or None in whats:
+        return stored
+    return "; ".join(w for w in whats if w)
 
 
 def gather(con: Store, game_id: str) -> ReportData:

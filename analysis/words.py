@@ -232,6 +232,20 @@ def said(message: str, template: str | None = None, fields: str | dict[str, obje
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + _("… (cut)")
 
 
+def said_value(fields: str | dict[str, object] | None, name: str) -> str | None:
+    """One value of a stored problem's message in the reader's language (a phrase said as
+    :func:`said` says it): the "what" of an over_budget problem, "the review of the suggestions from
+    line 14 (turn 3) to line 52 (turn 40)". None where the problem stored no such value."""
+    parts: dict[str, Any] = json.loads(fields) if isinstance(fields, str) else dict(fields or {})
+    value = (parts.get("values") or {}).get(name)
+    if value is None:
+        return None
+    try:
+        return _phrase(value["template"], value) if isinstance(value, dict) and "template" in value else str(value)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return None
+
+
 def _phrase(template: str, parts: dict[str, Any]) -> str:
     """A template said with its values, a value that is a phrase of its own said the same way."""
     values = {

@@ -105,19 +105,20 @@ def main(argv: list[str] | None = None) -> None:
         f"          per observer-record median {statistics.median(per_record) * ms:8.3f} ms   "
         f"p95 {percentile(per_record, 0.95) * ms:8.3f} ms"
     )
-    bound = "≥ " if plain_cut else ""
-    ratios = [p / max(e, 1e-9) for p, e in zip(plain_times, engine_times)]
-    print(
-        f"plain DP: per observer-record median {bound}{statistics.median(plain_times) * ms:8.1f} ms   "
-        f"p95 {bound}{percentile(plain_times, 0.95) * ms:8.1f} ms   "
-        f"({len(plain_times)} sampled observer-records, {plain_cut} cut at {args.plain_limit:g} s)"
-    )
-    print(
-        f"          the engine on the same knowledge, each counted alone: median "
-        f"{statistics.median(engine_times) * ms:.3f} ms; faster by {bound}{sum(plain_times) / sum(engine_times):,.0f}x "
-        f"in total, {bound}{statistics.median(ratios):,.0f}x median per record (target >= 100x)"
-    )
-    print(f"          largest |engine - plain| over finished samples: {plain_diff:.2e} bits")
+    if plain_times:  # --plain-samples 0: the engine (and the sampler) only
+        bound = "≥ " if plain_cut else ""
+        ratios = [p / max(e, 1e-9) for p, e in zip(plain_times, engine_times)]
+        print(
+            f"plain DP: per observer-record median {bound}{statistics.median(plain_times) * ms:8.1f} ms   "
+            f"p95 {bound}{percentile(plain_times, 0.95) * ms:8.1f} ms   "
+            f"({len(plain_times)} sampled observer-records, {plain_cut} cut at {args.plain_limit:g} s)"
+        )
+        print(
+            f"          the engine on the same knowledge, each counted alone: median "
+            f"{statistics.median(engine_times) * ms:.3f} ms; faster by {bound}{sum(plain_times) / sum(engine_times):,.0f}x "
+            f"in total, {bound}{statistics.median(ratios):,.0f}x median per record (target >= 100x)"
+        )
+        print(f"          largest |engine - plain| over finished samples: {plain_diff:.2e} bits")
     print(
         f"sampler:  same time as the engine: mean |error| {statistics.fmean(errors):.3f} bits, "
         f"p95 {percentile(errors, 0.95):.3f} bits, max {max(errors):.3f} bits; "

@@ -471,21 +471,27 @@ def _slot(key, shift):
 
 
 @njit(cache=True, inline="always")
+def _probe(t, shift, key):
+    """The slot of ``key`` in the table t (key at 2j, value at 2j + 1): where it is, or the empty
+    slot (key -1) where it goes."""
+    mask = (t.shape[0] >> 1) - 1
+    j = _slot(key, shift)
+    while t[2 * j] != key and t[2 * j] != -1:
+        j = (j + 1) & mask
+    return j
+
+
+@njit(cache=True, inline="always")
 def _insert(t, shift, key, val, p):
     """Adds val at key in the table t (key at 2j, value at 2j + 1), modulo p when p is set;
     returns 1 when the key is new."""
-    mask = (t.shape[0] >> 1) - 1
-    j = _slot(key, shift)
-    while True:
-        k = t[2 * j]
-        if k == key:
-            t[2 * j + 1] = _add(t[2 * j + 1], val, p)
-            return 0
-        if k == -1:
-            t[2 * j] = key
-            t[2 * j + 1] = val
-            return 1
-        j = (j + 1) & mask
+    j = _probe(t, shift, key)
+    if t[2 * j] == key:
+        t[2 * j + 1] = _add(t[2 * j + 1], val, p)
+        return 0
+    t[2 * j] = key
+    t[2 * j + 1] = val
+    return 1
 
 
 @njit(cache=True)
@@ -548,9 +554,7 @@ def _afford(work, memory, held, extra):
     return need <= memory
 
 
-# -- the gain program's core (engine.gain_kernel): a state's successors, the operations, the probe ---
-# The counting program below keeps its own copy of the same successors inline: written through
-# these helpers it took 1.25x the time on classic games (docs/performance.md, "The deduction core").
+# -- the core both compiled programs share (this one and engine.gain_kernel) ----------------------
 
 
 @njit(cache=True)
@@ -607,15 +611,13 @@ def _complete(key, open_cats, eoff, emask):
 def _successors(
     table,
     s,
-    kind,
-    key,
-    env_free,
-    env_add,
-    eid,
-    hm,
-    cl,
-    unopened,
-    tag,
+    keys,
+    fidx,
+    lo,
+    n,
+    eoff,
+    emask,
+    tag_offset,
     tag_hand,
     off,
     cmask,
@@ -633,127 +635,146 @@ def _successors(
     sw,
     sl,
     sh,
+    ends,
 ):
-    """The states after operation ``s`` (a row of the plan's table, -1 the fill; ``kind`` its kind)
-    from the state ``key``: their keys, ways (modulo p when p is set), the envelope id each put in
-    the envelope (0: none) and the hand each gave the step's card (-1: the envelope, or a group or
-    fill). ``env_add``: what putting the card in the envelope adds to the key; ``tag``: the bits a
-    card put in hand ``tag_hand`` adds. Returns how many, or -1 when they would pass sk's room."""
+    """The successors of the states keys[lo], keys[lo + 1], ... after operation ``s`` (a row of the
+    plan's table, -1 the fill), as many states as the arrays sk, sw, sl and sh have room for: the
+    successors' keys, ways (modulo p when p is set), the envelope id each put in the envelope
+    (0: none) and the hand each gave the step's card (-1: the envelope, or a group or fill). State
+    ``lo + k``'s successors end at ends[k] (and begin where state ``lo + k - 1``'s end). Returns the
+    state after the last one expanded, or -1 when state ``lo`` alone has more successors than there
+    is room for.
+
+    ``fidx``: per state, its number among the folded states or -1 (empty: no state is folded); a
+    folded state puts a mark in the envelope, not the card's id. ``tag_hand``: the hand whose cards
+    of a card step add the step's tag bits (-1: none).
+
+    One call expands many states: called per state, with the arrays it takes, the counting program
+    took 1.6x the time (docs/performance.md, "The deduction core")."""
     n_hands = off.shape[0]
+    kind = table[s, 0] if s >= 0 else -1
+    c = table[s, 2] if s >= 0 else 0
+    eid = table[s, 3] if s >= 0 else 0
+    hm = table[s, 4] if s >= 0 else 0
+    cl = (table[s, 5] << moff) if s >= 0 else 0
+    unopened = table[s, 6] if s >= 0 else 0
+    tag = (table[s, 7] << tag_offset) if s >= 0 and tag_hand >= 0 else 0
+    env_mask = emask[c] << eoff[c]
+    room = sk.shape[0]
     m = 0
-    if kind == -1:  # the universal cards fill the room left
-        sk[0] = key & keep
-        sw[0] = _fill(key, off, cmask, binom, p)
-        sl[0] = 0
-        sh[0] = -1
-        return 1
-    if kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
-        sk[0] = key
-        sw[0] = 1
-        sl[0] = 0
-        sh[0] = -1
-        if not env_free:
-            return 1
-        sk[1] = key | env_add
-        sw[1] = 1
-        sl[1] = eid
-        sh[1] = -1
-        return 2
-    if kind == 0:  # one card: in a clause, tagged, or placed alone
-        if eid != 0 and env_free and (cl & ~key) == 0:
-            sk[m] = (key | env_add) & ~cl
-            sw[m] = 1
-            sl[m] = eid
+    i = lo
+    while i < n and i - lo < ends.shape[0] and room - m >= n_hands + 2:
+        key = keys[i]
+        env_free = (key & env_mask) == 0
+        # the id put in the envelope: a folded state records it and keeps a mark
+        env_add = (1 << eoff[c]) if fidx.shape[0] and fidx[i] >= 0 else (eid << eoff[c])
+        over = False
+        if kind == -1:  # the universal cards fill the room left
+            sk[m] = key & keep
+            sw[m] = _fill(key, off, cmask, binom, p)
+            sl[m] = 0
             sh[m] = -1
             m += 1
-        for h in range(n_hands):
-            if not (hm >> h) & 1:
-                continue
-            d = (key >> off[h]) & cmask[h]
-            if d == 0:
-                continue
-            key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
-            if h == tag_hand:
-                key2 |= tag
-            if cl & ~key2:
-                continue  # a clause closes unmet
-            if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
-                continue  # the hand is full with a clause still to meet
-            sk[m] = key2 & ~cl
+        elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
+            sk[m] = key
             sw[m] = 1
             sl[m] = 0
-            sh[m] = h
+            sh[m] = -1
             m += 1
-        return m
-    # a group of interchangeable cards
-    nh = 0
-    for h in range(n_hands):
-        if (hm >> h) & 1:
-            hl[nh] = h
-            digits[nh] = (key >> off[h]) & cmask[h]
-            nh += 1
-    suffix[nh] = 0
-    for j in range(nh - 1, -1, -1):
-        suffix[j] = suffix[j + 1] + digits[j]
-    for in_env in range(2):
-        if in_env == 1 and (eid == 0 or not env_free):
-            break
-        base = key | (env_add if in_env else 0)
-        total = table[s, 1] - in_env
-        if total > suffix[0]:
-            continue
-        if nh == 0:
-            if total == 0:
-                sk[m] = base
+            if env_free:
+                sk[m] = key | env_add
                 sw[m] = 1
-                sl[m] = eid if in_env else 0
+                sl[m] = eid
                 sh[m] = -1
                 m += 1
-            continue
-        # depth first over the cards given to each hand, most first
-        j = 0
-        left[0] = total
-        ways[0] = 1
-        xs[0] = min(total, digits[0]) + 1
-        while j >= 0:
-            xs[j] -= 1
-            if xs[j] < 0 or left[j] - xs[j] > suffix[j + 1]:
-                j -= 1
-                continue
-            if j == nh - 1:
-                if left[j] == xs[j] and m == sk.shape[0]:
-                    return -1
-                if left[j] == xs[j]:
-                    key2 = base
-                    dead = False
-                    for q in range(nh):
-                        if xs[q]:
-                            key2 -= xs[q] << off[hl[q]]
-                            if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
-                                dead = True
-                    if not dead:
-                        sk[m] = key2
-                        sw[m] = _mul(ways[j], binom[left[j], xs[j]], p)
+        elif kind == 0:  # one card: in a clause, tagged, or placed alone
+            if eid != 0 and env_free and (cl & ~key) == 0:
+                sk[m] = (key | env_add) & ~cl
+                sw[m] = 1
+                sl[m] = eid
+                sh[m] = -1
+                m += 1
+            for h in range(n_hands):
+                if not (hm >> h) & 1:
+                    continue
+                d = (key >> off[h]) & cmask[h]
+                if d == 0:
+                    continue
+                key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
+                if h == tag_hand:
+                    key2 |= tag
+                if cl & ~key2:
+                    continue  # a clause closes unmet
+                if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
+                    continue  # the hand is full with a clause still to meet
+                sk[m] = key2 & ~cl
+                sw[m] = 1
+                sl[m] = 0
+                sh[m] = h
+                m += 1
+        else:  # a group of interchangeable cards
+            nh = 0
+            for h in range(n_hands):
+                if (hm >> h) & 1:
+                    hl[nh] = h
+                    digits[nh] = (key >> off[h]) & cmask[h]
+                    nh += 1
+            suffix[nh] = 0
+            for j in range(nh - 1, -1, -1):
+                suffix[j] = suffix[j + 1] + digits[j]
+            for in_env in range(2):
+                if over or (in_env == 1 and (eid == 0 or not env_free)):
+                    break
+                base = key | (env_add if in_env else 0)
+                total = table[s, 1] - in_env
+                if total > suffix[0]:
+                    continue
+                if nh == 0:
+                    if total == 0:
+                        sk[m] = base
+                        sw[m] = 1
                         sl[m] = eid if in_env else 0
                         sh[m] = -1
                         m += 1
-                continue
-            ways[j + 1] = _mul(ways[j], binom[left[j], xs[j]], p)
-            left[j + 1] = left[j] - xs[j]
-            xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
-            j += 1
-    return m
-
-
-@njit(cache=True, inline="always")
-def _probe(t, shift, key):
-    """The slot of ``key`` in the table t (key at 2j, value at 2j + 1): where it is, or the empty
-    slot (key -1) where it goes."""
-    mask = (t.shape[0] >> 1) - 1
-    j = _slot(key, shift)
-    while t[2 * j] != key and t[2 * j] != -1:
-        j = (j + 1) & mask
-    return j
+                    continue
+                # depth first over the cards given to each hand, most first
+                j = 0
+                left[0] = total
+                ways[0] = 1
+                xs[0] = min(total, digits[0]) + 1
+                while j >= 0:
+                    xs[j] -= 1
+                    if xs[j] < 0 or left[j] - xs[j] > suffix[j + 1]:
+                        j -= 1
+                        continue
+                    if j == nh - 1:
+                        if left[j] == xs[j] and m == room:
+                            over = True
+                            break
+                        if left[j] == xs[j]:
+                            key2 = base
+                            dead = False
+                            for q in range(nh):
+                                if xs[q]:
+                                    key2 -= xs[q] << off[hl[q]]
+                                    if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
+                                        dead = True
+                            if not dead:
+                                sk[m] = key2
+                                sw[m] = _mul(ways[j], binom[left[j], xs[j]], p)
+                                sl[m] = eid if in_env else 0
+                                sh[m] = -1
+                                m += 1
+                        continue
+                    ways[j + 1] = _mul(ways[j], binom[left[j], xs[j]], p)
+                    left[j + 1] = left[j] - xs[j]
+                    xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
+                    j += 1
+        if over:  # the state's successors are left to the next call, or are too many
+            return -1 if i == lo else i
+        ends[i - lo] = m
+        i += 1
+    return i
 
 
 @njit(cache=True)
@@ -791,20 +812,9 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     fold_at = max(need - 1, 1) if need else 99
     n_tags = (tag_all >> tag_offset) + 1  # the tags a state can end with
     keep = env_all | tag_all | folded  # what the fill of the universal cards keeps
-    # the operations: the steps, with the universal cards' fill before the first envelope choice
-    ops = np.empty(table.shape[0] + 1, np.int64)
-    n_ops = 0
-    filling = True
-    for s in range(table.shape[0]):
-        if table[s, 0] == 2 and filling:
-            ops[n_ops] = -1
-            n_ops += 1
-            filling = False
-        ops[n_ops] = s
-        n_ops += 1
-    key0 = 0
-    for h in range(n_hands):
-        key0 |= caps0[h] << off[h]
+    ops = _operations(table)  # the steps, with the universal cards' fill before the first envelope choice
+    n_ops = ops.shape[0]
+    key0 = _start_key(caps0, off)
     keys = np.empty(1, np.int64)
     vals = np.empty(1, np.int64)
     fidx = np.full(1, -1, np.int64)  # per state: its number among the folded states, or -1
@@ -820,19 +830,14 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     suffix = np.empty(width, np.int64)
     sd = np.empty(width, np.int64)  # scratch of _canonical
     sh = np.empty(width, np.int64)
-    # a state's successors: key, ways, and the id it put in the envelope (0: none)
-    most = width + 1
-    for s in range(table.shape[0]):
-        if table[s, 0] == 1:
-            n_ways = 2
-            for h in range(n_hands):
-                if (table[s, 4] >> h) & 1:
-                    n_ways *= min(caps0[h], table[s, 1]) + 1
-            most = max(most, n_ways)
-    most = max(width + 1, min(most, limit + 1))  # a state with more successors is over the limit
-    sk = np.empty(most, np.int64)
-    sw = np.empty(most, np.int64)
-    sl = np.empty(most, np.int64)
+    # the successors of the states expanded at once (state by state, at least one state's)
+    most = max(width + 1, min(_most_successors(table, caps0), limit + 1))  # more is over the limit
+    most = max(most, 1024)
+    sk = np.empty(most, np.int64)  # their keys
+    sw = np.empty(most, np.int64)  # their ways
+    sl = np.empty(most, np.int64)  # the envelope id each put in the envelope (0: none)
+    sg = np.empty(most, np.int64)  # the hand each gave the step's card (unused here)
+    ends = np.empty(most, np.int64)  # where each state's successors end
     # the folded states' moves (op by op) and the folds (a labelled state entering a folded one)
     e_from = np.empty(1024, np.int64)
     e_to = np.empty(1024, np.int64)
@@ -851,19 +856,11 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
     t, shift = _table(0)
     for o in range(n_ops):
         s = ops[o]
-        kind = table[s, 0] if s >= 0 else -1
-        c = table[s, 2] if s >= 0 else 0
-        eid = table[s, 3] if s >= 0 else 0
-        hm = table[s, 4] if s >= 0 else 0
-        cl = (table[s, 5] << moff) if s >= 0 else 0
-        unopened = table[s, 6] if s >= 0 else 0
-        tag = (table[s, 7] << tag_offset) if s >= 0 else 0
         n_classes = 0
         if s >= 0:
             for h in range(n_hands):
                 n_classes = max(n_classes, all_classes[s, h])
         classes = all_classes[max(s, 0)]
-        env_mask = emask[c] << eoff[c]
         size = _slots(min(int(n * growth), limit) + 16)  # no more room than the limit needs
         if not _afford(work, memory, _held(keys, e_from, f_env, t.shape[0]), 16 * size):
             work[0] = spent
@@ -871,109 +868,48 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
             return np.empty(0, np.int64), np.empty(0, np.int64)
         t, shift = _table(min(int(n * growth), limit) + 16)
         used = 0
+        lo = 0
+        hi = 0
         for i in range(n):
-            key = keys[i]
+            if i == hi:  # the next states' successors
+                lo = i
+                hi = _successors(
+                    table,
+                    s,
+                    keys,
+                    fidx,
+                    i,
+                    n,
+                    eoff,
+                    emask,
+                    tag_offset,
+                    tag_hand,
+                    off,
+                    cmask,
+                    moff,
+                    keep,
+                    binom,
+                    p,
+                    digits,
+                    hl,
+                    xs,
+                    left,
+                    ways,
+                    suffix,
+                    sk,
+                    sw,
+                    sl,
+                    sg,
+                    ends,
+                )
+                if hi < 0:  # one state with more successors than the limit
+                    work[0] = spent + sk.shape[0]
+                    work[1] = 1
+                    return np.empty(0, np.int64), np.empty(0, np.int64)
             val = vals[i]
             is_folded = fidx[i] >= 0
-            env_free = (key & env_mask) == 0
-            # the id put in the envelope: a folded state records it and keeps a mark
-            env_add = (1 << eoff[c]) if is_folded else (eid << eoff[c])
-            m = 0
-            if kind == -1:  # the universal cards fill the room left
-                sk[0] = key & keep
-                sw[0] = _fill(key, off, cmask, binom, p)
-                sl[0] = 0
-                m = 1
-            elif kind == 2:  # envelope choice of a universal group: it stays out, or a given member goes in
-                sk[0] = key
-                sw[0] = 1
-                sl[0] = 0
-                m = 1
-                if env_free:
-                    sk[1] = key | env_add
-                    sw[1] = 1
-                    sl[1] = eid
-                    m = 2
-            elif kind == 0:  # one card: in a clause, or tagged
-                if eid != 0 and env_free and (cl & ~key) == 0:
-                    sk[m] = (key | env_add) & ~cl
-                    sw[m] = 1
-                    sl[m] = eid
-                    m += 1
-                for h in range(n_hands):
-                    if not (hm >> h) & 1:
-                        continue
-                    d = (key >> off[h]) & cmask[h]
-                    if d == 0:
-                        continue
-                    key2 = (key - (1 << off[h])) | (table[s, 8 + h] << moff)
-                    if h == tag_hand:
-                        key2 |= tag
-                    if cl & ~key2:
-                        continue  # a clause closes unmet
-                    if d == 1 and ((table[s, 8 + n_hands + h] << moff) & ~key2 or (unopened >> h) & 1):
-                        continue  # the hand is full with a clause still to meet
-                    sk[m] = key2 & ~cl
-                    sw[m] = 1
-                    sl[m] = 0
-                    m += 1
-            else:  # a group of interchangeable cards
-                nh = 0
-                for h in range(n_hands):
-                    if (hm >> h) & 1:
-                        hl[nh] = h
-                        digits[nh] = (key >> off[h]) & cmask[h]
-                        nh += 1
-                suffix[nh] = 0
-                for j in range(nh - 1, -1, -1):
-                    suffix[j] = suffix[j + 1] + digits[j]
-                for in_env in range(2):
-                    if in_env == 1 and (eid == 0 or not env_free):
-                        break
-                    base = key | (env_add if in_env else 0)
-                    total = table[s, 1] - in_env
-                    if total > suffix[0]:
-                        continue
-                    if nh == 0:
-                        if total == 0:
-                            sk[m] = base
-                            sw[m] = 1
-                            sl[m] = eid if in_env else 0
-                            m += 1
-                        continue
-                    # depth first over the cards given to each hand, most first
-                    j = 0
-                    left[0] = total
-                    ways[0] = 1
-                    xs[0] = min(total, digits[0]) + 1
-                    while j >= 0:
-                        xs[j] -= 1
-                        if xs[j] < 0 or left[j] - xs[j] > suffix[j + 1]:
-                            j -= 1
-                            continue
-                        if j == nh - 1:
-                            if left[j] == xs[j] and m == sk.shape[0]:
-                                work[0] = spent + m
-                                work[1] = 1
-                                return np.empty(0, np.int64), np.empty(0, np.int64)
-                            if left[j] == xs[j]:
-                                key2 = base
-                                dead = False
-                                for q in range(nh):
-                                    if xs[q]:
-                                        key2 -= xs[q] << off[hl[q]]
-                                        if xs[q] == digits[q] and (unopened >> hl[q]) & 1:
-                                            dead = True
-                                if not dead:
-                                    sk[m] = key2
-                                    sw[m] = _mul(ways[j], binom[left[j], xs[j]], p)
-                                    sl[m] = eid if in_env else 0
-                                    m += 1
-                            continue
-                        ways[j + 1] = _mul(ways[j], binom[left[j], xs[j]], p)
-                        left[j + 1] = left[j] - xs[j]
-                        xs[j + 1] = min(left[j + 1], digits[j + 1]) + 1
-                        j += 1
+            q0 = ends[i - lo - 1] if i > lo else 0
+            m = ends[i - lo] - q0
             spent += m
             if spent > limit:
                 work[0] = spent
@@ -1004,7 +940,7 @@ def _run(table, layout, n_hands, binom, limit, memory, p, work):
                 f_env, f_val, f_to = _more(f_env, nf + m), _more(f_val, nf + m), _more(f_to, nf + m)
             while 4 * (used + m) > t.shape[0]:  # at most half full after the state's successors
                 t, shift = _grow(t, shift)
-            for q in range(m):
+            for q in range(q0, q0 + m):
                 key2 = sk[q]
                 if n_classes:
                     key2 = _canonical(key2, classes, n_classes, off, cmask, sd, sh)

@@ -264,11 +264,14 @@ def _run(
     left = np.empty(hw, np.int64)
     ways = np.empty(hw, np.int64)
     suffix = np.empty(hw, np.int64)
-    most = max(hw + 1, _most_successors(table, caps0))
-    sk = np.empty(most, np.int64)
-    sw = np.empty(most, np.int64)
-    sl = np.empty(most, np.int64)
+    # the successors of the states expanded at once (state by state, at least one state's)
+    most = max(hw + 1, _most_successors(table, caps0), 1024)
+    sk = np.empty(most, np.int64)  # their keys
+    sw = np.empty(most, np.int64)  # their ways
+    sl = np.empty(most, np.int64)  # the envelope id each put in the envelope (unused here)
     sd = np.empty(most, np.int64)  # the hand a card step's card went to; -1: the envelope
+    ends = np.empty(most, np.int64)  # where each state's successors end
+    unfolded = np.empty(0, np.int64)  # no state folds here
     merged = False  # the fill was done with the step before it
     for o in range(n_ops):
         s = ops[o]
@@ -278,16 +281,8 @@ def _run(
         # a step right before the fill does the fill too: its states go straight to the fill's
         # (fewer) states, without a table of their own
         fill_too = s >= 0 and o + 1 < n_ops and ops[o + 1] == -1
-        kind = table[s, 0] if s >= 0 else -1
-        c = table[s, 2] if s >= 0 else 0
-        eid = table[s, 3] if s >= 0 else 0
-        hm = table[s, 4] if s >= 0 else 0
-        cl = (table[s, 5] << moff) if s >= 0 else 0
-        unopened = table[s, 6] if s >= 0 else 0
         bit = role_bit[s] if s >= 0 else 0
         vj = role_vec[s] if s >= 0 else -1
-        env_mask = emask[c] << eoff[c]
-        env_add = eid << eoff[c]
         act2 = 1 + (vj + 1) * n_ranks if vj >= 0 else act  # the columns in use after this step
         # the index of the new states, at most half full: the front of the workspace's
         size = _slots(int(n * growth) + 16)
@@ -299,38 +294,42 @@ def _run(
         index[:] = -1
         shift = _shift(size)
         used = 0
+        lo = 0
+        hi = 0
         for i in range(n):
-            key = keys[i]
-            m = _successors(
-                table,
-                s,
-                kind,
-                key,
-                (key & env_mask) == 0,
-                env_add,
-                eid,
-                hm,
-                cl,
-                unopened,
-                0,
-                -1,
-                off,
-                cmask,
-                moff,
-                keep,
-                binom,
-                0,
-                digits,
-                hl,
-                xs,
-                left,
-                ways,
-                suffix,
-                sk,
-                sw,
-                sl,
-                sd,
-            )
+            if i == hi:  # the next states' successors (there is room for every state's)
+                lo = i
+                hi = _successors(
+                    table,
+                    s,
+                    keys,
+                    unfolded,
+                    i,
+                    n,
+                    eoff,
+                    emask,
+                    0,
+                    -1,
+                    off,
+                    cmask,
+                    moff,
+                    keep,
+                    binom,
+                    0,
+                    digits,
+                    hl,
+                    xs,
+                    left,
+                    ways,
+                    suffix,
+                    sk,
+                    sw,
+                    sl,
+                    sd,
+                    ends,
+                )
+            q0 = ends[i - lo - 1] if i > lo else 0
+            m = ends[i - lo] - q0
             spent += m
             if spent > limit:  # past the budget's allowance: nothing is returned
                 return _stopped(work, spent, 1, width, keys, vals, nkeys, nvals, ibuf)
@@ -346,7 +345,7 @@ def _run(
                 index, shift = _grow(index, shift)
                 if index.shape[0] > ibuf.shape[0]:
                     ibuf = index
-            for q in range(m):
+            for q in range(q0, q0 + m):
                 key2 = sk[q]
                 w = sw[q]
                 rank = hand_rank[sd[q]] if sd[q] >= 0 else 0

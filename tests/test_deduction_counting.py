@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -335,3 +336,55 @@ def test_one_state_with_many_successors():
     pl = plan(k)
     assert counting_kernel.fits(pl) and pl.steps[0, counting.KIND] == counting.GROUP and pl.steps[0, counting.SIZE] == 6
     assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
+
+
+def _expanded(pl, s, keys, room):
+    """The successors of every state of ``keys`` at step ``s`` through counting_kernel._successors
+    with arrays of ``room`` entries, chunk after chunk: one (key, ways, id, hand) row per successor,
+    and the chunks' sizes (None when one state alone had more successors than the room)."""
+    n_hands = len(pl.caps)
+    layout = counting_kernel._packed(pl)
+    off, cmask = layout[:n_hands], layout[n_hands : 2 * n_hands]
+    eoff, emask = layout[2 * n_hands : 2 * n_hands + 3], layout[2 * n_hands + 3 : 2 * n_hands + 6]
+    moff, tag_hand, tag_offset = layout[2 * n_hands + 6], layout[3 * n_hands + 10], layout[3 * n_hands + 12]
+    keep = int(sum(int(emask[c]) << int(eoff[c]) for c in range(3))) | int(layout[3 * n_hands + 11])
+    scratch = [np.empty(n_hands + 1, np.int64) for _ in range(6)]
+    arrays = [np.empty(room, np.int64) for _ in range(5)]
+    rows, chunks, lo = [], [], 0
+    while lo < len(keys):
+        hi = counting_kernel._successors(
+            pl.steps, s, keys, np.empty(0, np.int64), lo, len(keys), eoff, emask, tag_offset, tag_hand,
+            off, cmask, moff, keep, counting_kernel._BINOM, 0, *scratch, *arrays,
+        )  # fmt: skip
+        if hi < 0:
+            return rows, None
+        sk, sw, sl, sh, ends = arrays
+        rows += list(zip(sk[: ends[hi - lo - 1]], sw, sl, sh, strict=False))
+        chunks.append(hi - lo)
+        lo = hi
+    return rows, chunks
+
+
+def test_the_successors_of_many_states_are_the_same_however_many_fit_at_once():
+    # the compiled programs expand as many states at once as their arrays have room for: a chunk
+    # ends before a state whose successors do not fit, and the next one begins with it
+    deck = editions()["classic"].deck
+    k = knowledge_at(make_game(deck, [f"P{i}" for i in range(6)], []), TABLE, 0).with_lacks("P5", deck.weapons)
+    for i in range(5):
+        k = k.with_lacks(f"P{i}", [deck.rooms[i]])
+    pl = plan(k)
+    assert pl.steps[0, counting.KIND] == counting.GROUP
+    start = np.array(
+        [counting_kernel._start_key(np.array(pl.caps, np.int64), counting_kernel._packed(pl)[: len(pl.caps)])]
+    )
+    first, _ = _expanded(pl, 0, start, 4096)
+    assert len(first) > 100  # the first state's successors: hundreds
+    assert _expanded(pl, 0, start, 64) == (first[:0], None)  # more than the room: said, not cut
+    states = np.array(sorted({key for key, *_ in first}), np.int64)
+    steps = [s for s in range(1, pl.steps.shape[0]) if pl.steps[s, counting.KIND] != counting.GROUP]
+    for s in steps[:3]:
+        whole, [one] = _expanded(pl, s, states, 100_000)
+        assert one == len(states) and len(whole) > len(states)
+        for room in (8, 13, 64):
+            rows, chunks = _expanded(pl, s, states, room)
+            assert rows == whole and sum(chunks) == len(states) and len(chunks) > 1

@@ -240,6 +240,8 @@ def games_command(
     from rich import box
     from rich.table import Column, Table
 
+    from clue_stats.analysis.report import left_out
+
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
     except ValueError as exc:
@@ -248,7 +250,13 @@ def games_command(
     with store.read_connection(path, persons=True) as con:
         listed, total = store.list_games(con, store.GameFilter(kinds=tuple(chosen) or None), limit)
         rejected = store.reads.rejected_count(con)
-    games = listed.to_dicts()
+        games = listed.to_dicts()
+        # what the budget left out, said from each partly analysed game's problems
+        cuts = {
+            g["game_id"]: left_out(store.game_table(con, "problems", g["game_id"]).to_dicts(), g["analysis_cut"])
+            for g in games
+            if g["analysis_cut"] and not json_output
+        }
     if json_output:
         print_json({"games": games, "total": total, "rejected": rejected})
         return
@@ -292,7 +300,7 @@ def games_command(
                 out.print(
                     printable(
                         _("{game}: partly analysed: the counting budget left out {what}").format(
-                            game=g["game_id"], what=g["analysis_cut"]
+                            game=g["game_id"], what=cuts[g["game_id"]]
                         )
                     ),
                     markup=False,

@@ -1,0 +1,123 @@
+"""Benchmark: the two compiled programs (engine.counting_kernel and engine.gain_kernel) of this tree
+against those of another checkout, on the same inputs, in one process.
+
+    .venv/bin/python benchmarks/kernels.py --against ../before [--games 5] [--rounds 7]
+
+``--against``: the root of another checkout of clue-stats (``git worktree add ../before <commit>``).
+Its two kernel modules are loaded from its files (numba compiles them into its own __pycache__ on
+the first run). The inputs: every count of the entropy tables of generated 6-player games
+(clue_stats/testing.py: 40 random suggestions, one wrong accusation, every hand dealt) and every run
+of the gain program for the best available gain of their first 12 suggestions, captured through
+this tree's engine. Both versions then run all of them, rounds interleaved (A B, B A, ...), CPU time
+of this process; every result is checked equal first. Prints the medians and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from clue_stats.engine import counting_kernel, deduction, gain_kernel, gains  # noqa: E402
+from clue_stats.testing import random_game, suggestion_moments  # noqa: E402
+
+UNLIMITED = 1 << 62
+
+
+def load(root: Path):
+    """The other checkout's counting and gain programs, its gain program reading its own counting
+    program's helpers."""
+
+    def module(name: str, path: Path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    counting = module("other_counting_kernel", root / "engine" / "counting_kernel.py")
+    ours = sys.modules["clue_stats.engine.counting_kernel"]
+    sys.modules["clue_stats.engine.counting_kernel"] = counting  # what its gain program imports
+    try:
+        gain = module("other_gain_kernel", root / "engine" / "gain_kernel.py")
+    finally:
+        sys.modules["clue_stats.engine.counting_kernel"] = ours
+    return counting, gain
+
+
+def capture(n_games: int) -> tuple[list[tuple], list[tuple]]:
+    """The inputs of every run of the two programs for n_games generated games."""
+    counts: list[tuple] = []
+    runs: list[tuple] = []
+    launch, run = counting_kernel._launch, gain_kernel._run
+
+    def spy_launch(pl, layout, p, binom):
+        counts.append((pl.steps.copy(), layout.copy(), len(pl.caps), binom, p))
+        return launch(pl, layout, p, binom)
+
+    def spy_run(*args):
+        runs.append(tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
+        return run(*args)
+
+    counting_kernel._launch, gain_kernel._run = spy_launch, spy_run
+    try:
+        for i in range(n_games):
+            game = random_game(100 + i, n_players=6, n_suggestions=40, wrong_accusations=1)
+            deduction.clear_caches()
+            deduction.entropy_table(game)
+            for k, player, rooms in suggestion_moments(game)[:12]:
+                gains.best_suggestion(k, player, rooms)
+    finally:
+        counting_kernel._launch, gain_kernel._run = launch, run
+    return counts, runs
+
+
+def run_counts(mod, counts):
+    return [mod._run(st, lay, nh, b, UNLIMITED, UNLIMITED, p, np.zeros(3, np.int64)) for st, lay, nh, b, p in counts]
+
+
+def run_gains(mod, runs):
+    # the arguments after the budget's (limit, memory, work) are the workspace, given back each run
+    return [mod._run(*a[:14], UNLIMITED, UNLIMITED, np.zeros(3, np.int64), *a[17:])[:3] for a in runs]
+
+
+def equal(xs, ys) -> bool:
+    return all(all(np.array_equal(a, b) for a, b in zip(x, y, strict=True)) for x, y in zip(xs, ys, strict=True))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--against", type=Path, required=True, help="the root of another checkout")
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    other_counting, other_gain = load(args.against.resolve())
+    counts, runs = capture(args.games)
+    print(f"{args.games} games: {len(counts)} counts, {len(runs)} runs of the gain program")
+    programs = {
+        "counting": (run_counts, counts, counting_kernel, other_counting),
+        "gain": (run_gains, runs, gain_kernel, other_gain),
+    }
+    for name, (runner, inputs, this, other) in programs.items():
+        if not equal(runner(this, inputs), runner(other, inputs)):  # also compiles both
+            print(f"{name}: the results differ", file=sys.stderr)
+            sys.exit(1)
+        times: dict[str, list[float]] = {"this": [], "other": []}
+        for r in range(args.rounds):
+            for side in ("this", "other") if r % 2 == 0 else ("other", "this"):
+                start = time.process_time()
+                runner(this if side == "this" else other, inputs)
+                times[side].append(time.process_time() - start)
+        a, b = statistics.median(times["other"]), statistics.median(times["this"])
+        print(f"{name}: every result equal; median {b:.4f} s here, {a:.4f} s in {args.against}: {b / a:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
