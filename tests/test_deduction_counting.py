@@ -324,16 +324,20 @@ def test_the_folding_kernel_agrees_with_python_for_each_number_of_open_envelope_
     assert {(1, 0), (2, 0), (3, 0), (1, 3), (2, 3), (3, 3)} <= seen
 
 
-@pytest.mark.slow
-def test_one_state_with_many_successors():
-    # a player known to lack every weapon: the weapons are one group spread over the other five
-    # hands and the envelope; each of those hands lacks a room of its own, so no two are alike and
-    # the program's first state has hundreds of successors
+def _many_successors_plan():
+    """A player known to lack every weapon: the weapons are one group spread over the other five
+    hands and the envelope; each of those hands lacks a room of its own, so no two are alike and
+    the program's first state has hundreds of successors."""
     deck = editions()["classic"].deck
     k = knowledge_at(make_game(deck, [f"P{i}" for i in range(6)], []), TABLE, 0).with_lacks("P5", deck.weapons)
     for i in range(5):
         k = k.with_lacks(f"P{i}", [deck.rooms[i]])
-    pl = plan(k)
+    return plan(k)
+
+
+@pytest.mark.slow
+def test_one_state_with_many_successors():
+    pl = _many_successors_plan()
     assert counting_kernel.fits(pl) and pl.steps[0, counting.KIND] == counting.GROUP and pl.steps[0, counting.SIZE] == 6
     assert counting_kernel.run(pl) == {e: n for e, n in run_python(pl).items() if n}
 
@@ -368,11 +372,7 @@ def _expanded(pl, s, keys, room):
 def test_the_successors_of_many_states_are_the_same_however_many_fit_at_once():
     # the compiled programs expand as many states at once as their arrays have room for: a chunk
     # ends before a state whose successors do not fit, and the next one begins with it
-    deck = editions()["classic"].deck
-    k = knowledge_at(make_game(deck, [f"P{i}" for i in range(6)], []), TABLE, 0).with_lacks("P5", deck.weapons)
-    for i in range(5):
-        k = k.with_lacks(f"P{i}", [deck.rooms[i]])
-    pl = plan(k)
+    pl = _many_successors_plan()
     assert pl.steps[0, counting.KIND] == counting.GROUP
     start = np.array(
         [counting_kernel._start_key(np.array(pl.caps, np.int64), counting_kernel._packed(pl)[: len(pl.caps)])]
