@@ -185,10 +185,11 @@ def name_columns(
 
 
 def edition_name(edition_id: str | None) -> str:
-    """An edition's own name ("Cluedo (Deutschland 2023)"); a custom deck is "custom deck"."""
+    """An edition's own name ("Cluedo (Deutschland 2023)"); a custom deck is "custom deck" in the
+    reader's language."""
     if edition_id is None:
         return ""
     if edition_id == CUSTOM:
-        return "custom deck"
+        return _("custom deck")
     ed = editions().get(edition_id)
     return ed.name if ed is not None else edition_id

@@ -342,7 +342,7 @@ def brief(data: ReportData) -> Brief:
         )
     return Brief(
         game_id=game.game_id,
-        edition=edition.name if edition is not None else "custom deck",
+        edition=edition.name if edition is not None else _("custom deck"),
         variant=variant.name if variant is not None else header["variant"],
         played_at=game.played_at,
         place=game.place,

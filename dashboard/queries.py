@@ -487,7 +487,7 @@ def night_view(path: str, version: str, night: str) -> dict[str, Any]:
                 "game_id": g.game_id,
                 "played_at": g.played_at,
                 "place": g.place,
-                "edition": names.edition_name(g.edition),
+                "edition": g.edition,  # named on the page: this view is kept for every language
                 "players": ", ".join(g.players),
                 "winner": g.winner,
             }

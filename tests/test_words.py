@@ -636,3 +636,17 @@ def test_a_budget_message_writes_its_counts_as_the_language_does(tmp_path: Path)
     report = runner.invoke(app, ["--lang", "de", "report", "us-family-2026-10-31", "--db", str(db), "--out", "-"])
     assert report.exit_code == 0, report.output
     assert "die Grenze von 3.000 Zuständen" in report.stdout and "3,000" not in report.stdout
+
+
+def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its_own() -> None:
+    # an edition's own name is a name ("Cluedo (Deutschland 2023)"); a custom deck has none
+    from clue_stats.analysis.names import CUSTOM, edition_name
+
+    named = {}
+    for code in words.LANGUAGES:
+        with words.speaking(code):
+            named[code] = (edition_name(CUSTOM), edition_name("classic"))
+    assert (
+        named["en"][0] == "custom deck" and named["de"][0] == "eigenes Kartenset" and named["sv"][0] == "egen kortlek"
+    )
+    assert named["en"][1] == named["de"][1] == named["sv"][1]

@@ -87,6 +87,7 @@ rows(
         pl.Series("#", list(range(1, games.height + 1)), dtype=pl.Int64),
         said(games, "played_at", when),
         pl.col("winner").fill_null(_("nobody")),
+        pl.Series("edition", [queries.edition_name(e) for e in games["edition"]], dtype=pl.Utf8),
         pl.Series("replay", [replay_url(g, None) for g in games["game_id"]], dtype=pl.Utf8),
     ).select("#", "winner", "players", "edition", "played_at", "game_id", "replay"),
     first=("#", "winner"),
