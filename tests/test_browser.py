@@ -196,6 +196,8 @@ def test_the_help_pages_links_find_their_headings_in_german_and_swedish(server):
                     f"h1:has-text('{title}')", timeout=120_000
                 )  # the server's first page loads slowly
                 settle(page, title, 0)
+                # the topic is drawn after the title: wait for its first link to the other topic
+                page.wait_for_selector("[data-testid='stMain'] a[href*='?topic=problems#']", timeout=30_000)
                 links = page.eval_on_selector_all(
                     "[data-testid='stMain'] a[href*='?topic=problems#']", "els => els.map(e => e.getAttribute('href'))"
                 )
