@@ -217,6 +217,48 @@ def label_word(label: str) -> str:
     return words.get(label, label)
 
 
+def kind_words(kind: str) -> str:
+    """A kind of game (ingest.kinds: tabletop, digital, contest, simulated) in the reader's language."""
+    words = {
+        "tabletop": _("people at a table"),
+        "digital": _("people in a digital client"),
+        "contest": _("bot contest"),
+        "simulated": _("simulated"),
+    }
+    return words.get(kind, kind)
+
+
+def variant_words(variant: str) -> str:
+    """A variant of the rules (data/editions/variants.toml) in the reader's language."""
+    words = {
+        "standard": _("standard"),
+        "traditional": _("traditional (no clue cards)"),
+        "duel": _("duel"),
+        "live": _("Cluedo live"),
+        "speedclue": _("SpeedClue contest"),
+    }
+    return words.get(variant, variant)
+
+
+def severity_words(severity: str) -> str:
+    """A problem's severity (engine.problems) in the reader's language; its code stays as it is."""
+    words = {"error": _("error"), "warning": _("warning")}
+    return words.get(severity, severity)
+
+
+def pool_words(pool: str) -> str:
+    """A pool of the league (analysis.ratings.POOLS: people, bots, simulations) in the reader's language."""
+    words = {"people": _("People"), "bots": _("Bots"), "simulations": _("Simulations")}
+    return words.get(pool, pool)
+
+
+def place_words(place: str) -> str:
+    """Where a card can be that is not a player: the envelope, a duel's room cards (engine.deduction's
+    places), in the reader's language; a player's name as it is."""
+    words = {"envelope": _("envelope"), "room_cards": _("room cards")}
+    return words.get(place, place)
+
+
 def said(message: str, template: str | None = None, fields: str | dict[str, object] | None = None) -> str:
     """A problem's message in the reader's language: its template said (``_(template)``) with its
     values, as stored (``problems.template`` and ``problems.fields``, JSON) or as the engine made it;

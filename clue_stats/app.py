@@ -114,21 +114,31 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
 
             raise fail(error_message(exc), exit_code(exc)) from None
         except KeyboardInterrupt:
-            raise fail("interrupted", ExitCode.FAILURE) from None
+            from clue_stats.analysis.words import _
+
+            raise fail(_("interrupted"), ExitCode.FAILURE) from None
         except BrokenPipeError:
             raise typer.Exit(ExitCode.OK) from None
         except OSError as exc:  # a file the command writes: a full disk, no permission
             if os.environ.get("CLUE_STATS_DEBUG") or exc.filename is None:
                 raise
-            full = " (the disk is full)" if exc.errno == errno.ENOSPC else ""
-            raise fail(
-                f"cannot write {exc.filename}: {exc.strerror}{full}; nothing was written", ExitCode.FAILURE
-            ) from None
+            from clue_stats.analysis.words import _
+
+            text = (
+                _("cannot write {file}: {error} (the disk is full); nothing was written")
+                if exc.errno == errno.ENOSPC
+                else _("cannot write {file}: {error}; nothing was written")
+            )
+            raise fail(text.format(file=exc.filename, error=exc.strerror), ExitCode.FAILURE) from None
         except Exception as exc:  # the program's own failure: a message, not a traceback
             if os.environ.get("CLUE_STATS_DEBUG"):
                 raise
+            from clue_stats.analysis.words import _
+
             raise fail(
-                f"internal error: {type(exc).__name__}: {exc} (set CLUE_STATS_DEBUG=1 for the traceback)",
+                _("internal error: {error} (set CLUE_STATS_DEBUG=1 for the traceback)").format(
+                    error=f"{type(exc).__name__}: {exc}"
+                ),
                 ExitCode.FAILURE,
             ) from None
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from clue_stats import children
 from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
-from clue_stats.engine.errors import InputError
+from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.problems import T_, Count, Problem
 from clue_stats.engine.rules import Replay, validate
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store
@@ -205,7 +205,8 @@ def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budg
 def _not_analysed(p: Problem) -> Problem:
     if p.code != "over_budget":
         return p
-    return dataclasses.replace(p, message=f"{p.message}; the game is stored without its analysis")
+    said = T_("{problem}; the game is stored without its analysis", problem=p.said or p.message)
+    return dataclasses.replace(p, message=str(said), said=said)
 
 
 def _declared_id(raw: RawGame) -> str | None:
@@ -367,10 +368,16 @@ def ingest_paths(
                 return
             busy = True
             raise store.StoreBusy(
-                f"{exc}. Stored before it: {summary.games_stored} games; checked and not stored: "
-                f"{len(pending_rows)} games and {len(pending_rejections)} rejections"
-                + ("" if last else ", and the files not yet read")
-                + "; run the same ingest again when the file is free (stored games are recognised and skipped)"
+                T_(
+                    "{error}. Games stored before it: {stored}; checked and not stored: games {games}, rejections "
+                    "{rejections}{unread}; run the same ingest again when the file is free (stored games are "
+                    "recognised and skipped)",
+                    error=said_of(exc),
+                    stored=Count(summary.games_stored),
+                    games=Count(len(pending_rows)),
+                    rejections=Count(len(pending_rejections)),
+                    unread="" if last else T_(", and the files not yet read"),
+                )
             ) from None
         summary.games_stored += len(result.stored)
         summary.games_replaced += len(result.replaced)
@@ -492,12 +499,7 @@ def unmerge_player(db: str | Path, name: str, wait_seconds: float = 30.0) -> int
 
 
 class UnknownFormat(InputError):
-    """A file whose format clue-stats cannot tell (or a format name it does not know); the message
-    as template and values too (``said``), as a UsageError keeps it."""
-
-    def __init__(self, message: str | Said):
-        super().__init__(str(message))
-        self.said = message if isinstance(message, Said) else None
+    """A file whose format clue-stats cannot tell (or a format name it does not know)."""
 
 
 def read_game_file(

@@ -92,7 +92,7 @@ def sidebar_filters(choices: dict[str, list[Any]]) -> queries.GameFilter:
                 key="filter_all_kinds",
                 help=_(
                     "People's games (at a table or in a digital client) are shown alone by default; this adds {kinds} games."
-                ).format(kinds=_(" and ").join(common.kind_words(k) for k in others)),
+                ).format(kinds=_(" and ").join(words.kind_words(k) for k in others)),
             )
         kinds = queries.people_first(present, include_others)
         low, high = (_date(v) for v in (choices.get("played_at") or [None, None]))

@@ -60,10 +60,8 @@ class BudgetExceeded(ClueStatsError):
     pipeline catches it and reports the problem ``over_budget``."""
 
     def __init__(self, reason: str, message: str | Said):
-        super().__init__(str(message))
+        super().__init__(message)
         self.reason = reason
-        self.message = str(message)  # in English
-        self.said = message if isinstance(message, Said) else None  # as template and values (engine.problems)
         self.seq: int | None = None  # the record whose count stopped, where the caller knows it
 
 

@@ -91,7 +91,7 @@ class UnknownName(InputError):
             )
         # the message as template and values too (engine.problems.Said), for a reader's language
         self.said = T_("unknown {kind} {name}{hint}", kind=kind_word(kind), name=quoted(name), hint=hint)
-        super().__init__(str(self.said))
+        super().__init__(self.said)
 
 
 @dataclass(frozen=True)

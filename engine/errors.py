@@ -28,7 +28,15 @@ from clue_stats.engine.problems import Said
 
 
 class ClueStatsError(Exception):
-    """A failure the program expects; its message is meant for the user."""
+    """A failure the program expects; its message is meant for the user. The message is a plain
+    string or a :class:`~clue_stats.engine.problems.Said` (``T_("...", field=...)``): ``message`` is
+    its English, ``said`` its template and values, which the command line says in the reader's
+    language (``analysis.words.error_message``)."""
+
+    def __init__(self, message: str | Said = "", *args: object) -> None:
+        super().__init__(str(message), *args)
+        self.message = str(message)  # in English
+        self.said = message if isinstance(message, Said) else None  # as template and values
 
 
 class InputError(ClueStatsError, ValueError):
@@ -36,20 +44,12 @@ class InputError(ClueStatsError, ValueError):
 
 
 class UsageError(InputError):
-    """A mistake in how the program was called (an option, a name or a path it was given). The
-    message is a plain string or a :class:`~clue_stats.engine.problems.Said` (``T_("...", field=...)``):
-    ``message`` is its English, ``said`` its template and values, which the command line says in the
-    reader's language (``analysis.words.error_message``)."""
-
-    def __init__(self, message: str | Said = "") -> None:
-        super().__init__(str(message))
-        self.message = str(message)  # in English
-        self.said = message if isinstance(message, Said) else None  # as template and values
+    """A mistake in how the program was called (an option, a name or a path it was given)."""
 
 
 def said_of(exc: BaseException) -> str | Said:
     """An exception's message as template and values where it has them (its ``said``: a
-    UsageError, engine.editions.UnknownName, a BudgetExceeded), else its English text: the value to
+    ClueStatsError written with ``T_``, engine.editions.UnknownName), else its English text: the value to
     quote it by in another message (``T_("--edition: {error}", error=said_of(exc))``)."""
     said = getattr(exc, "said", None)
     return said if isinstance(said, Said) else str(exc)

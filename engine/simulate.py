@@ -89,7 +89,7 @@ def setup(
         edition_ = edition if isinstance(edition, ed.Edition) else ed.edition(edition)
         variant_ = ed.variant(variant)
     except ed.UnknownName as exc:
-        raise SimulationError(exc.said) from None
+        raise SimulationError(said_of(exc)) from None
     if variant_.id == "standard" and edition_.flags.get("clue_cards"):
         variant_ = ed.variant("traditional")  # the clue cards' texts are not at hand
     if variant_.id not in edition_.variants and not variant_.any_edition:

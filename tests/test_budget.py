@@ -468,7 +468,7 @@ def test_the_notebook_command_counts_under_the_budget_of_ingest(tmp_path, monkey
     monkeypatch.setenv(budget.ENV_WORK, "10")
     result = CliRunner().invoke(app, ["notebook", str(path), "--observer", "table", "--at", "8"])
     assert result.exit_code == 1
-    assert "the notebook of table in" in result.stderr and "after seq 8 was not counted" in result.stderr
+    assert "the notebook of --observer table in" in result.stderr and "after seq 8 was not counted" in result.stderr
     assert "counting the deals generated more than the limit of 10 states" in result.stderr
     assert "Traceback" not in result.output
     ok = CliRunner().invoke(app, ["notebook", str(path), "--observer", "table", "--at", "8", "--budget-states", "0"])

@@ -114,7 +114,7 @@ def test_overview_counts_and_charts_match_the_database(corpus, monkeypatch):
     assert number(shown["Rejected"]) == rejected == 1
     spec, table = chart_with(at, "variant")
     assert spec["mark"]["type"] == "bar" and spec["encoding"]["x"]["field"] == "games"
-    from clue_stats.dashboard.app_pages.common import variant_words
+    from clue_stats.analysis.words import variant_words
 
     expected = {
         (edition_name(e), variant_words(v)): n

@@ -225,7 +225,7 @@ def test_a_reader_that_never_lets_go_keeps_every_batch_stored_and_says_what_is_l
             r.kill()
     message = str(busy.value)
     assert "held by another process" in message
-    assert "Stored before it: 10 games; checked and not stored: 50 games" in message
+    assert "Games stored before it: 10; checked and not stored: games 50, rejections 0" in message
     assert "run the same ingest again" in message
     assert counts(db)["games"] == 10  # the batch written before the reader came is kept
     again = pipeline.ingest_paths([str(games)], db, analyse=False, workers=1)

@@ -476,6 +476,64 @@ def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -
     assert english.stdout.strip().endswith("2 files read, 0 skipped; 1 game valid, 1 rejected")
 
 
+# words of English that no German or Swedish sentence of the command line holds: one in an output in
+# those languages means a string passed by the catalogue (an f-string, a stored id shown as it is)
+ENGLISH_WORDS = {
+    "the", "of", "and", "with", "after", "from", "into", "each", "no", "such", "first", "envelope",
+    "room", "kind", "played", "game", "games", "player", "players", "notebook", "deal", "deals",
+    "bits", "database", "people", "table", "card", "seat", "seats", "winner", "edition", "most",
+    "likely", "solutions", "fewest", "moves", "board", "stored", "read", "skipped", "valid",
+    "rejected", "analysed", "names", "last", "known",
+}  # fmt: skip
+
+
+def _english_words(text: str, *values: str) -> set[str]:
+    """The words of ENGLISH_WORDS in a command's output, its files' paths, the commands it names and
+    the given values (ids, names) taken out first."""
+    for value in sorted(values, key=len, reverse=True):
+        text = text.replace(value, " ")
+    text = re.sub(r"\S+\.(jsonl|clue|duckdb|html|md)\b|`[^`]*`|\brejected\b|clue-stats [\w-]+", " ", text)
+    return {w for w in re.findall(r"[^\W\d_]+", text.lower())} & ENGLISH_WORDS
+
+
+@pytest.mark.slow
+def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_written(tmp_path: Path) -> None:
+    """The summaries, tables and messages of ingest, games, players, board, notebook and analyse
+    (a missing database) in German and Swedish: no English word but in a value (an id, a file)."""
+    samples = tmp_path / "samples"
+    assert runner.invoke(app, ["samples", str(samples)]).exit_code == 0
+    db = str(tmp_path / "club.duckdb")
+    assert runner.invoke(app, ["ingest", str(samples), "--db", db]).exit_code == 0
+    listed = json.loads(runner.invoke(app, ["games", "--db", db, "--json"]).stdout)["games"]
+    ids = [g["game_id"] for g in listed] + [g["edition"] for g in listed] + [str(tmp_path), "classic", "table"]
+    duel, notebook = samples / "de-2023-duel.jsonl", samples / "de-2023-anna-notebook.jsonl"
+    commands = [
+        ["ingest", str(samples), "--db", db],
+        ["games", "--db", db],
+        ["players", "--db", db, "--all"],
+        ["board", "--edition", "de-2023"],
+        ["notebook", str(notebook), "--observer", "Anna"],
+        ["notebook", str(duel), "--observer", "table", "--top", "2"],
+        ["analyse", "--db", str(tmp_path / "missing.duckdb")],
+    ]
+    heads = {
+        "de": ("Notizblock von Anna in spieleabend-2026-11-20-1 nach Eintrag 17, Zeile 18 (Zug 15)", "Fallakte"),
+        "sv": ("Anteckningsblocket för Anna i spieleabend-2026-11-20-1 efter post 17, rad 18 (drag 15)", "kuvert"),
+    }
+    for code in TRANSLATED:
+        said = {" ".join(c[:2]): runner.invoke(app, ["--lang", code, *c]) for c in commands}
+        for command, result in said.items():
+            assert "Traceback" not in result.output, (code, command, result.output)
+            left = _english_words(result.output, *ids)
+            assert not left, f"{code} {command}: English {sorted(left)} in:\n{result.output}"
+        notebook_said = said[f"notebook {notebook}"].stdout
+        assert notebook_said.startswith(heads[code][0]) and heads[code][1] in notebook_said, notebook_said
+        assert said["analyse --db"].exit_code == 1 and said["analyse --db"].stderr.startswith("clue-stats: ")
+    english = runner.invoke(app, ["notebook", str(notebook), "--observer", "Anna"]).stdout
+    assert english.startswith("Anna's notebook in spieleabend-2026-11-20-1 after seq 17, line 18 (turn 15)")
+    assert _english_words(english) >= {"envelope", "notebook"}  # the check finds English where it is
+
+
 # --- the dashboard --------------------------------------------------------------------------------
 
 # the pages translated so far (docs/translating.md says which)

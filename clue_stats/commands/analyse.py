@@ -19,6 +19,7 @@ from rich.progress import (
 from clue_stats.analysis.words import _, decimal, n_, number, problem_line
 from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
+from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
 from clue_stats.pipeline import analyse_store
 
@@ -44,7 +45,7 @@ def analyse_command(
     path = database(db)
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     if not Path(path).exists():
-        raise store.StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
+        raise store.StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
     if sys.stderr.isatty() and not json_output:
         with Progress(
             TextColumn("{task.description}"),

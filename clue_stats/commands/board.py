@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from clue_stats.analysis.words import _
 from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import T_
@@ -22,7 +23,7 @@ def board_command(
     from rich import box
     from rich.table import Column, Table
 
-    from clue_stats.analysis.names import of_edition
+    from clue_stats.analysis.names import edition_name, of_edition
     from clue_stats.engine.board import load_board
     from clue_stats.engine.editions import UnknownName
     from clue_stats.engine.editions import edition as find_edition
@@ -44,9 +45,11 @@ def board_command(
     names = of_edition(ed.id)
     starts = [c for c in table if c in names.deck.suspects] or list(table)
     shown = Table(
-        Column("room", no_wrap=True),
+        Column(_("room"), no_wrap=True),
         *(Column(names(c), justify="right", overflow="fold") for c in starts),
-        title=f"Fewest moves from each character's start square into each room ({name} board, {ed.name})",
+        title=_("Fewest moves from each character's start square into each room (the {board} board, {edition})").format(
+            board=name, edition=edition_name(ed.id)
+        ),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,

@@ -51,7 +51,9 @@ def convert_command(
         try:
             text = "\n".join(notation.write(cluelog.record_dicts(g)) for g in games)
         except notation.NotationWriteError as exc:
-            raise notation.NotationWriteError(f"{path}: cannot be written as notation: {exc}") from None
+            raise notation.NotationWriteError(
+                T_("{path}: cannot be written as notation: {error}", path=path, error=said_of(exc))
+            ) from None
     if out_file is not None:
         write_file(out_file, text)
         out.print(

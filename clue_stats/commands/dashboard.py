@@ -18,6 +18,7 @@ import typer
 
 import clue_stats.dashboard
 from clue_stats import children
+from clue_stats.analysis.words import _
 from clue_stats.app import DbOption, app, database, err, fail, handled, out
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, environment, limits
 from clue_stats.exit_codes import ExitCode
@@ -101,20 +102,22 @@ def dashboard_command(
     store.check_is_database(path)
     if not path.exists():
         err.print(
-            f"clue-stats: no database at {path} yet; the dashboard shows its games as soon as "
-            "`clue-stats ingest` stores some",
+            "clue-stats: "
+            + _(
+                "no database at {file} yet; the dashboard shows its games as soon as `clue-stats ingest` stores some"
+            ).format(file=path),
             markup=False,
         )
     if not port_free(address, port):
         raise fail(
-            f"cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
-            "(choose another with --port or --address)",
+            _(
+                "cannot listen on {address}:{port}: the port is in use or the address is not this machine's "
+                "(choose another with --port or --address)"
+            ).format(address=address, port=port),
             ExitCode.FAILURE,
         )
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{LOCAL if address in ('0.0.0.0', '::') else shown}:{port}"
-    from clue_stats.analysis.words import _
-
     out.print(
         _("clue-stats dashboard on {database}: {url}  (Ctrl+C stops it)").format(database=path, url=url), markup=False
     )
@@ -137,7 +140,7 @@ def dashboard_command(
         _stop(child)
         raise typer.Exit(ExitCode.OK) from None
     if code != 0:
-        raise fail(f"the dashboard stopped with exit code {code}", ExitCode.FAILURE)
+        raise fail(_("the dashboard stopped with exit code {code}").format(code=code), ExitCode.FAILURE)
 
 
 class _Stop(Exception):

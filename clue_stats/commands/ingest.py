@@ -9,7 +9,7 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.analysis.words import _, decimal, n_, problem_line
+from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_line, variant_words
 from clue_stats.app import (
     DbOption,
     JsonOption,
@@ -268,8 +268,8 @@ def games_command(
     table = Table(
         # the id is what a user copies into `clue-stats report`: never cut, never wrapped
         Column(_("game"), no_wrap=True, min_width=longest),
-        Column(_("played"), no_wrap=True),
-        Column(_("kind"), no_wrap=True),
+        Column(_("played on"), no_wrap=True),
+        Column(_("kind")),
         Column(_("edition"), overflow="fold"),
         Column(_("seats"), justify="right"),
         _("winner"),
@@ -286,8 +286,8 @@ def games_command(
                 (
                     g["game_id"],
                     (g["played_at"] or "")[:10],
-                    g["kind"] or "",
-                    g["edition"] + ("" if g["variant"] == "standard" else f" {g['variant']}"),
+                    kind_words(g["kind"]) if g["kind"] else "",
+                    g["edition"] + ("" if g["variant"] == "standard" else f" ({variant_words(g['variant'])})"),
                     str(g["n_players"]),
                     g["winner"] or "",
                 ),

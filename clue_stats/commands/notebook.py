@@ -8,11 +8,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from clue_stats.analysis.words import _, decimal, n_, problem_line
+from clue_stats.analysis.record_words import Places
+from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_line
 from clue_stats.app import JsonOption, app, handled, out, print_json, printable
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
-from clue_stats.engine.errors import InputError, UsageError
+from clue_stats.engine.errors import InputError, UsageError, said_of
 from clue_stats.engine.problems import T_
 from clue_stats.pipeline import read_game_file
 
@@ -67,7 +68,7 @@ def notebook_command(
     games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
         detail = "; ".join(problem_line(p) for p in problems[:3])
-        raise InputError(f"{path}: no valid game to read ({detail})")
+        raise InputError(T_("{path}: no valid game to read ({detail})", path=path, detail=detail))
     game = _pick_game(games, game_id, path)
     if observer.lower() == "table":
         who = deduction.TABLE
@@ -94,12 +95,19 @@ def notebook_command(
     except budget.BudgetExceeded as exc:
         raise budget.BudgetExceeded(
             exc.reason,
-            f"{path}: the notebook of {'table' if who is None else who} in {game.game_id} after seq {seq} was not "
-            f"counted: {exc.message} (a larger budget: --budget-states, --budget-memory, --budget-seconds)",
+            T_(
+                "{path}: the notebook of --observer {observer} in {game} after seq {seq} was not counted: {error} "
+                "(a larger budget: --budget-states, --budget-memory, --budget-seconds)",
+                path=path,
+                observer="table" if who is None else who,
+                game=game.game_id,
+                seq=seq,
+                error=said_of(exc),
+            ),
         ) from None
     places = list(knowledge.places)
     deck = game.deck
-    name = "table" if who is None else who
+    name = "table" if who is None else who  # as --observer and --json name it
     if json_output:
         print_json(
             {
@@ -123,32 +131,38 @@ def notebook_command(
         )
         return
     if counts.total == 0:
-        raise InputError(f"no deal of the cards fits what {name} saw up to seq {seq}: the log contradicts itself")
-    record = game.records[seq - 1].type if seq else "game"
+        raise InputError(
+            T_(
+                "no deal of the cards fits what --observer {observer} saw up to seq {seq}: the log contradicts itself",
+                observer="table" if who is None else who,
+                seq=seq,
+            )
+        )
+    heading = (
+        _("The table's notebook in {game} after seq {seq}, {where}; {deals}; envelope entropy {bits} bits")
+        if who is None
+        else _("{observer}'s notebook in {game} after seq {seq}, {where}; {deals}; envelope entropy {bits} bits")
+    )
     out.print(
-        Text.assemble(
-            (printable(name), "bold"),
-            printable(
-                _("'s notebook in {game} after seq {seq} ({record}); {deals}; envelope entropy {bits} bits").format(
-                    game=game.game_id,
-                    seq=seq,
-                    record=record,
-                    deals=n_(counts.total, "{n} consistent deal", "{n} consistent deals"),
-                    bits=decimal(counts.entropy(), 3),
-                )
-            ),
+        heading.format(
+            observer=who,
+            game=game.game_id,
+            seq=seq,
+            where=Places.of(game)(seq),
+            deals=n_(counts.total, "{n} consistent deal", "{n} consistent deals"),
+            bits=decimal(counts.entropy(), 3),
         )
     )
-    table = Table(_("card"), *[printable(p) for p in places])
+    table = Table(_("card"), *[printable(place_words(p)) for p in places])
     for _category, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         table.add_section()
         for card in cards:
             cells = []
             for place in places:
                 p = counts.probability(card, place)
-                cells.append(Text("✓", style="bold green") if p == 1 else ("·" if p == 0 else f"{p:.0%}"))
+                cells.append(Text("✓", style="bold green") if p == 1 else ("·" if p == 0 else percent(p)))
             table.add_row(printable(deck.name(card)), *cells)
     out.print(table)
     out.print(_("Most likely solutions:"))
     for triple, p in counts.most_likely(top):
-        out.print(f"  {p:7.2%}  {', '.join(deck.name(c) for c in triple)}")
+        out.print(f"  {percent(p, 2):>8}  {', '.join(deck.name(c) for c in triple)}")

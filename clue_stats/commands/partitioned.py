@@ -52,7 +52,7 @@ def partitioned_command(
         import dask  # noqa: F401
         import distributed  # noqa: F401
     except ImportError:
-        raise ClueStatsError("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'") from None
+        raise ClueStatsError(T_("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'")) from None
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     summary = run_partitioned(
         sources, target, partitions, workers, scheduler, not light, repartition=not no_repartition, limits=game_limits

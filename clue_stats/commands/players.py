@@ -7,7 +7,7 @@ import shlex
 import typer
 
 from clue_stats import pipeline
-from clue_stats.analysis.words import _, n_, percent
+from clue_stats.analysis.words import _, n_, percent, pool_words
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
@@ -71,7 +71,7 @@ def players_command(
                     _accuracy(p["review_accuracy"], p["rated_suggestions"]),
                     p["first_played"] or "",
                     p["last_played"] or "",
-                    ", ".join(p["pools"]),
+                    ", ".join(pool_words(pool) for pool in p["pools"]),
                 ),
             )
         )

@@ -15,7 +15,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis import docs
-from clue_stats.analysis.words import N_, _, n_, number, when
+from clue_stats.analysis.words import N_, _, kind_words, n_, number, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.words import md
 
@@ -95,35 +95,6 @@ def database_missing(path: Path) -> None:
             "(FILE being that path); this page shows them as soon as the file appears."
         ).format(file=md(path))
     )
-
-
-def kind_words(kind: str) -> str:
-    """A kind of game (ingest.kinds) in the reader's language."""
-    said = {
-        "tabletop": _("people at a table"),
-        "digital": _("people in a digital client"),
-        "contest": _("bot contest"),
-        "simulated": _("simulated"),
-    }
-    return said.get(kind, queries.KINDS.get(kind, kind))
-
-
-def severity_words(severity: str) -> str:
-    """A problem's severity (engine.problems) in the reader's language; its code stays as it is."""
-    said = {"error": _("error"), "warning": _("warning")}
-    return said.get(severity, severity)
-
-
-def variant_words(variant: str) -> str:
-    """A variant of the rules (data/editions/variants.toml) in the reader's language."""
-    said = {
-        "standard": _("standard"),
-        "traditional": _("traditional (no clue cards)"),
-        "duel": _("duel"),
-        "live": _("Cluedo live"),
-        "speedclue": _("SpeedClue contest"),
-    }
-    return said.get(variant, variant)
 
 
 def count_axis(title: str) -> alt.Axis:

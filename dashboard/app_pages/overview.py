@@ -9,19 +9,17 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import N_, _, n_, number, when
+from clue_stats.analysis.words import N_, _, kind_words, n_, number, variant_words, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import (
     NO_ANALYSIS,
     count_axis,
     help_link,
-    kind_words,
     kinds_caption,
     page_context,
     read,
     require_games,
-    variant_words,
 )
 from clue_stats.dashboard.app_pages.tables import rows, said, show
 from clue_stats.dashboard.pages import PAGES, page

@@ -12,7 +12,7 @@ import streamlit as st
 
 from clue_stats.analysis.league import SETTLED_SIGMA, settle_words
 from clue_stats.analysis.ratings import duplicate_words
-from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent, when
+from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent, pool_words, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, require_games
@@ -42,7 +42,7 @@ if pools.height == 0:
 options = pools["pool"].to_list()
 if st.session_state.get("league_pool") not in options:
     st.session_state.pop("league_pool", None)  # a pool the filters no longer select
-pool_names = {"people": _("People"), "bots": _("Bots"), "simulations": _("Simulations")}  # before the widget
+pool_names = {p: pool_words(p) for p in options}  # before the widget (docs/translating.md)
 pool = st.segmented_control(
     _("League"), options, default=view["pool"], key="league_pool", format_func=lambda p: pool_names.get(p, p)
 )

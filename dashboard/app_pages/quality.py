@@ -7,9 +7,9 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.words import _, number, said
+from clue_stats.analysis.words import _, number, said, severity_words
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.common import count_axis, page_context, read, severity_words
+from clue_stats.dashboard.app_pages.common import count_axis, page_context, read
 from clue_stats.dashboard.app_pages.tables import said as said_column
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.pages import page

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import altair as alt
 import polars as pl
 
-from clue_stats.analysis.words import _
+from clue_stats.analysis.words import _, place_words
 from clue_stats.dashboard.app_pages.common import category_word
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def notebook_cells(notebook: pl.DataFrame) -> pl.DataFrame:
     the cell shows it (✔ certain, blank impossible, else whole percent)."""
     return notebook.with_columns(
         pl.col("name").alias("card_name"),
-        pl.col("place").replace({"envelope": _("envelope"), "room_cards": _("room cards")}),
+        pl.col("place").replace({p: place_words(p) for p in ("envelope", "room_cards")}),
         pl.col("category").replace({c: category_word(c) for c in ("suspects", "weapons", "rooms")}),
         pl.when(pl.col("probability") >= 1)
         .then(pl.lit("✔"))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
-from clue_stats.engine.errors import InputError
+from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.problems import T_, Problem, Said, listed
 
 FORMAT = "clue-log/1"
@@ -24,12 +24,12 @@ class Unconvertible(InputError):
     """Input that cannot become a clue-log/1 record; carries the problem code and a message."""
 
     def __init__(self, message: str | Said, code: str = "bad_import"):
-        super().__init__(str(message))
-        self.code, self.message = code, message
+        super().__init__(message)
+        self.code = code
 
 
 def problem(exc: Unconvertible, line: int | None = None, source_file: str | None = None) -> Problem:
-    return Problem.of(exc.code, exc.message, line=line, source_file=source_file)
+    return Problem.of(exc.code, exc.said or exc.message, line=line, source_file=source_file)
 
 
 def resolve(deck: Deck, name: str, category: str | None = None) -> str:
@@ -37,7 +37,7 @@ def resolve(deck: Deck, name: str, category: str | None = None) -> str:
     try:
         return deck.resolve(name, category)
     except UnknownName as exc:
-        raise Unconvertible(exc.said, "unknown_card") from None
+        raise Unconvertible(said_of(exc), "unknown_card") from None
 
 
 def triple(deck: Deck, cards: Sequence[str], what: str) -> dict[str, str]:

@@ -88,11 +88,15 @@ def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.D
             return duckdb.connect(str(path), read_only=read_only)
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
-                raise StoreError(f"{path}: cannot open the database: {exc}") from None
+                raise StoreError(T_("{path}: cannot open the database: {error}", path=path, error=exc)) from None
             if time.monotonic() >= deadline:
                 raise StoreBusy(
-                    f"{path} is held by another process (a running ingest, or a program that keeps it "
-                    f"open) and stayed busy for {wait_seconds:g} s; close it and try again"
+                    T_(
+                        "{path} is held by another process (a running ingest, or a program that keeps it open) "
+                        "and stayed busy for {seconds} s; close it and try again",
+                        path=path,
+                        seconds=f"{wait_seconds:g}",
+                    )
                 ) from None
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
@@ -119,7 +123,7 @@ class Store:
         if new, unless not ``create``; an older one given its new columns); waits up to
         ``wait_seconds`` for a writer."""
         if not (write and create) and not Path(path).exists():
-            raise StoreError(f"{path}: no such database (run `clue-stats ingest` first)")
+            raise StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
         wait = wait_seconds if wait_seconds is not None else (WRITE_WAIT_SECONDS if write else READ_WAIT_SECONDS)
         con = _connect(path, not write, wait)
         try:
@@ -134,9 +138,13 @@ class Store:
             if not write or (NO_SPACE not in str(exc) and getattr(exc, "errno", None) != errno.ENOSPC):
                 raise
             raise DiskFull(
-                f"the disk holding {path} is full ({NO_SPACE}): what was being written is not stored, "
-                "what was stored before it is kept and the database opens as before; free some space and "
-                "run the command again"
+                T_(
+                    "the disk holding {path} is full ({error}): what was being written is not stored, what was "
+                    "stored before it is kept and the database opens as before; free some space and run the "
+                    "command again",
+                    path=path,
+                    error=NO_SPACE,
+                )
             ) from None
         finally:
             con.close()

@@ -141,17 +141,15 @@ def game_from_payloads(payloads: list[str], lines: list[int | None] | None = Non
     try:
         records = [json.loads(p) for p in payloads]
     except ValueError as exc:
-        raise StoreError(f"a stored game cannot be read back: a record is not JSON ({exc})") from None
+        raise StoreError(T_("a stored game cannot be read back: a record is not JSON ({error})", error=exc)) from None
     raw = RawGame(
         records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads)
     )
     game, problems = build_game(raw)
     if game is None:
         # a stored game was valid when stored; failing now means the reader changed under it
-        raise StoreError(
-            "a stored game cannot be read back: "
-            + ("; ".join(f"{p.code}: {p.message}" for p in problems if p.is_error) or "no game record")
-        )
+        found = "; ".join(f"{p.code}: {p.message}" for p in problems if p.is_error)
+        raise StoreError(T_("a stored game cannot be read back: {problems}", problems=found or T_("no game record")))
     if game_id is not None:
         game.game_id = game_id
     return game

@@ -14,6 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from clue_stats.engine.errors import StoreError
+from clue_stats.engine.problems import T_
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -491,4 +492,11 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     if version is None:
         con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, now()])
     elif version > SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {version}; this clue-stats knows up to {SCHEMA_VERSION}")
+        raise StoreError(
+            T_(
+                "the database has schema version {version}; this clue-stats knows up to {known}: install a newer "
+                "clue-stats",
+                version=version,
+                known=SCHEMA_VERSION,
+            )
+        )
