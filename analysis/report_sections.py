@@ -44,7 +44,7 @@ from clue_stats.analysis.report import (
 )
 from clue_stats.analysis.report import fmt_bits as bits
 from clue_stats.analysis.report import fmt_share as share
-from clue_stats.analysis.words import _, label_word, language, n_, number, when
+from clue_stats.analysis.words import _, kind_words, label_word, language, n_, number, when
 
 DASH = "–"
 ANALYSE = Span("clue-stats analyse", CODE)
@@ -109,7 +109,7 @@ def _brief(b: Brief) -> Section:
     facts: list[tuple[Text, Text]] = [
         (_("Edition"), b.edition),
         (_("Played"), where),
-        (_("Source"), b.source or DASH),
+        (_("Source"), kind_words(b.source) if b.source else DASH),  # a kind of game in words, else as written
         (_("Solution"), cards(b.solution) if b.solution else _("not known")),
         (_("Winner"), b.winner or _("nobody")),
         (_("Records"), records_line(b)),

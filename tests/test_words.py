@@ -17,7 +17,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
-from clue_stats import pipeline
+from clue_stats import help_words, pipeline
 from clue_stats.analysis import words
 from clue_stats.cli import app
 from clue_stats.ingest import store
@@ -36,7 +36,7 @@ def _source_messages() -> set[str | tuple[str, str]]:
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
             found.add(message if isinstance(message, str) else (message[0], message[1]))
-    return found
+    return found | set(help_words.texts(app))  # the --help texts (make catalogues extracts them too)
 
 
 def _catalogue(code: str):
@@ -532,6 +532,63 @@ def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_writ
     english = runner.invoke(app, ["notebook", str(notebook), "--observer", "Anna"]).stdout
     assert english.startswith("Anna's notebook in spieleabend-2026-11-20-1 after seq 17, line 18 (turn 15)")
     assert _english_words(english) >= {"envelope", "notebook"}  # the check finds English where it is
+
+
+def _help_screens(code: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """`clue-stats --lang CODE ... --help` of the app and of every command, as the `clue-stats`
+    command shows it (clue_stats.usage_errors.run), each with the click command it is of."""
+    import typer.main
+
+    from clue_stats.usage_errors import run
+
+    monkeypatch.setenv("COLUMNS", "400")  # a text on one line
+
+    def paths(command, path):
+        yield path, command
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from paths(sub, [*path, name])
+
+    for path, command in paths(typer.main.get_command(app), []):
+        monkeypatch.setattr("sys.argv", ["clue-stats", "--lang", code, *path, "--help"])
+        with pytest.raises(SystemExit) as done:
+            run(app)
+        assert done.value.code == 0, path
+        yield path, command, " ".join(capsys.readouterr().out.replace("│", " ").split())
+
+
+def _opening(text: str, n: int = 4) -> str:
+    return " ".join(text.split()[:n])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_commands_help_is_in_the_readers_language(
+    code: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every --help screen in German and Swedish: each text of the command and its options in the
+    language and none in English, typer's own words too ("Optionen", "Aufruf:"); English again after."""
+    with words.speaking(code):
+        said = {text: words._(text) for text in help_words.texts(app)}
+    screens = 0
+    for path, command, shown in _help_screens(code, monkeypatch, capsys):
+        screens += 1
+        shown_params = [p for p in command.params if getattr(p, "help", None) and not getattr(p, "hidden", False)]
+        texts = [command.help, *(p.help for p in shown_params)]
+        for text in filter(None, texts):
+            assert _opening(said[text]) in shown, (path, said[text], shown)
+            if _opening(said[text]) != _opening(text):
+                assert _opening(text) not in shown, (path, text)
+        assert shown.startswith(said["Usage:"] + " "), shown[:80]
+        assert said["Show this message and exit."] in shown and said["Options"] in shown, path
+    assert screens >= 17  # the app, its commands and `players`' own
+    monkeypatch.setattr("sys.argv", ["clue-stats", "--lang", "en", "board", "--help"])
+    with pytest.raises(SystemExit):
+        from clue_stats.usage_errors import run
+
+        run(app)
+    english = capsys.readouterr().out
+    assert "Usage: " in english and "board [OPTIONS]" in english and "─ Options ─" in english
+    assert "[default: classic]" in english and "Show this message and exit." in english
 
 
 # --- the dashboard --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ def agents_command(
 ) -> None:
     """Compare the programs that played (games of the digital and contest kinds): review accuracy,
     accusations at p < 1, missed wins, rule breaks, stated precision and recall, each with its count
-    and 95 % interval."""
+    and 95 % interval."""
     from rich.table import Table
 
     from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary

@@ -95,7 +95,7 @@ def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.D
                         "{path} is held by another process (a running ingest, or a program that keeps it open) "
                         "and stayed busy for {seconds} s; close it and try again",
                         path=path,
-                        seconds=f"{wait_seconds:g}",
+                        seconds=format(wait_seconds, "g"),
                     )
                 ) from None
             time.sleep(delay)
