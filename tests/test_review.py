@@ -309,7 +309,7 @@ def test_the_review_says_why_in_the_language_switched_to_not_the_one_read_first(
     assert english and "Anna named" in english[0]
     at.sidebar.selectbox(key="language").set_value("de").run()
     assert_clean(at)
-    german = [m.value for m in at.markdown if "Bits erwartet" in m.value]
+    german = [m.value for m in at.markdown if "Bit erwartet" in m.value]
     assert german and "Anna nannte" in german[0] and "**Ungenauigkeit**, 0,25 Bit verloren" in german[0]
     assert not [m.value for m in at.markdown if "bits expected" in m.value]
     assert at.title[0].value == "Partie-Besprechung"
