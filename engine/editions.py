@@ -89,9 +89,8 @@ class UnknownName(InputError):
                 names=" or ".join(quoted(s) for s in suggestions[:-1]),
                 last=quoted(suggestions[-1]),
             )
-        # the message as template and values too (engine.problems.Said), for a reader's language
-        self.said = T_("unknown {kind} {name}{hint}", kind=kind_word(kind), name=quoted(name), hint=hint)
-        super().__init__(self.said)
+        # the message as template and values (engine.problems.Said), for a reader's language
+        super().__init__(T_("unknown {kind} {name}{hint}", kind=kind_word(kind), name=quoted(name), hint=hint))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName
+from clue_stats.engine.errors import said_of
 from clue_stats.engine.game import (
     ALL,
     UNSEEN,
@@ -323,7 +324,7 @@ class _Builder:
         try:
             return self.deck.resolve(value, category)
         except UnknownName as exc:
-            self.problem("unknown_card", T_("{where}: {error}", where=where, error=exc.said), seq)
+            self.problem("unknown_card", T_("{where}: {error}", where=where, error=said_of(exc)), seq)
             return None
 
     def triple(self, record: dict[str, Any], seq: int) -> tuple[str, str, str] | None:
@@ -393,7 +394,7 @@ class _Builder:
             except UnknownName as exc:
                 self.problem(
                     "unknown_edition",
-                    T_("{error}; known: {editions} or 'custom'", error=exc.said, editions=", ".join(ed.editions())),
+                    T_("{error}; known: {editions} or 'custom'", error=said_of(exc), editions=", ".join(ed.editions())),
                     0,
                 )
                 return None
@@ -410,7 +411,7 @@ class _Builder:
         except UnknownName as exc:
             self.problem(
                 "unknown_variant",
-                T_("{error}; known: {variants}", error=exc.said, variants=", ".join(ed.variants())),
+                T_("{error}; known: {variants}", error=said_of(exc), variants=", ".join(ed.variants())),
                 0,
             )
             return None
