@@ -22,7 +22,7 @@ import polars as pl
 from clue_stats.analysis.record_words import Places, describe, triple_names
 from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said, said_value
 from clue_stats.engine.budget import Limits
-from clue_stats.engine.editions import editions, variants
+from clue_stats.engine.editions import editions
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 from clue_stats.ingest.store import Store, stored_game
 
@@ -161,7 +161,7 @@ class PlayerLine:
 class Brief:
     game_id: str
     edition: str  # display name
-    variant: str
+    variant: str  # the id (words.variant_words says it)
     played_at: str | None
     place: str | None
     source: str | None
@@ -317,7 +317,6 @@ def _record(game: Game, seq: int) -> Event | None:
 def brief(data: ReportData) -> Brief:
     game, header = data.game, data.header
     edition = editions().get(header["edition"])
-    variant = variants().get(header["variant"])
     solution = game.solution()
     by_seat = {p["seat"]: p for p in data.players}
     players = []
@@ -343,7 +342,7 @@ def brief(data: ReportData) -> Brief:
     return Brief(
         game_id=game.game_id,
         edition=edition.name if edition is not None else _("custom deck"),
-        variant=variant.name if variant is not None else header["variant"],
+        variant=header["variant"],
         played_at=game.played_at,
         place=game.place,
         source=game.source,

@@ -44,7 +44,7 @@ from clue_stats.analysis.report import (
 )
 from clue_stats.analysis.report import fmt_bits as bits
 from clue_stats.analysis.report import fmt_share as share
-from clue_stats.analysis.words import _, kind_words, label_word, language, n_, number, when
+from clue_stats.analysis.words import _, kind_words, label_word, language, n_, number, variant_words, when
 
 DASH = "–"
 ANALYSE = Span("clue-stats analyse", CODE)
@@ -114,8 +114,8 @@ def _brief(b: Brief) -> Section:
         (_("Winner"), b.winner or _("nobody")),
         (_("Records"), records_line(b)),
     ]
-    if b.variant.lower() != "standard":
-        facts.insert(1, (_("Variant"), b.variant))
+    if b.variant != "standard":
+        facts.insert(1, (_("Variant"), variant_words(b.variant)))
     if b.perspective:
         facts.insert(3, (_("Written from"), _("{player}’s notebook").format(player=b.perspective)))
     blocks: list[Block] = [

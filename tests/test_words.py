@@ -481,7 +481,7 @@ def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -
 ENGLISH_WORDS = {
     "the", "of", "and", "with", "after", "from", "into", "each", "no", "such", "first", "envelope",
     "room", "kind", "played", "game", "games", "player", "players", "notebook", "deal", "deals",
-    "bits", "database", "people", "table", "card", "seat", "seats", "winner", "edition", "most",
+    "database", "people", "table", "card", "seat", "seats", "winner", "edition", "most",
     "likely", "solutions", "fewest", "moves", "board", "stored", "read", "skipped", "valid",
     "rejected", "analysed", "names", "last", "known",
 }  # fmt: skip
@@ -499,7 +499,8 @@ def _english_words(text: str, *values: str) -> set[str]:
 @pytest.mark.slow
 def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_written(tmp_path: Path) -> None:
     """The summaries, tables and messages of ingest, games, players, board, notebook and analyse
-    (a missing database) in German and Swedish: no English word but in a value (an id, a file)."""
+    (a missing database), and a duel's report, in German and Swedish: no English word but in a
+    value (an id, a file)."""
     samples = tmp_path / "samples"
     assert runner.invoke(app, ["samples", str(samples)]).exit_code == 0
     db = str(tmp_path / "club.duckdb")
@@ -526,6 +527,9 @@ def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_writ
             assert "Traceback" not in result.output, (code, command, result.output)
             left = _english_words(result.output, *ids)
             assert not left, f"{code} {command}: English {sorted(left)} in:\n{result.output}"
+        duel_report = runner.invoke(app, ["--lang", code, "report", "duell-2026-11-21", "--db", db, "--out", "-"])
+        left = _english_words(_Text(duel_report.stdout).text, *ids)
+        assert duel_report.exit_code == 0 and not left, f"{code} the duel's report: English {sorted(left)}"
         notebook_said = said[f"notebook {notebook}"].stdout
         assert notebook_said.startswith(heads[code][0]) and heads[code][1] in notebook_said, notebook_said
         assert said["analyse --db"].exit_code == 1 and said["analyse --db"].stderr.startswith("clue-stats: ")
