@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -287,7 +288,21 @@ def _pool(workers: int | None, stored: frozenset[str] = frozenset()) -> ProcessP
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     if workers <= 1:
         return None
+    # The workers are forked: they inherit this process's objects, garbage included. A cycle of garbage
+    # holding a live DuckDB connection (a caught exception's frames, a library caller's leftovers) that a
+    # worker's collector finalizes there, without the threads DuckDB has here, kills the worker
+    # (BrokenProcessPool; seen in CI). So the garbage is collected here, where that is safe, and what is
+    # left is frozen until the pool ends (gc.freeze: a worker's collector never looks at it).
+    gc.collect()
+    gc.freeze()
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), stored))
+
+
+def _end(pool: ProcessPoolExecutor | None) -> None:
+    """Stop the workers and let this process collect what was frozen for them."""
+    if pool is not None:
+        pool.shutdown()
+        gc.unfreeze()
 
 
 def validate_paths(paths: list[str], workers: int | None = None, limits: budget.Limits | None = None) -> Summary:
@@ -309,8 +324,7 @@ def validate_paths(paths: list[str], workers: int | None = None, limits: budget.
                     summary.games_valid += 1
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        _end(pool)
     return summary
 
 
@@ -429,8 +443,7 @@ def ingest_paths(
         completed = True
     finally:
         _remember_stored(frozenset())
-        if pool is not None:
-            pool.shutdown()
+        _end(pool)
         # the run's row is finished whatever happened, with what was stored up to here (not waited
         # for again when the file stayed busy: the next run rates the games)
         with contextlib.ExitStack() as finishing:
@@ -642,8 +655,7 @@ def analyse_store(
                 done = store.replace_analysis(con, results)
             summary.games_analysed += len(done)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        _end(pool)
     with store.read_connection(db, wait_seconds) as con:
         summary.games_stored, summary.games_reviewed = reads.review_counts(con, ANALYSIS_VERSION)
     summary.seconds = round(time.monotonic() - clock, 2)

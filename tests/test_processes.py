@@ -123,3 +123,34 @@ def test_kill_9_of_a_working_command_leaves_no_worker_behind(tmp_path, command):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_a_worker_never_finalizes_what_it_inherited():
+    """Garbage in the process that starts the workers (a cycle holding a live DuckDB connection, as a
+    library caller or a caught exception leaves it) is collected there: a worker's collector finalizing
+    it killed the worker and broke the pool (seen in CI as a segfault in the middle of an ingest)."""
+    import gc
+
+    import duckdb
+
+    from clue_stats import pipeline
+
+    enabled = gc.isenabled()
+    gc.disable()  # the garbage stays until the pool is made, as it may in any process
+    try:
+        for _ in range(20):
+            con = duckdb.connect()
+            con.sql("SELECT range FROM range(100000)").pl()  # DuckDB's threads at work
+            cycle: dict = {"con": con}
+            cycle["self"] = cycle
+            del cycle, con
+        pool = pipeline._pool(2)
+        assert pool is not None
+        try:
+            # a full collection in each worker, as a worker's allocations bring one about
+            assert [f.result(timeout=120) >= 0 for f in [pool.submit(gc.collect) for _ in range(4)]] == [True] * 4
+        finally:
+            pipeline._end(pool)
+    finally:
+        if enabled:
+            gc.enable()
