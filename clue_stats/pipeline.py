@@ -291,9 +291,9 @@ def _pool(workers: int | None, stored: frozenset[str] = frozenset()) -> ProcessP
     # The workers are forked: they inherit this process's objects, garbage included. A cycle of garbage
     # holding a live DuckDB connection (a caught exception's frames, a library caller's leftovers) that a
     # worker's collector finalizes there, without the threads DuckDB has here, kills the worker
-    # (BrokenProcessPool; seen in CI). So the garbage is collected here, where that is safe, and what is
-    # left is frozen until the pool ends (gc.freeze: a worker's collector never looks at it).
-    gc.collect()
+    # (BrokenProcessPool; seen in CI). So everything is frozen until the pool ends (gc.freeze: a worker's
+    # collector never looks at it) and this process collects it afterwards, where that is safe. Freezing
+    # costs nothing; a full collection here would cost a large process a fifth of a second per pool.
     gc.freeze()
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), stored))
 
