@@ -127,8 +127,9 @@ def test_kill_9_of_a_working_command_leaves_no_worker_behind(tmp_path, command):
 
 def test_a_worker_never_finalizes_what_it_inherited():
     """Garbage in the process that starts the workers (a cycle holding a live DuckDB connection, as a
-    library caller or a caught exception leaves it) is collected there: a worker's collector finalizing
-    it killed the worker and broke the pool (seen in CI as a segfault in the middle of an ingest)."""
+    library caller or a caught exception leaves it) is left to that process: a worker's collector
+    finalizing it killed the worker and broke the pool (seen in CI as a segfault in the middle of an
+    ingest)."""
     import gc
 
     import duckdb
@@ -148,7 +149,8 @@ def test_a_worker_never_finalizes_what_it_inherited():
         assert pool is not None
         try:
             # a full collection in each worker, as a worker's allocations bring one about
-            assert [f.result(timeout=120) >= 0 for f in [pool.submit(gc.collect) for _ in range(4)]] == [True] * 4
+            collections = [pool.submit(gc.collect) for _ in range(4)]
+            assert all(f.result(timeout=120) >= 0 for f in collections)
         finally:
             pipeline._end(pool)
     finally:
