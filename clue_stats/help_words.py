@@ -7,8 +7,9 @@ said in the reader's language, to run in its block, and typer's own words on the
 The texts are messages of the catalogue like any other: :func:`texts` lists them, `make catalogues`
 writes them to ``build/help_texts.py`` for pybabel to extract (``python -m clue_stats.help_words``),
 and tests/test_words.py finds each of them in every catalogue. A text a catalogue lacks is shown in
-English. The type placeholders typer writes beside an option (``<str>``, ``<int range>``) and the
-usage line's ``[OPTIONS]`` stay as typer writes them.
+English. The type typer writes beside each argument and option (``<str>``, ``<int range>``) and
+the usage line's ``[OPTIONS]`` are messages too: :func:`texts` finds every type the app shows, so a
+new one is a catalogue's missing message. The arguments' names (``{paths}``) are their ids and stay.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ TYPER_WORDS = {
 }
 HELP_OPTION = N_("Show this message and exit.")
 USAGE = N_("Usage:")
+OPTIONS = N_("[OPTIONS]")  # the usage line's placeholder for a command's options
+SUBCOMMANDS = N_("COMMAND [ARGS]...")  # and for a group's command
 
 
 def _commands(command: Any) -> Iterator[Any]:
@@ -50,17 +53,24 @@ def _help_option(command: Any) -> Any:
     return command.get_help_option(command.context_class(command))
 
 
+def _type_of(param: Any, cmd: Any) -> str | None:
+    """The type typer writes beside the parameter (``<int range>``), if any."""
+    shown: str | None = param.display_type_rich(ctx=cmd.context_class(cmd))
+    return shown
+
+
 def _texts_of(command: Any) -> Iterator[str]:
     for cmd in _commands(command):
         yield from (t for t in (cmd.help, cmd.short_help) if t)
         yield from (p.help for p in cmd.params if getattr(p, "help", None))
+        yield from filter(None, (_type_of(p, cmd) for p in [*cmd.params, _help_option(cmd)]))
 
 
 def texts(app: typer.Typer) -> list[str]:
     """Every help text of the app's commands and options, and typer's words, once each (the
     messages `make catalogues` extracts)."""
     found = dict.fromkeys(_texts_of(typer.main.get_command(app)))
-    return [*found, *TYPER_WORDS.values(), HELP_OPTION, USAGE]
+    return [*found, *TYPER_WORDS.values(), HELP_OPTION, USAGE, OPTIONS, SUBCOMMANDS]
 
 
 @contextmanager
@@ -78,10 +88,15 @@ def command(app: typer.Typer, code: str) -> Iterator[Any]:
         for cmd in _commands(built):
             cmd.help = _(cmd.help) if cmd.help else cmd.help
             cmd.short_help = _(cmd.short_help) if cmd.short_help else cmd.short_help
-            for param in cmd.params:
+            for param in [*cmd.params, _help_option(cmd)]:
                 if getattr(param, "help", None):
                     param.help = _(param.help)
-            _help_option(cmd).help = _(HELP_OPTION)
+                shown = _type_of(param, cmd)
+                if shown:  # typer reads the type through this method only for the help screen
+                    param.display_type_rich = lambda ctx, said=_(shown): said
+            cmd.options_metavar = _(OPTIONS)
+            if getattr(cmd, "subcommand_metavar", None) == SUBCOMMANDS:
+                cmd.subcommand_metavar = _(SUBCOMMANDS)
             cmd.context_class = _said_usage(cmd.context_class, usage)
     try:
         for name, text in said.items():

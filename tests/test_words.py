@@ -584,6 +584,13 @@ def test_every_commands_help_is_in_the_readers_language(
                 assert _opening(text) not in shown, (path, text)
         assert shown.startswith(said["Usage:"] + " "), shown[:80]
         assert said["Show this message and exit."] in shown and said["Options"] in shown, path
+        assert said["[OPTIONS]"] in shown and "[OPTIONS]" not in shown, path
+        if getattr(command, "commands", None):
+            assert said["COMMAND [ARGS]..."] in shown and "COMMAND [ARGS]" not in shown, path
+        for param in shown_params:  # the type beside each one ("<Ganzzahl>"), none as typer writes it
+            typed = help_words._type_of(param, command)
+            if typed:
+                assert said[typed] in shown and typed not in shown, (path, typed)
     assert screens >= 17  # the app, its commands and `players`' own
     monkeypatch.setattr("sys.argv", ["clue-stats", "--lang", "en", "board", "--help"])
     with pytest.raises(SystemExit):
@@ -593,6 +600,7 @@ def test_every_commands_help_is_in_the_readers_language(
     english = capsys.readouterr().out
     assert "Usage: " in english and "board [OPTIONS]" in english and "─ Options ─" in english
     assert "[default: classic]" in english and "Show this message and exit." in english
+    assert "<str>" in english
 
 
 # --- the dashboard --------------------------------------------------------------------------------
