@@ -8,10 +8,12 @@ SIMULATED := build/simulated
 
 .PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean catalogues
 
+# uv (from PyPI, into the environment) installs in seconds; pip is the fallback where uv cannot be had
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet uv || true
+	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'; \
+	else $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[test]'; fi
 	touch $(STAMP)
 
 install: $(STAMP)
