@@ -197,6 +197,7 @@ recording.enter_line(sys.argv[2], 99)
 """
 
 
+@pytest.mark.slow  # a Python process started per case
 def test_a_crash_between_writing_and_renaming_leaves_the_last_accepted_state(tmp_path):
     recording, record_lines = started(tmp_path)
     for number, raw in record_lines[:3]:
@@ -226,6 +227,7 @@ while True:
 """
 
 
+@pytest.mark.slow  # a Python process started per case
 def test_a_kill_at_any_moment_leaves_a_state_that_was_accepted(tmp_path):
     recording, record_lines = started(tmp_path)
     lines = [raw for _, raw in record_lines[:8]]
