@@ -16,14 +16,14 @@ from typing import TextIO
 import typer
 
 from clue_stats import pipeline
-from clue_stats.analysis.record_words import describe
 from clue_stats.analysis.words import _, n_, problem_line
-from clue_stats.app import app, err, handled, out
+from clue_stats.analysis.words.records import describe
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_, Problem
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import kinds
 from clue_stats.ingest.recording import Recording, header_from_notation, is_header_line
+from clue_stats.typer_app import app, err, handled, out
 
 STDIN = "<stdin>"
 COMMANDS = ("undo", "show", "end")
