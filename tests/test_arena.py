@@ -247,7 +247,7 @@ def test_the_bot_of_the_documentation_plays_by_the_rules(tmp_path):
 
 
 def test_a_tournament_is_stored_reviewed_and_its_leaderboard_is_the_stores(tmp_path):
-    from clue_stats.analysis.arena import arena_leaderboard, pairwise
+    from clue_stats.analysis.corpus.arena import arena_leaderboard, pairwise
     from clue_stats.ingest import store
 
     launch = _launch(tmp_path, "builtin:notebook", "builtin:random", "builtin:bluffer", "builtin:notebook:0.3 {Bold}")

@@ -40,6 +40,9 @@ def _codes() -> tuple[dict[str, str], dict[str, str]]:
 CARD_OF_CODE, CODE_OF_CARD = _codes()  # "Kn" -> "dagger", and back
 
 
+CATEGORY_WORDS = {"suspects": T_("suspects"), "weapons": T_("weapons"), "rooms": T_("rooms")}
+
+
 class BadMessage(InputError):
     """An answer that is not a message of the protocol (garbage), with what was wrong."""
 
@@ -119,7 +122,7 @@ def triple_of(message: Message, what: str | Said) -> Triple:
                     "{what}: {code} is not one of the {category} ({codes})",
                     what=what,
                     code=repr(code),
-                    category=category,
+                    category=CATEGORY_WORDS[category],
                     codes=", ".join(_codes_of(category)),
                 )
             )

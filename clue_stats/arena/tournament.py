@@ -54,12 +54,12 @@ def read_launch_file(path: str | Path) -> tuple[list[Entrant], list[Problem]]:
         try:
             entrant = _entrant(stripped, number)
         except UsageError as exc:
-            problems.append(Problem.of("bad_launch_line", said_of(exc), line=number, source_file=str(path)))
+            problems.append(Problem.of("bad_value", said_of(exc), line=number, source_file=str(path)))
             continue
         if entrant.name in names:
             problems.append(
                 Problem.of(
-                    "bad_launch_line",
+                    "bad_value",
                     T_(
                         "{name} is the identifier of line {first} already", name=entrant.name, first=names[entrant.name]
                     ),

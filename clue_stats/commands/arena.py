@@ -15,7 +15,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from clue_stats.analysis.words import _, n_, number
-from clue_stats.app import (
+from clue_stats.engine.errors import UsageError
+from clue_stats.engine.problems import T_
+from clue_stats.exit_codes import ExitCode
+from clue_stats.typer_app import (
     DbOption,
     JsonOption,
     app,
@@ -27,9 +30,6 @@ from clue_stats.app import (
     print_json,
     printable,
 )
-from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
-from clue_stats.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     import polars as pl
@@ -95,7 +95,7 @@ def arena_command(
         task = progress.add_task(_("games"), total=len(schedule))
         result = asyncio.run(t.play_tournament(plan, recorder, lambda played: progress.advance(task)))
     seconds = time.monotonic() - clock
-    from clue_stats.analysis.arena import arena_leaderboard, leaderboard_cells
+    from clue_stats.analysis.corpus.arena import arena_leaderboard, leaderboard_cells
     from clue_stats.ingest import store
 
     with store.read_connection(db_path) as con:
@@ -140,7 +140,7 @@ def _print(board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of
     if board.height == 0:
         return
     shown = Table(
-        _("program"), _("games"), _("wins (95 % interval)"), _("rating"), _("review accuracy"),
+        _("program"), _("games"), _("wins (interval: 95 %)"), _("rating"), _("review accuracy"),
         _("accused at p < 1"), _("missed wins"), _("rule breaks"),
         title=_("Leaderboard"),
     )  # fmt: skip

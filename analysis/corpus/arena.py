@@ -2,8 +2,8 @@
 the bots' pool and the Agents comparison, over the tournament's games) and the pairwise table.
 
 Nothing is computed twice: games, wins and their 95 % Wilson interval, the openskill rating and the
-review accuracy are the league's (:func:`analysis.league.leaderboard`); accusations at p < 1, missed
-wins and rule breaks are the Agents comparison's (:func:`analysis.agents.agent_summary`); the pairwise
+review accuracy are the league's (:func:`analysis.corpus.league.leaderboard`); accusations at p < 1, missed
+wins and rule breaks are the Agents comparison's (:func:`analysis.corpus.agents.agent_summary`); the pairwise
 table is the league's head to head. A tournament's games share their ``source``
 (``clue-stats arena <tournament>``).
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from clue_stats.analysis.agents import agent_cells, agent_summary
-from clue_stats.analysis.league import head_to_head, leaderboard
-from clue_stats.analysis.words import _, n_, number, percent
+from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
+from clue_stats.analysis.corpus.league import head_to_head, leaderboard
+from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
 
@@ -54,7 +54,7 @@ def pairwise(con: Store, tournament: str | None = None) -> pl.DataFrame:
 
 def leaderboard_cells(row: dict) -> dict[str, str]:
     """One leaderboard row as people read it, in their language."""
-    from clue_stats.analysis.league import skill_words
+    from clue_stats.analysis.corpus.league import skill_words
 
     wins = _("{figure} ({low} to {high}), {part} of {whole}").format(
         figure=percent(row["win_rate"]),
@@ -76,9 +76,3 @@ def leaderboard_cells(row: dict) -> dict[str, str]:
         "missed_wins": cells["missed_wins"],
         "rule_breaks": cells["rule_breaks"],
     }
-
-
-def headline(row_count: int, games: int) -> str:
-    return _("{programs} in {games}").format(
-        programs=n_(row_count, "{n} program", "{n} programs"), games=n_(games, "{n} game", "{n} games")
-    )
