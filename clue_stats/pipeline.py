@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clue_stats import children
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
@@ -137,6 +137,7 @@ def _validated(
         replay = validate(game)
     if raw.transcript:  # the program that ran the game wrote it: a broken rule is the player's act
         replay.problems = [p.as_finding() for p in replay.problems]
+    replay.problems = replay.problems + list(raw.findings)  # stored with the game (rows from the replay's)
     problems = in_line_order(problems + [p.located(raw.source_file) for p in replay.problems])
     return game, (None if any(p.is_error for p in problems) else replay), problems
 
@@ -508,10 +509,48 @@ def ingest_paths(
     return summary
 
 
+@dataclass
+class StoredGame:
+    """What storing one game gave: its id when it is stored (now or before), else its problems."""
+
+    game_id: str | None
+    problems: list[Problem]
+    new: bool = False  # stored by this call (not found stored already)
+
+
+def store_game(
+    raw: RawGame, db: str | Path, wait_seconds: float = 30.0, limits: budget.Limits | None = None
+) -> StoredGame:
+    """One game (a recording) checked, analysed with its whole review and stored as ``ingest`` stores
+    a file's game: one run, one transaction of its rows, the ratings brought in line. Raises
+    StoreBusy when the database stays held for ``wait_seconds``."""
+    outcome = check(raw, analyse=True, review=True, limits=limits)
+    rows = [outcome.rows] if outcome.rows is not None else []
+    rejections = [outcome.rejection] if outcome.rejection is not None else []
+    with store.write_connection(db, wait_seconds) as con:
+        started = store.start_run(con, [raw.source_file or "-"])
+        result = store.write_batch(con, rows, rejections)
+        with con.atomic():
+            update_ratings(con)
+            store.finish_run(
+                con,
+                started,
+                files_read=1,
+                files_skipped=0,
+                games_stored=len(result.stored),
+                games_skipped=len(result.skipped),
+                games_rejected=len(result.rejected),
+            )
+    if outcome.rows is None or result.rejected:
+        problems = [p for r in result.rejected for p in r.problems] or outcome.problems
+        return StoredGame(None, problems)
+    return StoredGame(outcome.rows.game_id, outcome.problems, new=bool(result.stored))
+
+
 def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
-    from clue_stats.analysis.ratings import rating_updates
+    from clue_stats.analysis.corpus.ratings import rating_updates
 
     updates = rating_updates(con, from_scratch=from_scratch)
     store.replace_ratings(con, updates)
@@ -536,7 +575,7 @@ def merge_players(
     merged into): between the persons the names belong to, so ``unmerge`` of that name undoes it.
     Raises MergeRefused with the reason when the merge cannot be (a person with a bot or simulated
     player only with ``force``)."""
-    from clue_stats.analysis.ratings import merge_plan
+    from clue_stats.analysis.corpus.ratings import merge_plan
 
     with store.write_connection(db, wait_seconds) as con, con.atomic():  # the merge and the ratings, or neither
         name, merged_into = merge_plan(con, name, merged_into, force)
