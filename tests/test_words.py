@@ -777,3 +777,17 @@ def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its
         named["en"][0] == "custom deck" and named["de"][0] == "eigenes Kartenset" and named["sv"][0] == "egen kortlek"
     )
     assert named["en"][1] == named["de"][1] == named["sv"][1]
+
+
+@pytest.mark.parametrize("code", ["en", *TRANSLATED])
+def test_a_flag_shows_no_type_on_the_help_screen(
+    code: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--version, --help, --json take no value: no '<bool>' after them (nor its translation); --lang
+    shows the languages it takes, not '<str>'."""
+    with words.speaking(code):
+        boolean = words._("<bool>") if code != "en" else "<bool>"
+    screens = {" ".join(path): shown for path, _command, shown in _help_screens(code, monkeypatch, capsys)}
+    for path, shown in screens.items():
+        assert "<bool>" not in shown and boolean not in shown, path
+    assert "--lang en|de|sv" in screens[""] and "<str>" not in screens[""].split("--lang")[1][:20]
