@@ -58,6 +58,8 @@ def _type_of(param: Any, cmd: Any) -> str | None:
     (``--version``, ``--help``, ``--json``: it takes no value, and ``<bool>`` said it took one)."""
     if getattr(param, "is_flag", False) or getattr(param, "is_bool_flag", False):
         return None
+    if getattr(param, "metavar", None):  # the values it takes as typed (--lang's en|de|sv): no words to say
+        return None
     shown: str | None = param.display_type_rich(ctx=cmd.context_class(cmd))
     return shown
 

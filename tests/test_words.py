@@ -447,14 +447,14 @@ def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -
     said = {
         "de": [
             "2 Dateien gelesen, 0 übersprungen; 1 Partie gültig, 1 abgelehnt",
-            "2 Dateien gelesen, 0 übersprungen; 1 Partie gespeichert, 0 schon vorhanden, 1 abgelehnt in ",
+            "2 Dateien gelesen, 0 übersprungen; 1 Partie gespeichert, 1 abgelehnt in ",
             "1 abgelehnte Partie oder Datei in der Tabelle `rejected` aufbewahrt.",
             "0 Partien analysiert in ",
             "1 Partie gelöscht",
         ],
         "sv": [
             "2 filer lästa, 0 överhoppade; 1 parti giltigt, 1 avvisat",
-            "2 filer lästa, 0 överhoppade; 1 parti lagrat, 0 fanns redan, 1 avvisat på ",
+            "2 filer lästa, 0 överhoppade; 1 parti lagrat, 1 avvisat på ",
             "1 avvisat parti eller fil sparat i tabellen `rejected`.",
             "0 partier analyserade på ",
             "1 parti raderat",
