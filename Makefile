@@ -94,7 +94,7 @@ clean:
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build
-	$(BIN)/python -m clue_stats.help_words > build/help_texts.py
+	$(BIN)/python -m clue_stats.help_texts > build/help_texts.py
 	$(BIN)/pybabel extract -k N_ -k T_ -k n_:2,3 --no-location --sort-output --project clue-stats \
 	  -o build/clue_stats.pot analysis clue_stats dashboard ingest engine build/help_texts.py
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \

@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
@@ -161,7 +161,7 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from importlib.metadata import PackageNotFoundError, version  # deferred: start-up
 
         try:
             out.print(f"clue-stats {version('clue-stats')}", markup=False)

@@ -29,7 +29,8 @@ from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_, Count, Problem
+from clue_stats.engine.markers import T_, Count
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay, validate
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store

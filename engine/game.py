@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from clue_stats.engine.editions import Deck, Edition, Variant
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said
 
 UNSEEN = "?"  # a card that was shown or peeked at, but not seen by the log's writer
 ALL = "all"  # a reveal to everyone

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clue_stats.engine import budget
+from clue_stats.engine import budget, movement
 from clue_stats.engine.game import (
     UNSEEN,
     Accuse,
@@ -30,7 +30,8 @@ from clue_stats.engine.game import (
     Turn,
     walk,
 )
-from clue_stats.engine.problems import T_, Problem, Said, listed
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem, listed
 
 # The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
 CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
@@ -760,8 +761,6 @@ def replay(game: Game) -> Replay:
             "no_deals", T_("no hand is logged: only the consistency of what was logged can be checked"), None
         )
     if game.flags.get("board") and any(isinstance(r, Move) for r in game.records):
-        from clue_stats.engine import movement
-
         referee.out.problems.extend(movement.check_movement(game))
     return referee.out
 
@@ -775,7 +774,7 @@ def validate(game: Game) -> Replay:
         return result
     known = game.hands()
     if len(known) < game.n_players:
-        from clue_stats.engine import deduction
+        from clue_stats.engine import deduction  # deferred: start-up
 
         try:
             found = deduction.first_inconsistent(game)

@@ -14,6 +14,7 @@ The rules of the game are checked later, by :func:`engine.rules.validate`.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import io
 import json
@@ -49,7 +50,8 @@ from clue_stats.engine.game import (
     Turn,
     visit,
 )
-from clue_stats.engine.problems import T_, Problem, Said, cut, listed, quoted
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem, cut, listed, quoted
 from clue_stats.ingest import strict_json
 from clue_stats.ingest.raw import RawGame, ReadResult
 
@@ -293,7 +295,6 @@ class _Builder:
         match = self.names.get(ed.slug(name))
         if match is not None:
             return match
-        import difflib
 
         # compared as far as a message shows them: a name of 170 KB costs no more than one of 60 characters
         shown = {cut(n): n for n in self.names.values()}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import typer
+from rich.table import Table
 
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
 
 
@@ -21,8 +22,6 @@ def agents_command(
     """Compare the programs that played (games of the digital and contest kinds): review accuracy,
     accusations at p < 1, missed wins, rule breaks, stated precision and recall, each with its count
     and 95 % interval."""
-    from rich.table import Table
-
     from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary
 
     if by not in GROUPINGS:

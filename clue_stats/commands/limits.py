@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from clue_stats.app import err
 from clue_stats.engine import budget
 
 StatesOption = typer.Option(
@@ -34,8 +35,7 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
     """The options given, else the environment, else the defaults (a bad variable is a UsageError).
     Every command that counts asks for them first: on the first run the counting engine is prepared
     here, saying so (clue_stats.prepare)."""
-    from clue_stats.app import err
-    from clue_stats.prepare import prepare_engine
+    from clue_stats.prepare import prepare_engine  # deferred: start-up
 
     found = budget.Limits.from_env(states, memory_mb, seconds)
     prepare_engine(err)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import shlex
 
 import typer
+from rich.table import Table
 
 from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, percent, pool_words
 from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
 
 players_app = typer.Typer(
@@ -31,7 +32,6 @@ def players_command(
     """List the people: each person's name, the other names merged into it, games and dates."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
 
     from clue_stats.analysis.ratings import POOLS, duplicate_words, likely_duplicates, player_names
 

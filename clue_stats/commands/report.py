@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,8 +13,9 @@ import typer
 from clue_stats.analysis.words import _, n_
 from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
+from clue_stats.engine import budget
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
 
 if TYPE_CHECKING:
@@ -58,8 +61,6 @@ def report_command(
     what refuters gave away and the key moments. With --night (or --from/--until): the night's
     summary and every game of it on one page. What the store lacks is counted under the same
     budget as ingest's; a game stored over the budget is shown as stored, with the reason."""
-    from clue_stats.engine import budget
-
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise UsageError(T_("--format must be html or md, not {format}", format=repr(fmt)))
@@ -251,9 +252,6 @@ STEM_LIMIT = 80  # characters of a file name made from an id; file systems allow
 def _file_stem(game_id: str) -> str:
     """A safe file name from a game id (ids come from logs and may hold any character, any number
     of them): a long id is cut and the cut made unique with a hash of the whole id."""
-    import hashlib
-    import re
-
     stem = re.sub(r"[^0-9A-Za-z._-]+", "_", game_id).strip("._") or "report"
     if len(stem) > STEM_LIMIT:
         digest = hashlib.sha256(game_id.encode("utf-8", errors="surrogatepass")).hexdigest()[:12]

@@ -9,7 +9,7 @@ import typer
 from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 SUFFIXES = (".jsonl", ".clue")
 
