@@ -88,9 +88,9 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
 
 # the languages' catalogues (docs/translating.md): every message of the code and every --help text
-# (clue_stats/help_words.py) into each .po (new ones untranslated, gone ones dropped), then each .po
+# (clue_stats/help_screens.py, printed by clue_stats/help_texts.py) into each .po (new ones untranslated, gone ones dropped), then each .po
 # compiled to the .mo the program reads; the same for the translated topics of docs/ (the docs
-# catalogue: a block of a topic is a message, analysis/docs.py)
+# catalogue: a block of a topic is a message, analysis/words/topics.py)
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build

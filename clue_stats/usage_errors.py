@@ -27,7 +27,7 @@ from rich.panel import Panel
 from rich.text import Text
 from typer import rich_utils
 
-from clue_stats import help_words
+from clue_stats import help_screens
 from clue_stats.analysis import words
 from clue_stats.analysis.words import _
 from clue_stats.engine.markers import T_, Said
@@ -222,7 +222,7 @@ def run(app: typer.Typer) -> NoReturn:
     in the reader's language; exit with the command's code (2 for a usage error)."""
     try:
         # typer's command with its help in the reader's language; an Exit's code, or what the command returned (None)
-        with help_words.command(app, language(sys.argv[1:])) as command:
+        with help_screens.command(app, language(sys.argv[1:])) as command:
             code = command(standalone_mode=False)
     except click_exceptions.ClickException as exc:
         if type(exc).__name__ != "NoArgsIsHelpError":  # its help is printed already, as typer does

@@ -228,7 +228,10 @@ _DISPATCH: dict[type[Record], str] = {t: visitor_method(t) for t in RECORD_TYPES
 
 def visit(record: Event, visitor: RecordVisitor[T]) -> T:
     """The visitor's method for the record's type, called with the record."""
-    method: Callable[[Event], T] = getattr(visitor, _DISPATCH[type(record)])
+    name = _DISPATCH.get(type(record))
+    if name is None:  # the program's own failure: only records are walked
+        raise TypeError(f"not a record the walk knows: {type(record).__name__}")
+    method: Callable[[Event], T] = getattr(visitor, name)
     return method(record)
 
 

@@ -9,11 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-# analysis imports T_, Said and MESSAGE_LIMIT from here until its modules import them from engine.markers
-from clue_stats.engine.markers import MESSAGE_LIMIT as MESSAGE_LIMIT
-from clue_stats.engine.markers import T_ as T_
-from clue_stats.engine.markers import Count
-from clue_stats.engine.markers import Said as Said
+from clue_stats.engine.markers import MESSAGE_LIMIT, T_, Count, Said
 
 ERROR = "error"
 WARNING = "warning"

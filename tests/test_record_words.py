@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clue_stats.analysis.record_words import describe, describe_seq
+from clue_stats.analysis.words.records import describe, describe_seq
 from clue_stats.ingest.store import game_from_payloads
 
 
@@ -139,7 +139,7 @@ def test_a_record_of_no_known_kind_raises():
     game = game_of(
         [{"type": "game", "format": "clue-log/1", "edition": "classic", "players": [{"name": "A"}, {"name": "B"}]}]
     )
-    with pytest.raises(AssertionError):
+    with pytest.raises(TypeError, match="not a record the walk knows: object"):
         describe(game, object())  # a kind the engine does not have
     with pytest.raises(IndexError):
         describe_seq(game, 1)

@@ -1,4 +1,4 @@
-"""`agents`: the programs that played (LLM agents, contest bots) compared (analysis.agents)."""
+"""`agents`: the programs that played (LLM agents, contest bots) compared (analysis.corpus.agents)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import typer
 from rich.table import Table
 
 from clue_stats.analysis.words import _, n_, number
-from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
+from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
 
 @app.command("agents")
@@ -22,7 +22,8 @@ def agents_command(
     """Compare the programs that played (games of the digital and contest kinds): review accuracy,
     accusations at p < 1, missed wins, rule breaks, stated precision and recall, each with its count
     and 95 % interval."""
-    from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary
+
+    from clue_stats.analysis.corpus.agents import GROUPINGS, agent_cells, agent_summary  # deferred: start-up
 
     if by not in GROUPINGS:
         raise UsageError(T_("--by {by}: one of {groupings}", by=repr(by), groupings=", ".join(GROUPINGS)))

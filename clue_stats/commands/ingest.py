@@ -14,7 +14,12 @@ from rich.table import Column, Table
 
 from clue_stats import pipeline
 from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_line, variant_words
-from clue_stats.app import (
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.markers import T_
+from clue_stats.exit_codes import ExitCode
+from clue_stats.ingest import kinds, store
+from clue_stats.typer_app import (
     DbOption,
     JsonOption,
     app,
@@ -26,11 +31,6 @@ from clue_stats.app import (
     print_json,
     printable,
 )
-from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
-from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.markers import T_
-from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import kinds, store
 
 PathsArgument = typer.Argument(
     ..., help="Files and folders (read recursively); - reads standard input (clue-log/1 or the notation)."
@@ -38,6 +38,7 @@ PathsArgument = typer.Argument(
 
 
 def _check_paths(paths: list[str]) -> None:
+
     missing = [p for p in paths if p != "-" and not Path(p).exists()]
     if missing:
         raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
@@ -239,7 +240,8 @@ def games_command(
     json_output: bool = JsonOption,
 ) -> None:
     """List the stored games, newest played first, and count what was set apart."""
-    from clue_stats.analysis.report import left_out
+
+    from clue_stats.analysis.review.post_mortem import left_out  # deferred: start-up
 
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
@@ -369,6 +371,7 @@ def export_command(
 
 def _dated_folder() -> str:
     """clue-stats-export-YYYY-MM-DD in the working directory; -2, -3, ... when that one is taken."""
+
     base = f"clue-stats-export-{date.today().isoformat()}"
     candidate, n = base, 1
     while Path(candidate).exists():

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import typer
 
-from clue_stats.app import err
+from clue_stats.analysis.words import n_
 from clue_stats.engine import budget
+from clue_stats.typer_app import err
 
 StatesOption = typer.Option(
     None,
@@ -43,7 +44,6 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
 
 
 def over_budget_note(n: int) -> str:
-    from clue_stats.analysis.words import n_
 
     return n_(n, ", {n} over the budget", ", {n} over the budget") if n else ""
 
