@@ -22,7 +22,6 @@ def agents_command(
     """Compare the programs that played (games of the digital and contest kinds): review accuracy,
     accusations at p < 1, missed wins, rule breaks, stated precision and recall, each with its count
     and 95 % interval."""
-
     from clue_stats.analysis.corpus.agents import GROUPINGS, agent_cells, agent_summary  # deferred: start-up
 
     if by not in GROUPINGS:

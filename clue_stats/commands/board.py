@@ -26,7 +26,6 @@ def board_command(
     json_output: bool = JsonOption,
 ) -> None:
     """The fewest moves from each start square into each room."""
-
     try:
         ed = find_edition(edition)
     except UnknownName as exc:

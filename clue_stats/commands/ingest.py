@@ -38,7 +38,6 @@ PathsArgument = typer.Argument(
 
 
 def _check_paths(paths: list[str]) -> None:
-
     missing = [p for p in paths if p != "-" and not Path(p).exists()]
     if missing:
         raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
@@ -240,7 +239,6 @@ def games_command(
     json_output: bool = JsonOption,
 ) -> None:
     """List the stored games, newest played first, and count what was set apart."""
-
     from clue_stats.analysis.review.post_mortem import left_out  # deferred: start-up
 
     try:
@@ -371,7 +369,6 @@ def export_command(
 
 def _dated_folder() -> str:
     """clue-stats-export-YYYY-MM-DD in the working directory; -2, -3, ... when that one is taken."""
-
     base = f"clue-stats-export-{date.today().isoformat()}"
     candidate, n = base, 1
     while Path(candidate).exists():
