@@ -16,6 +16,7 @@ from clue_stats.engine import budget
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
+from clue_stats.ingest.store.queries.nights import nights_played
 from clue_stats.typer_app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ def _night_report(
     json_output: bool,
     game_limits: Limits,
 ) -> None:
-    from clue_stats.analysis.corpus.night import gather_night, night_moments, nights_played  # deferred: start-up
+    from clue_stats.analysis.corpus.night import gather_night, night_moments  # deferred: start-up
     from clue_stats.analysis.review.post_mortem import gather, post_mortem  # deferred: start-up
     from clue_stats.analysis.review.why import with_reasons  # deferred: start-up
 
