@@ -76,3 +76,32 @@ def leaderboard_cells(row: dict) -> dict[str, str]:
         "missed_wins": cells["missed_wins"],
         "rule_breaks": cells["rule_breaks"],
     }
+
+
+def rule_breaks(con: Store, tournament: str | None = None, limit: int = 200) -> pl.DataFrame:
+    """The tournament's rule breaks, in game order: game_id, program (the player named at the
+    finding's record), message (its code first, English), template and fields (to say it in the
+    reader's language: analysis.words.said). At most ``limit``."""
+    where, params = tournament_filter(tournament).where("g")
+    return con.frame(
+        f"""
+        SELECT p.game_id, e.player AS program, p.message, p.template, p.fields
+        FROM problems p JOIN games g ON g.game_id = p.game_id
+        JOIN events e ON e.game_id = p.game_id AND e.seq = p.seq
+        WHERE p.code = 'rule_break' AND {where}
+        ORDER BY p.game_id, p.seq LIMIT {int(limit)}""",
+        params,
+    )
+
+
+def games_played(con: Store, tournament: str | None = None) -> tuple[int, int]:
+    """(games, games won) of the tournament."""
+    where, params = tournament_filter(tournament).where("g")
+    row = con.execute(f"SELECT count(*), count(winner) FROM games g WHERE {where}", params).fetchall()[0]
+    return int(row[0]), int(row[1])
+
+
+def game_number(game_id: str) -> int:
+    """A game's number in its tournament, from its id (``arena-<tournament>-<number>``)."""
+    tail = game_id.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
