@@ -17,6 +17,7 @@ from clue_stats.analysis.corpus.league import head_to_head, leaderboard
 from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store.queries import arena as arena_reads
 
 POOL = "bots"  # the ratings' pool of contest games (analysis.ratings)
 SOURCE = "clue-stats arena"  # the games' source, followed by the tournament's id
@@ -82,23 +83,12 @@ def rule_breaks(con: Store, tournament: str | None = None, limit: int = 200) -> 
     """The tournament's rule breaks, in game order: game_id, program (the player named at the
     finding's record), message (its code first, English), template and fields (to say it in the
     reader's language: analysis.words.said). At most ``limit``."""
-    where, params = tournament_filter(tournament).where("g")
-    return con.frame(
-        f"""
-        SELECT p.game_id, e.player AS program, p.message, p.template, p.fields
-        FROM problems p JOIN games g ON g.game_id = p.game_id
-        JOIN events e ON e.game_id = p.game_id AND e.seq = p.seq
-        WHERE p.code = 'rule_break' AND {where}
-        ORDER BY p.game_id, p.seq LIMIT {int(limit)}""",
-        params,
-    )
+    return arena_reads.rule_breaks(con, tournament_filter(tournament), limit)
 
 
 def games_played(con: Store, tournament: str | None = None) -> tuple[int, int]:
     """(games, games won) of the tournament."""
-    where, params = tournament_filter(tournament).where("g")
-    row = con.execute(f"SELECT count(*), count(winner) FROM games g WHERE {where}", params).fetchall()[0]
-    return int(row[0]), int(row[1])
+    return arena_reads.games_won(con, tournament_filter(tournament))
 
 
 def game_number(game_id: str) -> int:

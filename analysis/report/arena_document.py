@@ -18,7 +18,7 @@ from clue_stats.analysis.corpus.arena import (
     pairwise,
     rule_breaks,
 )
-from clue_stats.analysis.report.document import Document, Paragraph, Section, Table
+from clue_stats.analysis.report.document import Document, Paragraph, Section, Table, Text
 from clue_stats.analysis.report.sections import footer
 from clue_stats.analysis.words import _, language, n_, number, percent, said
 from clue_stats.ingest.store import Store
@@ -49,11 +49,11 @@ def read_tournament(con: Store, tournament: str) -> Tournament:
 
 
 def _leaderboard(t: Tournament) -> Section:
-    head = [
+    head: list[Text] = [
         _("program"), _("games"), _("wins (interval: 95 %)"), _("rating"), _("review accuracy"),
         _("accused at p < 1"), _("missed wins"), _("rule breaks"),
     ]  # fmt: skip
-    rows = []
+    rows: list[list[Text]] = []
     for row in t.board.iter_rows(named=True):
         c = leaderboard_cells(row)
         rows.append(
@@ -78,12 +78,20 @@ def _leaderboard(t: Tournament) -> Section:
 
 
 def _pairwise(t: Tournament) -> Section:
-    rows = [
+    rows: list[list[Text]] = [
         [r["player"], r["opponent"], number(r["games"]), number(r["ahead"]), number(r["behind"]), number(r["level"]),
          percent(r["share_ahead"]) if r["share_ahead"] is not None else "–"]
         for r in t.pairs.iter_rows(named=True)
     ]  # fmt: skip
-    head = [_("program"), _("opponent"), _("games"), _("ahead"), _("behind"), _("level"), _("ahead (share)")]
+    head: list[Text] = [
+        _("program"),
+        _("opponent"),
+        _("games"),
+        _("ahead"),
+        _("behind"),
+        _("level"),
+        _("ahead (share)"),
+    ]
     return Section(
         "pairwise",
         _("Each program against each other"),
@@ -102,7 +110,7 @@ def _pairwise(t: Tournament) -> Section:
 def _breaks(t: Tournament) -> Section:
     if t.breaks.height == 0:
         return Section("rule-breaks", _("Rule breaks"), [Paragraph(_("No program broke a rule."))])
-    rows = [
+    rows: list[list[Text]] = [
         [r["program"], number(game_number(r["game_id"])), said(r["message"], r["template"], r["fields"])]
         for r in t.breaks.iter_rows(named=True)
     ]
