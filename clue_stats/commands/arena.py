@@ -107,7 +107,10 @@ def arena_command(
     with store.read_connection(db_path) as con:
         board = arena_leaderboard(con, plan.run_id)
         if report_file is not None:
-            from clue_stats.analysis.report.arena_document import read_tournament, render_arena_html
+            from clue_stats.analysis.report.arena_document import (  # deferred: start-up
+                read_tournament,
+                render_arena_html,
+            )
 
             write_file(report_file, render_arena_html(read_tournament(con, plan.run_id)))
     if json_output:
