@@ -14,7 +14,7 @@ Candidates: where the suggestion's room is where the suggester stands (board edi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from clue_stats.analysis.computers.accusations import is_certain
@@ -84,6 +84,17 @@ UNRATED: dict[str, Any] = {
     "bits_lost": None,
     "label": None,
 }
+
+
+def known_cards(k: Knowledge, cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards whose place the knowledge fixes (one place left: the suggester's own, one shown to
+    them, or one deduced)."""
+    out = []
+    for c in dict.fromkeys(cards):
+        mask = k.allowed[k.card_index[c]]
+        if mask and mask & (mask - 1) == 0:
+            out.append(c)
+    return tuple(out)
 
 
 def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -> dict[str, Any]:
