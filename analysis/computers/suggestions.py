@@ -83,6 +83,7 @@ UNRATED: dict[str, Any] = {
     "accuracy": None,
     "bits_lost": None,
     "label": None,
+    "known_named_cards": None,
 }
 
 
@@ -116,7 +117,8 @@ def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -
         s, w, r = (before.card_index[c] for c in record.cards)
         gain = gains[(s, w, r)]
         best_gain, best = deduction.best_of(before, gains, rooms)
-    out = {**UNRATED, "expected_gain_bits": gain}
+    # a named card whose place the suggester already knew is one no answer teaches them anything about
+    out = {**UNRATED, "expected_gain_bits": gain, "known_named_cards": len(known_cards(before, record.cards))}
     if not review:
         return out
     if best_gain <= gain + TIE:

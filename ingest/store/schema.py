@@ -23,7 +23,8 @@ SCHEMA_VERSION = 1
 # 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
 # 3: the players' statements graded (statements, players.stated_precision and stated_recall).
 # 4: the information gained against expected (suggestions and players).
-ANALYSIS_VERSION = 4
+# 5: the named cards the suggester already knew the place of (suggestions.known_named_cards).
+ANALYSIS_VERSION = 5
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
 
 
@@ -247,6 +248,14 @@ TABLES: tuple[Table, ...] = (
                 since=4,
                 header=N_("gained against expected (bits)"),
                 unit="bits",
+            ),
+            C(
+                "known_named_cards",
+                "INTEGER",
+                analysis=True,
+                since=5,
+                header=N_("named cards already known"),
+                review=True,
             ),
         ),
         key=("game_id", "seq"),
