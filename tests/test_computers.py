@@ -31,6 +31,14 @@ def test_named_cards_already_known_in_the_worked_example() -> None:
     assert known == {4: 1, 6: 1, 8: 2, 10: 2}
 
 
+def test_the_refuters_choice_is_stored_in_the_worked_example() -> None:
+    """docs/analysis.md, "What the refuter gave away": Ben held Green and the Hall when Anna named them,
+    Anna Plum and the Rope when Ben did (a choice each time); nobody showed at seq 8 and 10."""
+    rows = analyse_game(load(docs_log("## Worked example")))
+    choices = {s["seq"]: s["refuter_choices"] for s in rows.tables["suggestions"]}
+    assert choices == {4: 2, 6: 2, 8: None, 10: None}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_named_cards_already_known_are_the_suggesters_own_cards_at_least(seed: int) -> None:
     """A card in the suggester's hand is always known, a card nobody could know yet (before any answer,
