@@ -461,11 +461,17 @@ def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
 
 def _solutions(pl: Plan, by_env: dict[tuple[int, int, int, int], int]) -> int:
     """How many solutions the envelope ids of a count stand for (before any is ruled out)."""
-    sizes = [[1] + [len(m) for m in pl.members[cat]] if pl.open_categories[cat] else None for cat in range(3)]
+    sizes: list[list[int]] = [
+        [1] + [len(m) for m in pl.members[cat]] if pl.open_categories[cat] else [] for cat in range(3)
+    ]
     total = 0
     for env, n in by_env.items():
         if n:
-            total += math.prod(1 if sizes[cat] is None else sizes[cat][env[cat]] for cat in range(3))  # type: ignore[index]
+            ways = 1
+            for cat in range(3):
+                if sizes[cat]:
+                    ways *= sizes[cat][env[cat]]
+            total += ways
     return total
 
 
@@ -570,7 +576,7 @@ def total_count(k: Knowledge) -> int:
 
 def _deals_of(pl: Plan, by_env: dict[tuple[int, int, int, int], int], triple: tuple[int, int, int]) -> int:
     """The deals of one solution (deck indices) in a count: those of the envelope id its cards fall in."""
-    env = []
+    env: list[int | None] = []
     for cat, card in enumerate(triple):
         if not pl.open_categories[cat]:
             if card != pl.env_known[cat]:
