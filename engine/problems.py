@@ -216,6 +216,10 @@ class Said:
     fields: tuple[tuple[str, str | Count | Said], ...] = ()
     head: str = ""
     tail: str = ""
+    # a message that depends on a count (:func:`nT_`): its plural template, said for any count but one
+    # in English (each language picks its own form of the two from the count)
+    plural: str | None = None
+    count: int | None = None
 
     def values(self) -> dict[str, str]:
         """The values in English (a phrase said as its English, a count as "4,990")."""
@@ -227,10 +231,12 @@ class Said:
         values = {name: value.parts() | {"template": value.template} if isinstance(value, Said)
                   else {"count": int(value)} if isinstance(value, Count) else value
                   for name, value in self.fields}  # fmt: skip
-        return {"values": values, "head": self.head, "tail": self.tail}
+        counted = {} if self.plural is None else {"plural": self.plural, "count": self.count}
+        return {"values": values, "head": self.head, "tail": self.tail} | counted
 
     def __str__(self) -> str:
-        return self.head + self.template.format_map(self.values()) + self.tail
+        english = self.template if self.plural is None or self.count == 1 else self.plural
+        return self.head + english.format_map(self.values()) + self.tail
 
     def followed_by(self, tail: str) -> Said:
         return replace(self, tail=self.tail + tail)
@@ -250,6 +256,15 @@ def T_(template: str, **fields: object) -> Said:
             for name, value in fields.items()
         ),
     )
+
+
+def nT_(count: int, one: str, many: str, **fields: object) -> Said:
+    """A problem's message that depends on a count, as ``n_`` says one: the English templates of one
+    and of many (``nT_(len(seats), "seat {missing} is given no hand", "seats {missing} are given no
+    hand", missing=...)``), the count (also the field ``{n}``) and the values; each language says it in
+    the form its plural rules pick for the count. The marker `make catalogues` extracts as a plural."""
+    said = T_(one, n=Count(count), **fields)
+    return replace(said, plural=many, count=count)
 
 
 # the words for the kinds of name a message speaks of ("unknown {kind} ..."), each a phrase a
