@@ -23,7 +23,9 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "analysis" / "locale"
+from clue_stats.analysis import words
+
+LOCALE_DIR = words.LOCALE_DIR
 TERMS_FILE = "forbidden-terms.txt"
 DOMAINS = ("clue_stats", "docs")
 # what a message's words are not: code spans, fields, a link's target, what a person types as it is

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clue_stats import children
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
@@ -468,7 +468,7 @@ def ingest_paths(
 def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
-    from clue_stats.analysis.ratings import rating_updates
+    from clue_stats.analysis.corpus.ratings import rating_updates
 
     updates = rating_updates(con, from_scratch=from_scratch)
     store.replace_ratings(con, updates)
@@ -493,7 +493,7 @@ def merge_players(
     merged into): between the persons the names belong to, so ``unmerge`` of that name undoes it.
     Raises MergeRefused with the reason when the merge cannot be (a person with a bot or simulated
     player only with ``force``)."""
-    from clue_stats.analysis.ratings import merge_plan
+    from clue_stats.analysis.corpus.ratings import merge_plan
 
     with store.write_connection(db, wait_seconds) as con, con.atomic():  # the merge and the ratings, or neither
         name, merged_into = merge_plan(con, name, merged_into, force)

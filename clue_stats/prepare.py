@@ -63,7 +63,7 @@ def prepare_engine(console: Console) -> float | None:
     mark = _mark()
     if mark is None or mark.exists():
         return None
-    from clue_stats.analysis.game_analysis import analyse_game
+    from clue_stats.analysis.computers.game_analysis import analyse_game
     from clue_stats.engine import deduction
 
     steps = [

@@ -38,7 +38,7 @@ class _Broken:
         self.number, self.raw, self.error = number, raw, error
 
 
-def _problem(
+def problem_at(
     code: str,
     what: str | Said,
     raw: str | None,
@@ -116,7 +116,7 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     for line in lines[1:] if game_line is not None else lines:
         if isinstance(line, _Broken) and not record_lines:
             e = line.error
-            problems.append(_problem(e.code, e.what, line.raw, e.start, e.end, line.number, 0, source_file))
+            problems.append(problem_at(e.code, e.what, line.raw, e.start, e.end, line.number, 0, source_file))
         elif isinstance(line, Line) and line.blank:
             continue
         elif isinstance(line, Line) and not record_lines and keyword(line) in HEADER_KEYS:
@@ -127,7 +127,7 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
     header = read_header(game_line, header_lines, first)
     for at, e in header.errors:
         raw = at.raw if at is not None else None
-        problems.append(_problem(e.code, e.what, raw, e.start, e.end, at.number if at else None, 0, source_file))
+        problems.append(problem_at(e.code, e.what, raw, e.start, e.end, at.number if at else None, 0, source_file))
     raw_game.records.append(header.record)
     raw_game.lines.append(header.line.number if header.line is not None else None)
     if header.context is None:  # the header's problems say why; its records cannot be read without it
@@ -142,7 +142,7 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
         except NotationError as e:
             # the line keeps its place, so that the seq of every later record is that of the file
             problems.append(
-                _problem(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file)
+                problem_at(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file)
             )
             raw_game.keep_place(line.number)
             continue
@@ -154,7 +154,9 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
         for f in check(parsed, header.context.deck, header.context.players.names):
             line = f.parsed.line
             problems.append(
-                _problem(f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq_of[id(f.parsed)], source_file)
+                problem_at(
+                    f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq_of[id(f.parsed)], source_file
+                )
             )
     problems.sort(key=lambda p: p.line or 0)
     return raw_game

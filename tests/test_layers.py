@@ -78,6 +78,44 @@ def test_no_layer_imports_a_later_one(layer: str) -> None:
     assert not wrong, f"{layer} imports a later layer:\n" + "\n".join(wrong)
 
 
+# analysis/'s rooms (DESIGN.md), in their order: a room may import its own and those before it
+ROOMS = {"words": 0, "computers": 1, "review": 2, "corpus": 3, "report": 4}
+
+
+def _room_of_module(name: str) -> str | None:
+    """The room of an imported name: clue_stats.analysis.review.rows -> review; None outside analysis."""
+    parts = name.split(".")
+    return parts[2] if parts[:2] == ["clue_stats", "analysis"] and len(parts) > 2 and parts[2] in ROOMS else None
+
+
+def test_analysis_is_in_rooms() -> None:
+    """Every module of analysis/ lives in a room; only the package's own __init__ is left at the top."""
+    assert sorted(p.name for p in (ROOT / "analysis").glob("*.py")) == ["__init__.py"]
+    assert sorted(
+        p.name for p in (ROOT / "analysis").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    ) == sorted(ROOMS)
+
+
+def test_no_room_of_analysis_imports_a_later_one() -> None:
+    """words <- computers <- review <- corpus <- report: the words are at the bottom, the report on top."""
+    wrong = []
+    for room, order in ROOMS.items():
+        for path in sources(f"analysis/{room}"):
+            for line, name in imports(path):
+                target = _room_of_module(name)
+                if target is not None and ROOMS[target] > order:
+                    wrong.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert not wrong, "a room of analysis imports a later one:\n" + "\n".join(wrong)
+
+
+def test_the_room_check_sees_a_room() -> None:
+    assert _room_of_module("clue_stats.analysis.report.html") == "report"
+    assert _room_of_module("clue_stats.analysis.words") == "words"
+    assert _room_of_module("clue_stats.analysis") is None and _room_of_module("clue_stats.ingest.store") is None
+    found = {name for _, name in imports(ROOT / "analysis" / "report" / "html.py")}
+    assert {_room_of_module(name) for name in found} >= {"report"}
+
+
 def test_the_engine_needs_no_storage_frames_or_ui() -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
@@ -89,10 +127,10 @@ def test_the_engine_needs_no_storage_frames_or_ui() -> None:
 
 
 def test_the_commands_and_the_cli_do_not_import_each_other() -> None:
-    """cli.py imports the commands; the commands import clue_stats.app, never cli.py."""
+    """cli.py imports the commands; the commands import clue_stats.typer_app, never cli.py."""
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
-        for path in sources("clue_stats/commands") + [ROOT / "clue_stats" / "app.py"]
+        for path in sources("clue_stats/commands") + [ROOT / "clue_stats" / "typer_app.py"]
         for line, name in imports(path)
         if name == "clue_stats.cli" or name.startswith("clue_stats.cli.")
     ]
@@ -141,7 +179,7 @@ def test_the_checker_sees_imports() -> None:
     sample = ROOT / "engine" / "board.py"
     names = {name for _, name in imports(sample)}
     assert "clue_stats.engine.editions" in names and "functools" in names
-    partitioned = {name for _, name in imports(ROOT / "analysis" / "partitioned.py")}
+    partitioned = {name for _, name in imports(ROOT / "analysis" / "computers" / "partitioned.py")}
     assert "clue_stats.ingest.store" in partitioned  # imported inside a function
     script = 'import json\nif __name__ == "__main__":\n    import clue_stats.cli\n'
     assert {name for _, name in imports(ROOT / "benchmarks" / "x.py", script)} == {"json"}

@@ -8,12 +8,12 @@ from pathlib import Path
 import typer
 
 from clue_stats.analysis.words import n_, problem_line
-from clue_stats.app import app, check_output_file, err, handled, out, write_file
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
+from clue_stats.typer_app import app, check_output_file, err, handled, out, write_file
 
 
 @app.command("convert")

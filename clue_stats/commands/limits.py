@@ -34,8 +34,8 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
     """The options given, else the environment, else the defaults (a bad variable is a UsageError).
     Every command that counts asks for them first: on the first run the counting engine is prepared
     here, saying so (clue_stats.prepare)."""
-    from clue_stats.app import err
     from clue_stats.prepare import prepare_engine
+    from clue_stats.typer_app import err
 
     found = budget.Limits.from_env(states, memory_mb, seconds)
     prepare_engine(err)

@@ -9,15 +9,15 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.game_review import race_caption
-from clue_stats.analysis.review_charts import race_chart
-from clue_stats.analysis.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.computers.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.review.charts import race_chart
+from clue_stats.analysis.review.rows import race_caption
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_such_game, page_context, read, replay_url
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import rows
-from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
 ctx = page_context()
