@@ -231,8 +231,10 @@ class Said:
         values = {name: value.parts() | {"template": value.template} if isinstance(value, Said)
                   else {"count": int(value)} if isinstance(value, Count) else value
                   for name, value in self.fields}  # fmt: skip
-        counted = {} if self.plural is None else {"plural": self.plural, "count": self.count}
-        return {"values": values, "head": self.head, "tail": self.tail} | counted
+        parts: dict[str, object] = {"values": values, "head": self.head, "tail": self.tail}
+        if self.plural is not None:  # a counted message (nT_): its plural and its count
+            parts |= {"plural": self.plural, "count": self.count}
+        return parts
 
     def __str__(self) -> str:
         english = self.template if self.plural is None or self.count == 1 else self.plural
