@@ -519,7 +519,7 @@ def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_writ
     ]
     heads = {
         "de": ("Notizblock von Anna in spieleabend-2026-11-20-1 nach Eintrag 17, Zeile 18 (Zug 15)", "Fallakte"),
-        "sv": ("Anteckningsblocket för Anna i spieleabend-2026-11-20-1 efter post 17, rad 18 (drag 15)", "kuvert"),
+        "sv": ("Anteckningsbladet för Anna i spieleabend-2026-11-20-1 efter post 17, rad 18 (drag 15)", "kuvert"),
     }
     for code in TRANSLATED:
         said = {" ".join(c[:2]): runner.invoke(app, ["--lang", code, *c]) for c in commands}
