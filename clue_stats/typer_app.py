@@ -39,6 +39,7 @@ app = typer.Typer(
 _CONTROLS = [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
 _SHOWN = {c: ascii(chr(c))[1:-1] for c in _CONTROLS}  # \x1b, \n, \u202e, ...
 _SHOWN_KEEP_LINES = {c: shown for c, shown in _SHOWN.items() if c != 0x0A}
+_SHOWN_KEEP_LAYOUT = {c: shown for c, shown in _SHOWN.items() if c not in (0x0A, 0x09)}
 _JSON_ESCAPED = {c: f"\\u{c:04x}" for c in _CONTROLS if c >= 0x7F}  # json.dumps escapes the C0 ones itself
 
 
@@ -61,10 +62,16 @@ class TextConsole(Console):
 
     def print_lines(self, lines: Iterable[object]) -> None:
         """Plain lines (a problem each), written as they are: a run of 100,000 problems is printed in
-        a second, where rendering each through rich took a millisecond and a half."""
+        a second, where rendering each through rich took a millisecond and a half. A line given as
+        (text, layout) is its text, every control character escaped, then lines of our own (the
+        notation's line and the caret under the problem) whose line breaks and tabs are kept."""
         write = self.file.write
         for line in lines:
-            write(printable(line) + "\n")
+            if isinstance(line, tuple):
+                text, layout = line
+                write(printable(text) + str(layout).translate(_SHOWN_KEEP_LAYOUT) + "\n")
+            else:
+                write(printable(line) + "\n")
         self.file.flush()
 
 

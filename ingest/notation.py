@@ -22,7 +22,7 @@ from typing import Any
 
 from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.ingest import cluelog
-from clue_stats.ingest.notation_check import check
+from clue_stats.ingest.notation_check import check, response_order_findings
 from clue_stats.ingest.notation_lex import Line, NotationError, lex, pointer
 from clue_stats.ingest.notation_parse import HEADER_KEYS, keyword, read_header, read_record
 from clue_stats.ingest.notation_write import NotationWriteError, write_game
@@ -140,10 +140,18 @@ def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, 
                 raise line.error
             item = read_record(line, header.context)
         except NotationError as e:
-            # the line keeps its place, so that the seq of every later record is that of the file
-            problems.append(
-                problem_at(e.code, e.what, line.raw, e.start, e.end, line.number, len(raw_game.records), source_file)
-            )
+            # the line keeps its place, so that the seq of every later record is that of the file;
+            # all its problems are reported, with the order of its answers where they could be read
+            seq = len(raw_game.records)
+            for each in e.every():
+                problems.append(
+                    problem_at(each.code, each.what, line.raw, each.start, each.end, line.number, seq, source_file)
+                )
+            if checks and e.partial is not None:
+                for f in response_order_findings(e.partial, header.context.players.names):
+                    problems.append(
+                        problem_at(f.code, f.what, line.raw, f.span[0], f.span[1], line.number, seq, source_file)
+                    )
             raw_game.keep_place(line.number)
             continue
         seq_of[id(item)] = len(raw_game.records)

@@ -32,7 +32,7 @@ from clue_stats.engine.problems import T_, Problem
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation import problem_at
-from clue_stats.ingest.notation_check import check
+from clue_stats.ingest.notation_check import check, response_order_findings
 from clue_stats.ingest.notation_lex import Line, NotationError, lex
 from clue_stats.ingest.notation_parse import HEADER_KEYS, Context, Parsed, keyword, read_header, read_record
 from clue_stats.ingest.notation_write import NotationWriteError, record_line
@@ -234,8 +234,15 @@ class Recording:
             if line.blank:
                 raise NotationError("bad_notation", T_("an empty line is no record"), 0, max(1, len(raw)))
             parsed = read_record(line, self.context)
-        except NotationError as e:
-            return Outcome(False, [problem_at(e.code, e.what, raw, e.start, e.end, number, self.count + 1, None)])
+        except NotationError as e:  # every problem of the line at once, the order of its answers too
+            seq = self.count + 1
+            found = [problem_at(x.code, x.what, raw, x.start, x.end, number, seq, None) for x in e.every()]
+            if e.partial is not None:
+                found += [
+                    problem_at(f.code, f.what, raw, f.span[0], f.span[1], number, seq, None)
+                    for f in response_order_findings(e.partial, self.game.names)
+                ]
+            return Outcome(False, found)
         return self._enter(parsed.record, parsed, number)
 
     def enter(self, record: dict[str, Any]) -> Outcome:

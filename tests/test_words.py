@@ -352,7 +352,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     assert (
         "abend.clue:6:1: bad_notation: ein Eintrag beginnt mit dem Namen eines Spielers und dann ':' für einen "
         "Verdacht ('Anna: Grün Seil Salon / Ben -'), '!' für eine Anklage, oder has, reveals, turn, moves, peeks, "
-        "draws\\n    Cleo Weiß\\n    ^^^^"
+        "draws\n    Cleo Weiß\n    ^^^^"
     ) in german.stderr, german.stderr
 
 

@@ -317,3 +317,14 @@ def problem_message(p: Problem) -> str:
 def problem_line(p: Problem) -> str:
     """``file:line[:col]: code: message``, the message in the reader's language."""
     return f"{p.where}: {p.code}: {problem_message(p)}"
+
+
+def problem_layout(p: Problem) -> tuple[str, str]:
+    """:func:`problem_line` as (the message, its layout): the layout is the lines of our own after it
+    (the notation's line, its control characters already escaped, and the caret under the problem),
+    which a terminal prints as lines; the message is text from the input, printed escaped."""
+    text = problem_line(p)
+    tail = p.said.tail if p.said is not None else ""
+    if tail and text.endswith(tail):
+        return text[: -len(tail)], tail
+    return text, ""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.analysis.words import n_, problem_line
+from clue_stats.analysis.words import n_, problem_layout
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
@@ -42,7 +42,7 @@ def convert_command(
             raise UsageError(said_of(exc)) from None
         raise UsageError(T_("{error}; name it with --from", error=said_of(exc))) from None
     for p in problems:
-        err.print(problem_line(p), markup=False)
+        err.print_lines([problem_layout(p)])
     if target == "clue-log":
         text = cluelog.write_games(games)
     else:

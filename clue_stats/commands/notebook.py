@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_line
+from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_layout
 from clue_stats.analysis.words.records import Places
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
@@ -67,7 +67,7 @@ def notebook_command(
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
-        detail = "; ".join(problem_line(p) for p in problems[:3])
+        detail = "; ".join(problem_layout(p)[0] for p in problems[:3])
         raise InputError(T_("{path}: no valid game to read ({detail})", path=path, detail=detail))
     game = _pick_game(games, game_id, path)
     if observer.lower() == "table":
