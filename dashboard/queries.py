@@ -32,6 +32,7 @@ from clue_stats.analysis.review.post_mortem import over_budget_messages
 from clue_stats.analysis.words import names
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
+from clue_stats.ingest.store.queries import nights as night_reads
 
 __all__ = [
     "KINDS",
@@ -470,7 +471,7 @@ def person_view(path: str, version: str, filters: GameFilter, player: str) -> di
 def nights(path: str, version: str) -> list[str]:
     """Every night with a stored game (YYYY-MM-DD), the latest first."""
     with _open(path) as con:
-        return list(reversed(night_stats.nights_played(con)))
+        return list(reversed(night_reads.nights_played(con)))
 
 
 @st.cache_data(**CACHE)

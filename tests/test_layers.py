@@ -174,6 +174,81 @@ def test_only_the_store_opens_the_database_or_writes_a_transaction() -> None:
     assert not wrong, "outside the store:\n" + "\n".join(wrong)
 
 
+# SQL as the program writes it: a statement's opening words, upper case (words in prose are not)
+SQL = re.compile(
+    r"\b(?:SELECT|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|(?:CREATE|DROP|ALTER)\s+(?:TABLE|VIEW|INDEX)|"
+    r"WITH\s+\w+\s+AS\s*\(|FILTER\s*\(\s*WHERE|(?:LEFT\s+|SEMI\s+)?JOIN\s+\w+\s+(?:\w+\s+)?(?:ON|USING))\b|\bcount\(\*\)"
+)
+
+
+def sql_texts(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every string of ``source`` (an f-string's literal parts joined, its fields as
+    ``{}``) that reads as SQL; docstrings are prose and left out."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+        else:
+            continue
+        if SQL.search(text):
+            found.append((node.lineno, " ".join(text.split())[:80]))
+    return found
+
+
+@pytest.mark.parametrize("layer", ["engine", "ingest", "analysis", "dashboard", "clue_stats"])
+def test_no_sql_outside_the_store(layer: str) -> None:
+    """Every read the program makes is a named query of the store package (ingest/store/, its queries
+    by topic in ingest/store/queries/): no other module writes SQL, not a statement nor a piece of one."""
+    store_package = ROOT / "ingest" / "store"
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in sources(layer)
+        if store_package not in path.parents
+        for line, text in sql_texts(path.read_text(encoding="utf-8"))
+    ]
+    assert not wrong, "SQL outside the store:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'q = "SELECT name FROM players"',
+        'q = f"SELECT {column} FROM {table} WHERE x = ?"',
+        'q = """\n    WITH chosen AS (\n SELECT 1)"""',
+        'q = "sum(x) FILTER (WHERE y), count(*) AS n"',
+        'q = f"INSERT INTO {table} VALUES (?)"',
+        "def f():\n    return 'UPDATE games SET winner = ?'",
+    ],
+)
+def test_the_sql_scan_sees_sql(source: str) -> None:
+    assert sql_texts(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '"""Select the games from the store: SELECT in a docstring is prose."""',
+        'x = "select a player from the list"',
+        'x = _("Games played with {count} players")',
+        'x = "the count of games"',
+        'x = _("Join the league on its first night")',
+    ],
+)
+def test_the_sql_scan_leaves_prose_alone(source: str) -> None:
+    assert not sql_texts(source)
+
+
 def test_the_checker_sees_imports() -> None:
     """The reader above finds imports inside functions and skips only a __main__ block."""
     sample = ROOT / "engine" / "board.py"

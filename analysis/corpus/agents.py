@@ -3,7 +3,8 @@ bots) per player or per program/model (``players.strategy``), each figure with i
 interval (analysis.md, "Agents compared").
 
 Every figure reads a stored column: review accuracy from the suggestions' expected and best gains
-(sum over sum, as everywhere), accusations at p_correct < 1 from ``accusations.p_correct``, missed wins
+(the one definition, review_accuracy_of), accusations at p_correct < 1 from ``accusations.p_correct`` (the
+store's one definition, ``accused_unsure``), missed wins
 from ``players.missed_win``, rule breaks from the ``rule_break`` findings (the problem's record names
 the player), stated deductions from the ``statements`` rows' units (sum over sum).
 
@@ -18,28 +19,30 @@ from dataclasses import replace
 
 import polars as pl
 
+from clue_stats.analysis.computers.suggestions import NOTHING_TO_LEARN, review_accuracy_of
 from clue_stats.analysis.corpus.stats import Z95, wilson_interval
 from clue_stats.analysis.words import _, n_, number, percent
 from clue_stats.ingest.kinds import CONTEST, DIGITAL
-from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store import GameFilter, Store, reads
+from clue_stats.ingest.store.queries import agents as agent_reads
 
 AGENT_KINDS = (DIGITAL, CONTEST)
 GROUPINGS = ("strategy", "name")
 
 
 def ratio_interval(expected: list[float], best: list[float], z: float = Z95) -> tuple[float, float, float]:
-    """(ratio, low, high) of sum(expected) / sum(best) over paired values; (nan, nan, nan) for none.
-    The interval is the ratio estimator's normal one, kept within 0 to 1 where the accuracy lives."""
+    """(review accuracy, low, high) over paired values; (nan, nan, nan) for none. The figure is the
+    one definition of review accuracy (``review_accuracy_of``: sum over sum, 1 when nothing could be
+    learned, within 0 to 1); the interval is the ratio estimator's normal one, kept within 0 to 1."""
     n = len(best)
     total = sum(best)
-    if n == 0:
+    ratio = review_accuracy_of(sum(expected), total, n)
+    if ratio is None:
         return math.nan, math.nan, math.nan
-    if total <= 1e-9:
-        return 1.0, math.nan, math.nan  # nothing could be learned: 1 by definition, no spread
-    ratio = sum(expected) / total
-    if n < 2:
-        return ratio, math.nan, math.nan
-    residuals = [e - ratio * b for e, b in zip(expected, best, strict=True)]
+    if n < 2 or total <= NOTHING_TO_LEARN:
+        return ratio, math.nan, math.nan  # one suggestion, or nothing to learn: no spread
+    estimate = sum(expected) / total
+    residuals = [e - estimate * b for e, b in zip(expected, best, strict=True)]
     mean_best = total / n
     variance = sum(r * r for r in residuals) / (n - 1)
     half = z * math.sqrt(variance / n) / mean_best
@@ -48,8 +51,7 @@ def ratio_interval(expected: list[float], best: list[float], z: float = Z95) -> 
 
 def games_of_any_kind(con: Store, filters: GameFilter = GameFilter()) -> int:
     """The games the filters select, whatever their kind (to tell an empty database from one without agents)."""
-    where, params = replace(filters, kinds=None).where("g")
-    return int(con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchall()[0][0])
+    return reads.selection_size(con, replace(filters, kinds=None))
 
 
 def agent_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "strategy") -> pl.DataFrame:
@@ -61,62 +63,9 @@ def agent_summary(con: Store, filters: GameFilter = GameFilter(), by: str = "str
     if by not in GROUPINGS:
         raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPINGS)})")
     kinds = tuple(k for k in (filters.kinds or AGENT_KINDS) if k in AGENT_KINDS)
-    where, params = replace(filters, kinds=kinds or AGENT_KINDS).where("g")
-    seats = f"""
-        WITH chosen AS (SELECT g.game_id FROM games g WHERE {where}),
-        seats AS (
-            SELECT p.game_id, p.name, p.{by} AS who, p.missed_win
-            FROM players p JOIN chosen USING (game_id) WHERE p.{by} IS NOT NULL
-        )"""
-    per_agent = con.frame(
-        seats
-        + """,
-        acc AS (
-            SELECT a.game_id, a.player, count(*) AS n,
-                   count(*) FILTER (WHERE a.p_correct IS NOT NULL AND a.p_correct < 1 - 1e-12) AS unsure
-            FROM accusations a JOIN chosen USING (game_id) GROUP BY ALL
-        ),
-        breaks AS (
-            SELECT pr.game_id, e.player, count(*) AS n
-            FROM problems pr JOIN chosen USING (game_id)
-            JOIN events e ON e.game_id = pr.game_id AND e.seq = pr.seq
-            WHERE pr.code = 'rule_break' GROUP BY ALL
-        ),
-        said AS (
-            SELECT s.game_id, s.player, sum(s.stated_units) AS stated, sum(s.proven_units) AS proven,
-                   sum(s.missed_units) AS missed
-            FROM statements s JOIN chosen USING (game_id) GROUP BY ALL
-        )
-        SELECT seats.who AS agent,
-               count(*)::BIGINT AS player_games,
-               coalesce(sum(acc.n), 0)::BIGINT AS accusations,
-               coalesce(sum(acc.unsure), 0)::BIGINT AS unsure_accusations,
-               count(seats.missed_win)::BIGINT AS reviewed_games,
-               count(*) FILTER (WHERE seats.missed_win)::BIGINT AS missed_wins,
-               coalesce(sum(breaks.n), 0)::BIGINT AS rule_breaks,
-               count(breaks.n)::BIGINT AS games_with_breaks,
-               coalesce(sum(said.stated), 0)::BIGINT AS stated_units,
-               coalesce(sum(said.proven), 0)::BIGINT AS proven_units,
-               coalesce(sum(said.missed), 0)::BIGINT AS missed_units
-        FROM seats
-        LEFT JOIN acc ON acc.game_id = seats.game_id AND acc.player = seats.name
-        LEFT JOIN breaks ON breaks.game_id = seats.game_id AND breaks.player = seats.name
-        LEFT JOIN said ON said.game_id = seats.game_id AND said.player = seats.name
-        GROUP BY seats.who
-        ORDER BY player_games DESC, agent
-        """,
-        params,
-    )
-    rated = con.frame(
-        seats
-        + """
-        SELECT seats.who AS agent, s.expected_gain_bits AS expected, s.best_gain_bits AS best
-        FROM suggestions s JOIN seats ON s.game_id = seats.game_id AND s.player = seats.name
-        WHERE s.best_gain_bits IS NOT NULL AND s.expected_gain_bits IS NOT NULL
-        ORDER BY agent, s.game_id, s.seq
-        """,
-        params,
-    )
+    chosen = replace(filters, kinds=kinds or AGENT_KINDS)
+    per_agent = agent_reads.agent_rows(con, chosen, by)
+    rated = agent_reads.agent_gains(con, chosen, by)
     gains: dict[str, tuple[list[float], list[float]]] = {}
     for row in rated.iter_rows(named=True):
         pair = gains.setdefault(row["agent"], ([], []))

@@ -15,24 +15,13 @@ from typing import Any
 
 import polars as pl
 
-from clue_stats.analysis.corpus.league import missed_wins_aggregate, review_cte
-from clue_stats.analysis.corpus.ratings import ORDER_SQL, PLAYED_SQL, POOL_SQL
-from clue_stats.analysis.corpus.review_accuracy import summed, with_review_accuracy
+from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.analysis.review.post_mortem import PostMortem, SuggestionLine
 from clue_stats.analysis.words.records import Places
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.ingest.store import GameFilter, Store
-
-NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
-
-_STAMP = "try_cast(replace(left({g}.played_at, 19), 'T', ' ') AS TIMESTAMP)"
-# the night a game belongs to, as YYYY-MM-DD (alias g: games)
-NIGHT_SQL = (
-    f"CASE WHEN length({{g}}.played_at) > 10 AND {_STAMP} IS NOT NULL "
-    f"THEN strftime({_STAMP} - INTERVAL {NIGHT_ENDS_HOUR} HOUR, '%Y-%m-%d') "
-    "ELSE left({g}.played_at, 10) END"
-)
+from clue_stats.ingest.store.queries import nights as reads
 
 
 @dataclass(frozen=True)
@@ -106,27 +95,9 @@ def anchor(game_id: str) -> str:
     return "game-" + (re.sub(r"[^0-9A-Za-z_-]+", "-", game_id).strip("-") or "x")
 
 
-def night_game_ids(con: Store, first: str, last: str) -> list[str]:
-    """The ids of the games of the nights from ``first`` to ``last`` (inclusive), in played order."""
-    rows = con.execute(
-        f"WITH played AS ({PLAYED_SQL}) SELECT g.game_id FROM games g JOIN played k USING (game_id) "
-        f"WHERE {NIGHT_SQL.format(g='g')} BETWEEN ? AND ? ORDER BY {ORDER_SQL.format(g='g', k='k')}",
-        [first, last],
-    ).fetchall()
-    return [r[0] for r in rows]
-
-
-def nights_played(con: Store) -> list[str]:
-    """Every night with a stored game, in order."""
-    rows = con.execute(
-        f"SELECT DISTINCT {NIGHT_SQL.format(g='g')} AS night FROM games g WHERE g.played_at IS NOT NULL ORDER BY 1"
-    ).fetchall()
-    return [r[0] for r in rows if r[0]]
-
-
 def gather_night(con: Store, first: str, last: str) -> Night:
     """The summary of the nights from ``first`` to ``last``: reads only."""
-    ids = night_game_ids(con, first, last)
+    ids = reads.night_game_ids(con, first, last)
     night = Night(first, last, [])
     if not ids:
         return night
@@ -136,21 +107,8 @@ def gather_night(con: Store, first: str, last: str) -> Night:
         while a in anchors.values():  # two ids that differ only in odd characters
             a += "-"
         anchors[game_id] = a
-    seats = dict(
-        con.execute(
-            "SELECT game_id, list(name ORDER BY seat) FROM players WHERE game_id IN (SELECT unnest(?)) GROUP BY ALL",
-            [ids],
-        ).fetchall()
-    )
-    info = {
-        r[0]: r[1:]
-        for r in con.execute(
-            f"""SELECT g.game_id, {NIGHT_SQL.format(g="g")}, g.played_at, g.place, g.edition,
-                       {POOL_SQL.format(g="g")}, g.winner
-                FROM games g WHERE g.game_id IN (SELECT unnest(?))""",
-            [ids],
-        ).fetchall()
-    }
+    seats = reads.seat_names(con, ids)
+    info = reads.night_games(con, ids)
     for game_id in ids:
         n, played_at, place, edition, pool, winner = info[game_id]
         night.games.append(
@@ -216,27 +174,7 @@ def _suggestion_pick(g: NightGame, s: SuggestionLine, places: Places) -> Pick:
 
 
 def _players(con: Store, ids: list[str]) -> list[NightPlayer]:
-    missed = missed_wins_aggregate(con)
-    from clue_stats.analysis.corpus.ratings import register_person_names
-
-    register_person_names(con)
-    rows = con.frame(
-        f"""
-        WITH night AS (SELECT unnest(?) AS game_id), {review_cte("night")}
-        SELECT coalesce(r.player, m.person, p.name) AS player, coalesce(r.pool, {POOL_SQL.format(g="g")}) AS pool,
-               count(*)::BIGINT AS games, count(*) FILTER (WHERE p.won)::BIGINT AS wins,
-               {summed("rev")}, {missed} AS missed_wins,
-               arg_min(r.rating_before, r.game_index) AS rating_before,
-               arg_max(r.rating_after, r.game_index) AS rating_after,
-               arg_max(r.sigma_after, r.game_index) AS sigma_after
-        FROM players p JOIN games g USING (game_id)
-        LEFT JOIN ratings r ON r.game_id = p.game_id AND r.seat = p.seat
-        LEFT JOIN person_names m ON m.name = p.name
-        LEFT JOIN rev ON rev.game_id = p.game_id AND rev.player = p.name
-        WHERE p.game_id IN (SELECT game_id FROM night)
-        GROUP BY ALL ORDER BY wins DESC, rating_after DESC NULLS LAST, player""",
-        [ids],
-    )
+    rows = reads.night_players(con, ids)
     rows = with_review_accuracy(rows).drop("rated_suggestions")
     return [NightPlayer(**row) for row in rows.iter_rows(named=True)]
 
@@ -255,30 +193,11 @@ def stored_night(con: Store, first: str, last: str) -> tuple[Night, dict[str, Po
 def latest_nights(con: Store, limit: int = 5) -> list[dict[str, Any]]:
     """The latest nights with stored games, the latest first: night, games, winners (in played
     order, one entry per game won, persons as the connection names them)."""
-    rows = con.execute(
-        f"""WITH played AS ({PLAYED_SQL})
-        SELECT {NIGHT_SQL.format(g="g")} AS night, count(*)::BIGINT AS games,
-               list(g.winner ORDER BY {ORDER_SQL.format(g="g", k="k")}) FILTER (WHERE g.winner IS NOT NULL) AS winners
-        FROM games g JOIN played k USING (game_id) WHERE g.played_at IS NOT NULL
-        GROUP BY 1 HAVING night IS NOT NULL ORDER BY night DESC LIMIT ?""",
-        [limit],
-    ).fetchall()
+    rows = reads.latest_nights(con, limit)
     return [{"night": n, "games": int(c), "winners": list(w or [])} for n, c, w in rows]
 
 
 def latest_games(con: Store, filters: GameFilter, limit: int = 10) -> pl.DataFrame:
     """The selection's latest games, the last played first (the reverse of played order): game_id,
     played_at, edition, players (the names in seat order, joined by commas), winner."""
-    where, params = filters.where("g")
-    return con.frame(
-        f"""WITH played AS ({PLAYED_SQL})
-            SELECT g.game_id, g.played_at, g.edition,
-                   (SELECT string_agg(p.name, ', ' ORDER BY p.seat) FROM players p WHERE p.game_id = g.game_id)
-                       AS players,
-                   g.winner
-            FROM games g JOIN played k USING (game_id) WHERE {where}
-            ORDER BY k.played_key DESC, g.ingested_at DESC, g.source_file DESC NULLS FIRST,
-                     g.line DESC NULLS FIRST, g.game_id DESC
-            LIMIT ?""",
-        [*params, limit],
-    )
+    return reads.latest_games(con, filters, limit)

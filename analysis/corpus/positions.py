@@ -1,7 +1,8 @@
 """Starting-position effects: does the seat in turn order, the character or the start square win
 more often than chance would have it? (analysis.md, "Starting-position effects")
 
-Counting is done by DuckDB over the ``games`` and ``players`` tables; polars adds the rates, the 95 %
+Counting is done by the store's queries (ingest.store.queries.positions) over the ``games`` and
+``players`` tables; polars adds the rates, the 95 %
 Wilson intervals and the tests. Effects are always grouped by edition and player count: the 3rd seat
 of a 3-player game is the last to play, the 3rd of a 6-player game is not.
 
@@ -24,6 +25,7 @@ from clue_stats.analysis.words.names import of_edition, square_name
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import editions
 from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store.queries import positions as reads
 
 DIMENSIONS = ("turn_order", "character", "start_square")
 
@@ -61,35 +63,9 @@ def start_squares() -> pl.DataFrame:
 
 
 def _counts(con: Store, dimension: str, filters: GameFilter) -> pl.DataFrame:
-    where, params = filters.where("g")
-    if dimension == "turn_order":
-        # games where the log cannot tell who played first have a NULL turn order for everyone
-        key, join = "p.turn_order", ""
-    elif dimension == "character":
-        key, join = "p.character", ""
-    elif dimension == "start_square":
-        con.register("clue_stats_start_squares", start_squares().to_arrow())
-        key, join = (
-            "s.start_square",
-            "JOIN clue_stats_start_squares s ON s.edition = g.edition AND s.character = p.character",
-        )
-    else:
+    if dimension not in DIMENSIONS:
         raise ValueError(f"unknown dimension {dimension!r} (one of {', '.join(DIMENSIONS)})")
-    sql = f"""
-        SELECT g.edition, g.n_players, {key} AS {dimension},
-               count(*)::BIGINT AS games,
-               count(*) FILTER (WHERE p.won)::BIGINT AS wins,
-               count(*) FILTER (WHERE g.winner IS NOT NULL)::BIGINT AS games_won
-        FROM games g JOIN players p ON p.game_id = g.game_id {join}
-        WHERE {where} AND {key} IS NOT NULL
-        GROUP BY ALL
-        ORDER BY g.edition, g.n_players, {dimension}
-    """
-    try:
-        return con.frame(sql, params)
-    finally:
-        if dimension == "start_square":
-            con.unregister("clue_stats_start_squares")
+    return reads.position_counts(con, dimension, filters, start_squares() if dimension == "start_square" else None)
 
 
 def position_effects(con: Store, dimension: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
@@ -114,14 +90,7 @@ def position_effects(con: Store, dimension: str, filters: GameFilter = GameFilte
 def seat_test(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """The chi-square test of "no seat effect", per (edition, n_players), over the games with a
     winner whose turn order is known: games_won, chi2, df, p_value, and the wins per seat."""
-    where, params = filters.where("g")
-    sql = f"""
-        SELECT g.edition, g.n_players, p.turn_order, count(*)::BIGINT AS wins
-        FROM games g JOIN players p ON p.game_id = g.game_id
-        WHERE {where} AND p.won AND p.turn_order IS NOT NULL
-        GROUP BY ALL ORDER BY ALL
-    """
-    wins = con.frame(sql, params)
+    wins = reads.winning_seats(con, filters)
     rows: dict[str, list] = {
         "edition": [],
         "n_players": [],

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import polars as pl
 
 from clue_stats.analysis.computers import suggestions as review
-from clue_stats.analysis.corpus.night import NIGHT_SQL
 from clue_stats.analysis.review import why
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Game, Suggest
 from clue_stats.ingest.store import Store
+from clue_stats.ingest.store.queries import puzzles as reads
 
 PUZZLE_LABELS = ("mistake", "blunder")
 LIMIT = 500  # puzzles listed for one choice
@@ -29,26 +29,7 @@ def puzzles(con: Store, player: str | None = None, night: str | None = None) -> 
     played_at, edition, player, the cards named and the best ones, bits lost, label, expected and
     best gain. A player's own last night first (when a player is given and no night), then newest
     night first, in record order."""
-    where = ["s.label IN (SELECT unnest(?))"]
-    params: list = [list(PUZZLE_LABELS)]
-    if player is not None:
-        where.append("s.player = ?")
-        params.append(player)
-    if night is not None:
-        where.append(f"{NIGHT_SQL.format(g='g')} = ?")
-        params.append(night)
-    return con.frame(
-        f"""
-        SELECT s.game_id, s.seq, e.line, {NIGHT_SQL.format(g="g")} AS night, g.played_at, g.edition, s.player,
-               s.suspect, s.weapon, s.room, s.best_suspect, s.best_weapon, s.best_room, s.bits_lost, s.label,
-               s.expected_gain_bits, s.best_gain_bits
-        FROM suggestions s JOIN games g USING (game_id)
-        LEFT JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq
-        WHERE {" AND ".join(where)}
-        ORDER BY night DESC NULLS LAST, g.played_at DESC NULLS LAST, s.game_id, s.seq
-        LIMIT {LIMIT}""",
-        params,
-    )
+    return reads.labelled_suggestions(con, PUZZLE_LABELS, player, night, LIMIT)
 
 
 @dataclass(frozen=True)

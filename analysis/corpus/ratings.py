@@ -1,6 +1,6 @@
 """The league's ratings: openskill's Plackett-Luce model over the stored games, in played order.
 
-A game's result is a ranking (``RANK_SQL``): the winner first, the players still in the game tied
+A game's result is a ranking (``SEATS_SQL`` of ingest.store.queries.ratings): the winner first, the players still in the game tied
 next, players eliminated by a wrong accusation last, the later-eliminated ahead of the earlier; a
 game without a winner ranks nobody first. Games are rated in separate pools by their kind (people,
 bots, simulations), each in played order (``played_at``; the ingest time where it is missing). A
@@ -21,78 +21,17 @@ from typing import Any
 import pyarrow as pa
 from openskill.models import PlackettLuce
 
-from clue_stats.analysis.corpus.review_accuracy import review_sums, summed, with_review_accuracy
+from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_, Said, joined
-from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, TABLETOP
 from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.persons import person_names, standing_merges
+from clue_stats.ingest.store.queries import ratings as reads
+from clue_stats.ingest.store.queries.ratings import register_person_names
 
 POOLS = ("people", "bots", "simulations")  # the order pages list them in
 CONSERVATIVE_SIGMAS = 3.0  # rating = mu - 3 sigma: the skill the player is very likely above
-
-# The pool of a game (alias g: games), from its kind (ingest.kinds): people's tabletop and digital
-# games are rated together, bot contests and clue-stats' simulations each on their own.
-POOL_OF_KIND = {TABLETOP: "people", DIGITAL: "people", CONTEST: "bots", SIMULATED: "simulations"}
-POOL_SQL = (
-    "CASE {g}.kind "
-    + " ".join(f"WHEN '{kind}' THEN '{pool}'" for kind, pool in POOL_OF_KIND.items() if pool != "people")
-    + " ELSE 'people' END"
-)
-
-# Played order. A game's moment is its played_at as written (ISO text sorts in time order); a game
-# with a date but no time takes the time of the game typed before it in its file on that date, so that
-# it stays where it was typed among the timed ones (a club that timed the first two games of a night
-# and not the third: the third is third); a game without played_at, its ingest time. Ties (one
-# moment, or dates alone) in the order the games were stored and read: ingested_at, then the source
-# file and the line. PLAYED_SQL gives every game its moment (played_key); ORDER_SQL orders by it,
-# {k} being the alias of PLAYED_SQL's rows and {g} that of games.
-_TIMED = "CASE WHEN length(played_at) > 10 THEN replace(played_at, ' ', 'T') END"
-PLAYED_SQL = f"""
-SELECT game_id, coalesce(
-    {_TIMED},
-    CASE WHEN played_at IS NOT NULL THEN coalesce(
-        last_value({_TIMED} IGNORE NULLS) OVER (
-            PARTITION BY source_file, left(played_at, 10) ORDER BY line NULLS LAST, ingested_at, game_id
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-        played_at) END,
-    strftime(ingested_at, '%Y-%m-%dT%H:%M:%S')) AS played_key
-FROM games"""
-ORDER_SQL = "{k}.played_key, {g}.ingested_at, {g}.source_file NULLS LAST, {g}.line NULLS LAST, {g}.game_id"
-
-# Every seat with its person and its rank in the game (needs the registered table person_names).
-SEATS_SQL = """
-WITH out_at AS (
-    SELECT game_id, player, min(seq) AS out_seq FROM accusations WHERE correct = false GROUP BY ALL
-)
-SELECT p.game_id, p.seat, p.name, coalesce(m.person, p.name) AS player,
-       CASE WHEN p.won THEN 1
-            WHEN NOT p.eliminated THEN 2
-            -- the later-eliminated ahead of the earlier (an elimination without its accusation counts as first)
-            ELSE 2 + dense_rank() OVER (PARTITION BY p.game_id, p.eliminated AND NOT p.won
-                                        ORDER BY coalesce(o.out_seq, -1) DESC)
-       END AS rank
-FROM players p
-LEFT JOIN person_names m ON m.name = p.name
-LEFT JOIN out_at o ON o.game_id = p.game_id AND o.player = p.name
-"""
-
-# The games rated, in each pool's played order: two players at least, no person twice in one game.
-ORDERED_SQL = f"""
-WITH seats AS ({SEATS_SQL}),
-rateable AS (
-    SELECT game_id FROM seats GROUP BY game_id HAVING count(*) >= 2 AND count(DISTINCT player) = count(*)
-),
-played AS ({PLAYED_SQL}),
-pooled AS (
-    SELECT g.*, {POOL_SQL.format(g="g")} AS pool, k.played_key
-    FROM games g JOIN played k USING (game_id) WHERE g.game_id IN (SELECT game_id FROM rateable)
-)
-SELECT pool, (row_number() OVER (PARTITION BY pool ORDER BY {ORDER_SQL.format(g="g", k="g")}) - 1)::INTEGER
-       AS game_index, game_id, content_sha256
-FROM pooled g
-"""
 
 
 def model() -> PlackettLuce:
@@ -102,19 +41,6 @@ def model() -> PlackettLuce:
 
 def conservative(mu: float, sigma: float) -> float:
     return mu - CONSERVATIVE_SIGMAS * sigma
-
-
-# ---------------------------------------------------------------- who is who
-
-
-def register_person_names(con: Store) -> dict[str, str]:
-    """Make the table ``person_names(name, person)`` visible to this connection's queries."""
-    names = person_names(standing_merges(con))
-    con.register(
-        "person_names",
-        pa.table({"name": pa.array(list(names), pa.string()), "person": pa.array(list(names.values()), pa.string())}),
-    )
-    return names
 
 
 # ---------------------------------------------------------------- rating games
@@ -221,12 +147,10 @@ def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, in
     every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
     register_person_names(con)
     ordered: dict[str, list[tuple[str, str]]] = {}
-    for pool, _index, game_id, sha in con.execute(f"{ORDERED_SQL} ORDER BY pool, game_index").fetchall():
+    for pool, _index, game_id, sha in reads.rated_order(con):
         ordered.setdefault(pool, []).append((game_id, sha))
     stored: dict[str, list[tuple[str, str]]] = {}
-    for pool, _index, game_id, sha in con.execute(
-        "SELECT DISTINCT pool, game_index, game_id, content_sha256 FROM ratings ORDER BY pool, game_index"
-    ).fetchall():
+    for pool, _index, game_id, sha in reads.stored_order(con):
         stored.setdefault(pool, []).append((game_id, sha))
     starts: dict[str, int] = {}
     for pool in sorted(set(ordered) | set(stored)):
@@ -236,28 +160,10 @@ def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, in
             starts[pool] = start
     if not starts:
         return []
-    con.register(
-        "rating_starts",
-        pa.table({"pool": list(starts), "start_index": pa.array(list(starts.values()), pa.int32())}),
-    )
-    state_rows = con.execute(
-        """
-        SELECT r.pool, r.player, arg_max(r.mu_after, r.game_index), arg_max(r.sigma_after, r.game_index)
-        FROM ratings r JOIN rating_starts s ON s.pool = r.pool AND r.game_index < s.start_index
-        GROUP BY ALL"""
-    ).fetchall()
+    state_rows, seats = reads.ratings_from(con, starts)
     states: dict[str, dict[str, tuple[float, float]]] = {}
     for pool, player, mu, sigma in state_rows:
         states.setdefault(pool, {})[player] = (mu, sigma)
-    seats = con.execute(
-        f"""
-        WITH ordered AS ({ORDERED_SQL}), seats AS ({SEATS_SQL})
-        SELECT o.pool, o.game_index, o.game_id, o.content_sha256, s.seat, s.name, s.player, s.rank
-        FROM ordered o JOIN rating_starts st ON st.pool = o.pool AND o.game_index >= st.start_index
-        JOIN seats s ON s.game_id = o.game_id
-        ORDER BY o.pool, o.game_index, s.seat"""
-    ).fetchall()
-    con.unregister("rating_starts")
     by_pool: dict[str, list[tuple[str, str, int, list[Seat]]]] = {pool: [] for pool in starts}
     for pool, index, game_id, sha, seat, name, player, rank in seats:
         games = by_pool[pool]
@@ -278,10 +184,6 @@ class MergeRefused(UsageError):
     """A merge that cannot be recorded; the message says why."""
 
 
-def _known_names(con: Store) -> list[str]:
-    return [r[0] for r in con.execute("SELECT DISTINCT name FROM players ORDER BY name").fetchall()]
-
-
 # what a pool's seats are, in words (a merge across pools names them)
 POOL_SEATS = {"people": T_("a person"), "bots": T_("a bot"), "simulations": T_("a simulated player")}
 
@@ -293,7 +195,7 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
     a person and a bot or simulated player (names whose games are rated in different pools)."""
     import difflib
 
-    known = set(_known_names(con))
+    known = set(reads.known_names(con))
     for n in (name, merged_into):
         if n not in known:
             close = difflib.get_close_matches(n, sorted(known), n=3, cutoff=0.6)
@@ -318,15 +220,9 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
         )
     aliases_a = [n for n in known if names.get(n, n) == a]
     aliases_b = [n for n in known if names.get(n, n) == b]
-    together = con.execute(
-        """
-        SELECT p.game_id FROM players p WHERE p.name IN (SELECT unnest(?))
-        INTERSECT SELECT q.game_id FROM players q WHERE q.name IN (SELECT unnest(?))
-        ORDER BY 1 LIMIT 3""",
-        [aliases_a, aliases_b],
-    ).fetchall()
+    together = reads.games_together(con, aliases_a, aliases_b)
     if together:
-        games = ", ".join(r[0] for r in together)
+        games = ", ".join(together)
         raise MergeRefused(
             T_(
                 "{name} and {other} sat at the same table (game {games}): two people, not one; not merged",
@@ -336,7 +232,7 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
             )
         )
     if not force:
-        pools_a, pools_b = _pools_of(con, aliases_a), _pools_of(con, aliases_b)
+        pools_a, pools_b = reads.pools_of(con, aliases_a), reads.pools_of(con, aliases_b)
         if pools_a != pools_b:
             raise MergeRefused(
                 T_(
@@ -351,16 +247,6 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
     return a, b
 
 
-def _pools_of(con: Store, names: list[str]) -> set[str]:
-    """The pools of the games these names sat in."""
-    rows = con.rows(
-        f"SELECT DISTINCT {POOL_SQL.format(g='g')} FROM players p JOIN games g USING (game_id) "
-        "WHERE p.name IN (SELECT unnest(?))",
-        [names],
-    )
-    return {r[0] for r in rows}
-
-
 def _seat_words(pools: set[str]) -> str | Said:
     return joined((POOL_SEATS.get(p, p) for p in POOLS if p in pools), "and")
 
@@ -370,23 +256,7 @@ def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
     last played, their review accuracy over all their rated suggestions (analysis.corpus.review_accuracy) and how
     many were rated, and the merges that made them one (name -> merged into)."""
     resolved = register_person_names(con)
-    rows = con.frame(
-        f"""
-        WITH rev AS (SELECT s.game_id, s.player, {review_sums("s")} FROM suggestions s GROUP BY ALL),
-        seats AS (
-            SELECT p.name, coalesce(m.person, p.name) AS person, p.game_id, g.played_at,
-                   {POOL_SQL.format(g="g")} AS pool, rev.review_expected_bits, rev.review_best_bits,
-                   rev.rated_suggestions
-            FROM players p JOIN games g USING (game_id) LEFT JOIN person_names m ON m.name = p.name
-            LEFT JOIN rev ON rev.game_id = p.game_id AND rev.player = p.name
-        )
-        SELECT person, list(DISTINCT name ORDER BY name) AS names, count(DISTINCT game_id)::BIGINT AS games,
-               min(left(played_at, 10)) AS first_played, max(left(played_at, 10)) AS last_played,
-               list(DISTINCT pool ORDER BY pool) AS pools, {summed("seats")}
-        FROM seats WHERE pool IN (SELECT unnest(?))
-        GROUP BY person ORDER BY games DESC, person""",
-        [list(pools)],
-    )
+    rows = reads.persons(con, pools)
     merges = standing_merges(con)
     return [
         {
@@ -415,21 +285,7 @@ def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
     """Pairs of persons of a pool who may be one: names within max_edits of each other (Levenshtein,
     case ignored) who never sat at one table; the one with more games first (the name to keep):
     keep, other, edits, games of each."""
-    rows = con.execute(
-        """
-        WITH persons AS (SELECT player, count(*) AS games FROM ratings WHERE pool = ? GROUP BY player),
-        pairs AS (
-            SELECT a.player AS keep, b.player AS other, a.games AS keep_games, b.games AS other_games,
-                   levenshtein(lower(a.player), lower(b.player)) AS edits
-            FROM persons a JOIN persons b ON (a.games, b.player) > (b.games, a.player)
-            WHERE abs(length(a.player) - length(b.player)) <= 2
-        )
-        SELECT keep, other, edits, keep_games, other_games FROM pairs
-        WHERE edits <= 2 AND NOT EXISTS (SELECT 1 FROM ratings x JOIN ratings y USING (game_id)
-                          WHERE x.pool = ? AND x.player = pairs.keep AND y.player = pairs.other)
-        ORDER BY edits, keep_games + other_games DESC, keep, other""",
-        [pool, pool],
-    ).fetchall()
+    rows = reads.similar_persons(con, pool)
     return [
         {"keep": k, "other": o, "edits": int(e), "keep_games": int(kg), "other_games": int(og)}
         for k, o, e, kg, og in rows

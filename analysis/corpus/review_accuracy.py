@@ -2,8 +2,9 @@
 per-game definition summed, never a mean of per-game values (docs/analysis.md, "Review accuracy").
 
 Every view that shows a review accuracy over games reads its three sums from the stored
-suggestions with :func:`review_sums` (per game and player, summed again over any grouping) and
-turns them into the figure with :func:`with_review_accuracy`, which applies the one definition,
+suggestions (the store's queries sum them per game and player with
+``ingest.store.queries.fragments.review_sums``, and again over any grouping) and turns them into the
+figure with :func:`with_review_accuracy`, which applies the one definition,
 ``analysis.computers.suggestions.review_accuracy_of``. So the Players page, the Suggestions page, the night
 report and ``clue-stats players --json`` give a player the same figure.
 """
@@ -13,26 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from clue_stats.analysis.computers.suggestions import review_accuracy_of
-
-# the three sums, as columns of the frames the views read
-EXPECTED, BEST, REVIEWED = "review_expected_bits", "review_best_bits", "rated_suggestions"
-
-
-def review_sums(alias: str = "s") -> str:
-    """SQL aggregates over rows of ``suggestions`` (under ``alias``): the expected and the best
-    available gains of the reviewed suggestions, summed, and how many there are."""
-    return (
-        f"sum({alias}.expected_gain_bits) FILTER (WHERE {alias}.best_gain_bits IS NOT NULL) AS {EXPECTED}, "
-        f"sum({alias}.best_gain_bits) AS {BEST}, count({alias}.best_gain_bits)::BIGINT AS {REVIEWED}"
-    )
-
-
-def summed(alias: str) -> str:
-    """SQL aggregates that add up :func:`review_sums` columns of ``alias`` over a coarser grouping."""
-    return (
-        f"sum({alias}.{EXPECTED}) AS {EXPECTED}, sum({alias}.{BEST}) AS {BEST}, "
-        f"coalesce(sum({alias}.{REVIEWED}), 0)::BIGINT AS {REVIEWED}"
-    )
+from clue_stats.ingest.store.queries.fragments import BEST, EXPECTED, REVIEWED
 
 
 def with_review_accuracy(frame: pl.DataFrame, keep_sums: bool = False) -> pl.DataFrame:

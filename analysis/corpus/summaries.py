@@ -12,35 +12,13 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.computers.suggestions import review_accuracy_of
-from clue_stats.analysis.corpus.review_accuracy import BEST, EXPECTED, REVIEWED, review_sums, with_review_accuracy
-from clue_stats.ingest.store import GameFilter, Store, selection
+from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
+from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store.queries import summaries as reads
+from clue_stats.ingest.store.queries.fragments import BEST, EXPECTED, REVIEWED
 
 TOP = 10  # best and worst suggestions, lucky and unlucky guesses, ... per list
 MISSED_LIMIT = 200  # missed wins listed (newest first)
-
-
-def _one(con: Store, sql: str, params: list[Any]) -> dict[str, Any]:
-    rows = con.frame(sql, params).to_dicts()
-    return rows[0] if rows else {}
-
-
-def _games(con: Store, filters: GameFilter) -> tuple[int, int]:
-    """The games the filters select, and how many of them the counting budget analysed only partly."""
-    where, params = filters.where("g")
-    row = _one(
-        con,
-        f"SELECT count(*)::BIGINT AS n, count(g.analysis_cut)::BIGINT AS cut FROM games g WHERE {where}",
-        params,
-    )
-    return int(row["n"]), int(row["cut"])
-
-
-def _bins(column: str, width: float) -> str:
-    """The left edge of a histogram bin, computed in SQL (accuracy 1 falls in the last bin)."""
-    if column.endswith("accuracy"):
-        # least() skips NULLs in DuckDB, so an unrated suggestion must be kept out explicitly
-        return f"CASE WHEN {column} IS NOT NULL THEN least(floor({column} / {width}), {round(1 / width) - 1}) * {width} END"
-    return f"floor({column} / {width}) * {width}"
 
 
 def suggestion_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[str, Any]:
@@ -51,41 +29,9 @@ def suggestion_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[s
     One pass joins the suggestions to their suggesters' seats and counts them at the finest grain any
     figure needs (strategy, player, label, accuracy bin, gain bin); every figure is then a sum over
     that small table. At 100,000 games the join is the costly part, so it is done once."""
-    join_s, in_s, selected = selection(filters, "s")
-    games, cut = _games(con, filters)
-    grain = con.frame(
-        f"""
-        SELECT coalesce(p.strategy, '(not given)') AS strategy, s.player, s.label,
-               {_bins("s.accuracy", 0.05)} AS accuracy_bin, {_bins("s.expected_gain_bits", 0.25)} AS gain_bin,
-               count(*)::BIGINT AS n, count(s.expected_gain_bits)::BIGINT AS n_expected,
-               count(s.accuracy)::BIGINT AS n_accuracy,
-               count(*) FILTER (WHERE NOT p.hand_known)::BIGINT AS n_hand_unknown,
-               sum(s.expected_gain_bits) AS sum_expected, sum(s.accuracy) AS sum_accuracy,
-               {review_sums("s")}
-        FROM suggestions s {join_s} LEFT JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-        WHERE {in_s} GROUP BY ALL""",
-        selected,
-    )
-    ranked = {}
-    # best: the most accurate, and among equally accurate the most informative; worst: the most bits
-    # lost, then the least accurate
-    for key, order in (
-        ("best", "{t}.accuracy DESC, {t}.expected_gain_bits DESC, {t}.game_id, {t}.seq"),
-        ("worst", "{t}.bits_lost DESC, {t}.accuracy ASC, {t}.game_id, {t}.seq"),
-    ):
-        ranked[key] = con.frame(
-            f"""
-            WITH t AS (SELECT s.* FROM suggestions s {join_s} WHERE s.bits_lost IS NOT NULL AND {in_s}
-                       ORDER BY {order.format(t="s")} LIMIT {TOP})
-            SELECT t.game_id, t.seq, t.player, coalesce(p.strategy, '(not given)') AS strategy,
-                   t.suspect, t.weapon, t.room, t.shown_by, t.expected_gain_bits, t.best_gain_bits,
-                   t.best_suspect, t.best_weapon, t.best_room, t.accuracy, t.bits_lost, t.label,
-                   g.edition, g.played_at
-            FROM t JOIN games g USING (game_id)
-            LEFT JOIN players p ON p.game_id = t.game_id AND p.name = t.player
-            ORDER BY {order.format(t="t")}""",
-            selected,
-        )
+    games, cut = reads.games_and_cut(con, filters)
+    grain = reads.suggestion_grain(con, filters)
+    ranked = {key: reads.ranked_suggestions(con, filters, key, TOP) for key in ("best", "worst")}
     return {"totals": _suggestion_totals(grain, games, cut), **_suggestion_figures(grain), **ranked}
 
 
@@ -158,56 +104,11 @@ def _suggestion_figures(grain: pl.DataFrame) -> dict[str, pl.DataFrame]:
 def accusation_summary(con: Store, filters: GameFilter = GameFilter()) -> dict[str, Any]:
     """p_correct and turns waited of the selection's accusations, lucky and unlucky guesses, and the
     missed wins (``players.missed_win``) with the players who were certain."""
-    join_a, in_a, selected = selection(filters, "a")
-    join_p, in_p, _ = selection(filters, "p")
-    outcome = "CASE WHEN a.correct THEN 'won' WHEN NOT a.correct THEN 'lost' ELSE 'unknown' END"
-    columns = f"""a.game_id, a.seq, a.player, a.suspect, a.weapon, a.room, {outcome} AS outcome, a.p_correct,
-                 a.first_certain_seq, a.turns_waited, g.winner, g.edition"""
-    games, _ = _games(con, filters)
-    # every accusation of the selection, counted by outcome, p_correct bin and turns waited
-    grain = con.frame(
-        f"""
-        SELECT {outcome} AS outcome,
-               CASE WHEN a.p_correct IS NOT NULL THEN least(floor(a.p_correct * 10), 9) / 10 END AS bin_start,
-               a.p_correct >= 1 AS certain,
-               CASE WHEN a.turns_waited IS NOT NULL THEN least(a.turns_waited, 10) END::INTEGER AS turns_waited,
-               count(*)::BIGINT AS accusations, sum(a.turns_waited) AS sum_waited
-        FROM accusations a {join_a} WHERE {in_a} GROUP BY ALL""",
-        selected,
-    )
-    lucky = con.frame(
-        f"""
-        SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
-        WHERE a.p_correct < 1 AND a.correct AND {in_a}
-        ORDER BY a.p_correct, a.game_id, a.seq LIMIT {TOP}""",
-        selected,
-    )
-    unlucky = con.frame(
-        f"""
-        SELECT {columns} FROM accusations a JOIN games g USING (game_id) {join_a}
-        WHERE a.p_correct < 1 AND NOT a.correct AND {in_a}
-        ORDER BY a.p_correct DESC, a.game_id, a.seq LIMIT {TOP}""",
-        selected,
-    )
-    seats = _one(
-        con,
-        f"""
-        SELECT count(*) FILTER (WHERE p.first_certain_seq IS NOT NULL)::BIGINT AS certain_players,
-               count(*) FILTER (WHERE p.missed_win)::BIGINT AS missed_wins
-        FROM players p {join_p} WHERE {in_p}""",
-        selected,
-    )
-    missed = con.frame(
-        f"""
-        WITH m AS (SELECT p.game_id, p.name, p.first_certain_seq FROM players p {join_p}
-                   WHERE p.missed_win AND {in_p})
-        SELECT m.game_id, m.name AS player, m.first_certain_seq, a.seq AS accused_at,
-               a.correct AS accused_correct, g.winner, g.played_at
-        FROM m JOIN games g USING (game_id)
-        LEFT JOIN accusations a ON a.game_id = m.game_id AND a.player = m.name
-        ORDER BY g.played_at DESC NULLS LAST, m.game_id, m.first_certain_seq LIMIT {MISSED_LIMIT}""",
-        selected,
-    )
+    games, _ = reads.games_and_cut(con, filters)
+    grain = reads.accusation_grain(con, filters)
+    lucky, unlucky = (reads.guesses(con, filters, won, TOP) for won in (True, False))
+    seats = reads.certain_seats(con, filters)
+    missed = reads.missed_wins(con, filters, MISSED_LIMIT)
 
     def total(condition: pl.Expr | None = None) -> int:
         rows = grain if condition is None else grain.filter(condition)

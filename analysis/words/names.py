@@ -20,6 +20,7 @@ from clue_stats.analysis.words import _
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import CATEGORIES, Deck, Edition, editions, slug
 from clue_stats.ingest.store import Store
+from clue_stats.ingest.store.queries.names import deck_records
 
 CUSTOM = "custom"
 
@@ -105,11 +106,7 @@ def stored_names(con: Store, game_ids: Iterable[str]) -> dict[str, Names]:
     ids = sorted(set(game_ids))
     if not ids:
         return {}
-    rows = con.execute(
-        "SELECT e.game_id, e.payload FROM events e JOIN games g USING (game_id) "
-        "WHERE g.edition = ? AND e.seq = 0 AND e.game_id IN (SELECT unnest(?))",
-        [CUSTOM, ids],
-    ).fetchall()
+    rows = deck_records(con, CUSTOM, ids)
     found = {}
     for game_id, payload in rows:
         try:

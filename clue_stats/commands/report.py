@@ -175,9 +175,10 @@ def _night_report(
     json_output: bool,
     game_limits: Limits,
 ) -> None:
-    from clue_stats.analysis.corpus.night import gather_night, night_moments, nights_played
+    from clue_stats.analysis.corpus.night import gather_night, night_moments
     from clue_stats.analysis.review.post_mortem import gather, post_mortem
     from clue_stats.analysis.review.why import with_reasons
+    from clue_stats.ingest.store.queries.nights import nights_played
 
     first, last = nights
     with store.read_connection(path, persons=True) as con:
