@@ -137,6 +137,7 @@ def _validated(
         replay = validate(game)
     if raw.transcript:  # the program that ran the game wrote it: a broken rule is the player's act
         replay.problems = [p.as_finding() for p in replay.problems]
+    replay.problems = replay.problems + list(raw.findings)  # stored with the game (rows from the replay's)
     problems = in_line_order(problems + [p.located(raw.source_file) for p in replay.problems])
     return game, (None if any(p.is_error for p in problems) else replay), problems
 

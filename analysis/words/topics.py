@@ -51,6 +51,7 @@ READING_ORDER = (
     "problems",
     "board",
     "strategies",
+    "arena",
     "deduction",
     "performance",
     "findings",

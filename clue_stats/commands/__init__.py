@@ -3,6 +3,7 @@
 from clue_stats.commands import (
     agents,
     analyse,
+    arena,
     board,
     convert,
     dashboard,
@@ -19,6 +20,7 @@ from clue_stats.commands import (
 __all__ = [
     "agents",
     "analyse",
+    "arena",
     "board",
     "convert",
     "dashboard",
