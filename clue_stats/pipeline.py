@@ -466,6 +466,44 @@ def ingest_paths(
     return summary
 
 
+@dataclass
+class StoredGame:
+    """What storing one game gave: its id when it is stored (now or before), else its problems."""
+
+    game_id: str | None
+    problems: list[Problem]
+    new: bool = False  # stored by this call (not found stored already)
+
+
+def store_game(
+    raw: RawGame, db: str | Path, wait_seconds: float = 30.0, limits: budget.Limits | None = None
+) -> StoredGame:
+    """One game (a recording) checked, analysed with its whole review and stored as ``ingest`` stores
+    a file's game: one run, one transaction of its rows, the ratings brought in line. Raises
+    StoreBusy when the database stays held for ``wait_seconds``."""
+    outcome = check(raw, analyse=True, review=True, limits=limits)
+    rows = [outcome.rows] if outcome.rows is not None else []
+    rejections = [outcome.rejection] if outcome.rejection is not None else []
+    with store.write_connection(db, wait_seconds) as con:
+        started = store.start_run(con, [raw.source_file or "-"])
+        result = store.write_batch(con, rows, rejections)
+        with con.atomic():
+            update_ratings(con)
+            store.finish_run(
+                con,
+                started,
+                files_read=1,
+                files_skipped=0,
+                games_stored=len(result.stored),
+                games_skipped=len(result.skipped),
+                games_rejected=len(result.rejected),
+            )
+    if outcome.rows is None or result.rejected:
+        problems = [p for r in result.rejected for p in r.problems] or outcome.problems
+        return StoredGame(None, problems)
+    return StoredGame(outcome.rows.game_id, outcome.problems, new=bool(result.stored))
+
+
 def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""

@@ -217,7 +217,7 @@ class Recording:
         """The recording as any reader hands a game on (the pipeline stores it like an ingested file)."""
         return RawGame(
             records=[dict(r) for r in self.records],
-            lines=[None] * len(self.records),
+            lines=list(range(1, len(self.records) + 1)),  # one record a line of the file
             text=self.text(),
             source_file=str(self.path),
             kind=kind,
