@@ -25,6 +25,7 @@ from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 from clue_stats.ingest.store import Store, stored_game
+from clue_stats.ingest.store.schema import REVIEW_COLUMNS
 
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
 TOP_MOMENTS = 5  # key moments shown
@@ -207,6 +208,9 @@ class SuggestionLine:
     giveaway: float | None
     bits_lost: float | None = None
     rated: bool = True  # False: the log does not hold the suggester's hand ("hand not in the log")
+    # every column the review shows with a suggestion (ingest.store.schema.REVIEW_COLUMNS), as stored:
+    # the review page, the report's tables and --json read a new one from here, untouched
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -411,6 +415,7 @@ def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
                 giveaway=row.get("giveaway_bits"),
                 bits_lost=row.get("bits_lost"),
                 rated=row["player"] in hands,
+                values={column: row.get(column) for column in REVIEW_COLUMNS},
             )
         )
     return lines
