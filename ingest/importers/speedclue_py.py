@@ -382,7 +382,6 @@ class _Game:
     def on_round(self, seat: str, number: int) -> None:
         self.settle(number)
         if missing := [str(s) for s, name in enumerate(self.players) if not name]:
-<<<<<<< HEAD
             raise Unconvertible(
                 nT_(
                     len(missing),
@@ -392,11 +391,7 @@ class _Game:
                 ),
                 "bad_players",
             )
-        self.active = self.seat(str(seat))
-=======
-            raise Unconvertible(T_("seat(s) {missing} are given no hand", missing=", ".join(missing)), "bad_players")
         self.active = self.seat(seat)
->>>>>>> main
         self.records.append(located({"type": "turn", "player": self.active}, number))
 
     def on_suggest(self, name: str, args: list[str], number: int) -> None:
