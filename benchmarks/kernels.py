@@ -4,8 +4,9 @@ against those of another checkout, on the same inputs, in one process.
     .venv/bin/python benchmarks/kernels.py --against ../before [--games 5] [--rounds 7]
 
 ``--against``: the root of another checkout of clue-stats (``git worktree add ../before <commit>``).
-Its two kernel modules are loaded from its files (numba compiles them into its own __pycache__ on
-the first run). The inputs: every count of the entropy tables of generated 6-player games
+Its two kernel modules are loaded from its files: those of a checkout before the compiled core
+(engine/_kernels.pyx) need numba in this environment (``.venv/bin/uv pip install numba``), which
+compiles them into that checkout's __pycache__ on the first run; this tree's are the compiled core. The inputs: every count of the entropy tables of generated 6-player games
 (clue_stats/testing.py: 40 random suggestions, one wrong accusation, every hand dealt) and every run
 of the gain program for the best available gain of their first 12 suggestions, captured through
 this tree's engine. Both versions then run all of them, rounds interleaved (A B, B A, ...), CPU time

@@ -371,7 +371,7 @@ class EntropyStrategy(Strategy):
         return min(1.0, self._estimate(room)[0] / 2.0)
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        from clue_stats.engine import deduction  # numba's compiled kernels load only for this strategy
+        from clue_stats.engine import deduction  # deferred: start-up
 
         k = deduction.knowledge_at(game, self.seat.me, len(game.records))
         nb = self.notebook
