@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from clue_stats.analysis.game_analysis import analyse_game
+from clue_stats.analysis.computers.game_analysis import analyse_game
 from clue_stats.engine import budget, counting
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate

@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats import pipeline
-from clue_stats.analysis import accusations, giveaway, information, suggestions
-from clue_stats.analysis.game_analysis import GameAnalysis
+from clue_stats.analysis.computers import accusations, giveaway, information, suggestions
+from clue_stats.analysis.computers.game_analysis import GameAnalysis
 from clue_stats.engine.game import Suggest
 from clue_stats.engine.rules import validate
 from clue_stats.engine.simulate import simulate

@@ -22,7 +22,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from clue_stats.analysis.suggestions import LABEL_ORDER, LABELS, THRESHOLD_TOLERANCE  # noqa: E402
+from clue_stats.analysis.computers.suggestions import LABEL_ORDER, LABELS, THRESHOLD_TOLERANCE  # noqa: E402
 from clue_stats.engine.strategies import STRATEGIES  # noqa: E402
 from clue_stats.ingest.store import read_connection  # noqa: E402
 

@@ -11,7 +11,7 @@
    whole corpus would take hours on 2 cores: the analysis costs 0.07 to 0.35 CPU s a game against
    about 2 ms for reading and checking), the same figures, and the time for all the games
    extrapolated from the slice (labelled as such).
-4. The partitioned path (analysis/partitioned.py) on ``--partitioned-slice`` games: the slice's
+4. The partitioned path (analysis/computers/partitioned.py) on ``--partitioned-slice`` games: the slice's
    events exported to Parquet, analysed on a local Dask cluster of ``--workers`` processes.
 
 The dashboard's page times at 100,000 games are benchmarks/dashboard_speed.py's (run it; not repeated
@@ -118,7 +118,7 @@ def report(label: str, f: dict) -> None:
 
 def measure_partitioned(work: Path, files: list[Path], workers: int, ingest_cpu_per_game: float | None) -> None:
     from clue_stats import pipeline
-    from clue_stats.analysis.partitioned import run_partitioned
+    from clue_stats.analysis.computers.partitioned import run_partitioned
     from clue_stats.ingest.export import export
 
     db = work / "partitioned.duckdb"

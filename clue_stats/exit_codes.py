@@ -1,5 +1,5 @@
 """The exit codes of every `clue-stats` command (README, "Commands"): the command line's, so they live
-here and not in the library below it; clue_stats/app.py maps each family of engine.errors to one."""
+here and not in the library below it; clue_stats/typer_app.py maps each family of engine.errors to one."""
 
 from __future__ import annotations
 

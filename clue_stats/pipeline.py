@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clue_stats import children
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_within
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
@@ -137,6 +137,7 @@ def _validated(
         replay = validate(game)
     if raw.transcript:  # the program that ran the game wrote it: a broken rule is the player's act
         replay.problems = [p.as_finding() for p in replay.problems]
+    replay.problems = replay.problems + list(raw.findings)  # stored with the game (rows from the replay's)
     problems = in_line_order(problems + [p.located(raw.source_file) for p in replay.problems])
     return game, (None if any(p.is_error for p in problems) else replay), problems
 
@@ -166,7 +167,26 @@ def _start_worker(parent: int, hashes: frozenset[str]) -> None:
 def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budget.Limits | None = None) -> Outcome:
     """Build, validate and (optionally) analyse one game, with the whole review unless ``review`` is
     False (the lighter level), each under ``limits`` (default: the environment's or the defaults).
-    Never raises on bad input."""
+    Never raises on bad input; a fault of the program on this game rejects it with an
+    `internal_error` problem, and the run goes on."""
+    try:
+        return _check(raw, analyse, review, limits)
+    except Exception as exc:
+        return _failed_game(raw, exc)
+
+
+def _failed_game(raw: RawGame, exc: BaseException) -> Outcome:
+    problems = [
+        *(p.located(raw.source_file) for p in raw.problems),
+        failed(exc, raw.source_file, raw.first_line, game=True),
+    ]
+    rejection = Rejection(
+        source_file=raw.source_file, line=raw.first_line, raw=raw.text, problems=problems, game_id=_declared_id(raw)
+    )
+    return Outcome(None, rejection, problems)
+
+
+def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | None) -> Outcome:
     limits = limits or budget.Limits.from_env()
     checks = budget.Budget(limits)  # its seconds run from here: reading the game is a part of its checks
     game, problems = cluelog.build_game(raw)
@@ -249,14 +269,20 @@ def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> I
             yield path
             continue
         try:
-            items = formats.iter_file(path)
+            items = formats.read_file(path)
         except OSError as exc:
             summary.files_unreadable += 1
             yield _unreadable(path, exc)
             continue
-        if items is None:
+        except Exception as exc:  # a fault of a reader: a problem of this file, and on with the run
+            summary.files_read += 1
+            yield failed(exc, str(path))
+            continue
+        if isinstance(items, formats.FileSkipped):
             summary.files_skipped += 1
             summary.skipped_files.append(str(path))
+            if items.problem is not None:
+                yield items.problem
             continue
         summary.files_read += 1
         try:
@@ -265,6 +291,24 @@ def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> I
             summary.files_read -= 1
             summary.files_unreadable += 1
             yield _unreadable(path, exc)
+        except Exception as exc:  # a fault of a reader part way: the games before it are kept
+            yield failed(exc, str(path))
+
+
+def failed(exc: BaseException, source_file: str | None, line: int | None = None, game: bool = False) -> Problem:
+    """A fault of clue-stats while reading or checking one file or game, as that file's or game's
+    problem (`internal_error`): the run goes on with the rest."""
+    reason = f"{type(exc).__name__}: {exc}"[:300]
+    return Problem.of(
+        "internal_error",
+        T_(
+            "clue-stats failed on {what} ({reason}); the rest of the run goes on: please report it with the file",
+            what=T_("this game") if game else T_("this file"),
+            reason=reason,
+        ),
+        line=line,
+        source_file=source_file,
+    )
 
 
 def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[list[RawGame], list[Problem]]]:
@@ -465,10 +509,48 @@ def ingest_paths(
     return summary
 
 
+@dataclass
+class StoredGame:
+    """What storing one game gave: its id when it is stored (now or before), else its problems."""
+
+    game_id: str | None
+    problems: list[Problem]
+    new: bool = False  # stored by this call (not found stored already)
+
+
+def store_game(
+    raw: RawGame, db: str | Path, wait_seconds: float = 30.0, limits: budget.Limits | None = None
+) -> StoredGame:
+    """One game (a recording) checked, analysed with its whole review and stored as ``ingest`` stores
+    a file's game: one run, one transaction of its rows, the ratings brought in line. Raises
+    StoreBusy when the database stays held for ``wait_seconds``."""
+    outcome = check(raw, analyse=True, review=True, limits=limits)
+    rows = [outcome.rows] if outcome.rows is not None else []
+    rejections = [outcome.rejection] if outcome.rejection is not None else []
+    with store.write_connection(db, wait_seconds) as con:
+        started = store.start_run(con, [raw.source_file or "-"])
+        result = store.write_batch(con, rows, rejections)
+        with con.atomic():
+            update_ratings(con)
+            store.finish_run(
+                con,
+                started,
+                files_read=1,
+                files_skipped=0,
+                games_stored=len(result.stored),
+                games_skipped=len(result.skipped),
+                games_rejected=len(result.rejected),
+            )
+    if outcome.rows is None or result.rejected:
+        problems = [p for r in result.rejected for p in r.problems] or outcome.problems
+        return StoredGame(None, problems)
+    return StoredGame(outcome.rows.game_id, outcome.problems, new=bool(result.stored))
+
+
 def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
-    from clue_stats.analysis.ratings import rating_updates
+    from clue_stats.analysis.corpus.ratings import rating_updates
 
     updates = rating_updates(con, from_scratch=from_scratch)
     store.replace_ratings(con, updates)
@@ -493,7 +575,7 @@ def merge_players(
     merged into): between the persons the names belong to, so ``unmerge`` of that name undoes it.
     Raises MergeRefused with the reason when the merge cannot be (a person with a bot or simulated
     player only with ``force``)."""
-    from clue_stats.analysis.ratings import merge_plan
+    from clue_stats.analysis.corpus.ratings import merge_plan
 
     with store.write_connection(db, wait_seconds) as con, con.atomic():  # the merge and the ratings, or neither
         name, merged_into = merge_plan(con, name, merged_into, force)

@@ -17,8 +17,8 @@ import random
 import time
 from collections.abc import Sequence
 
-from clue_stats.analysis.game_analysis import GameAnalysis
-from clue_stats.analysis.suggestions import candidate_rooms
+from clue_stats.analysis.computers.game_analysis import GameAnalysis
+from clue_stats.analysis.computers.suggestions import candidate_rooms
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
 from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest

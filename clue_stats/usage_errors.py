@@ -219,11 +219,11 @@ def show(exc: Any) -> None:
 def run(app: typer.Typer) -> NoReturn:
     """Run the app on the command line (sys.argv) as typer's own main does, its usage errors said
     in the reader's language; exit with the command's code (2 for a usage error)."""
-    from clue_stats import help_words
+    from clue_stats import help_screens
 
     try:
         # typer's command with its help in the reader's language; an Exit's code, or what the command returned (None)
-        with help_words.command(app, language(sys.argv[1:])) as command:
+        with help_screens.command(app, language(sys.argv[1:])) as command:
             code = command(standalone_mode=False)
     except click_exceptions.ClickException as exc:
         if type(exc).__name__ != "NoArgsIsHelpError":  # its help is printed already, as typer does

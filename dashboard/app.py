@@ -20,7 +20,7 @@ from clue_stats.analysis import words
 from clue_stats.analysis.words import _
 from clue_stats.dashboard import pages, queries
 from clue_stats.dashboard.app_pages import common
-from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.app_pages.page_text import md
 
 HERE = Path(__file__).resolve().parent
 

@@ -22,14 +22,17 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis import agents, names, ratings, summaries, timeline
-from clue_stats.analysis import league as league_stats
-from clue_stats.analysis import night as night_stats
-from clue_stats.analysis import players as player_stats
-from clue_stats.analysis import positions as position_stats
-from clue_stats.analysis.report import over_budget_messages
+from clue_stats.analysis.corpus import agents, ratings, summaries
+from clue_stats.analysis.corpus import league as league_stats
+from clue_stats.analysis.corpus import night as night_stats
+from clue_stats.analysis.corpus import players as player_stats
+from clue_stats.analysis.corpus import positions as position_stats
+from clue_stats.analysis.review import timeline
+from clue_stats.analysis.review.post_mortem import over_budget_messages
+from clue_stats.analysis.words import names
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
+from clue_stats.ingest.store.queries import nights as night_reads
 
 __all__ = [
     "KINDS",
@@ -163,7 +166,7 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
 @st.cache_data(**CACHE)
 def club_latest(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """The Overview's first lines: the selection's latest games (editions by name) and the latest
-    nights of the whole database (analysis.night: latest_games, latest_nights)."""
+    nights of the whole database (analysis.corpus.night: latest_games, latest_nights)."""
     with _open(path) as con:
         games = night_stats.latest_games(con, filters, LATEST_GAMES)
         nights = night_stats.latest_nights(con, LATEST_NIGHTS)
@@ -224,7 +227,7 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
 def replay_timeline(path: str, version: str, game_id: str) -> tuple[pl.DataFrame | None, str | None]:
     """Envelope entropy of every observer after every record, and why it is missing (None: it is not).
 
-    An analysed game's is read from its stored ``information`` rows (analysis.timeline); a game
+    An analysed game's is read from its stored ``information`` rows (analysis.review.timeline); a game
     stored without analysis has it counted here, under the page's budget; a game stored over the
     budget is not counted again (it would pass the budget again): the reason is returned instead.
     When each player became certain is read from ``players.first_certain_seq`` (replay_game)."""
@@ -246,16 +249,17 @@ def notebook(
 
 @st.cache_data(**CACHE)
 def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, Any]:
-    """The review page's read of one game (analysis.game_review over its post-mortem): the brief,
+    """The review page's read of one game (analysis.review.rows over its post-mortem): the brief,
     the race to the solution, every suggestion and each player's figures, why each suggestion that
     lost bits did (counted under the page's budget), and why the entropy or those reasons are
-    missing when they are; ``places`` says a record by its line (analysis.record_words.Places).
+    missing when they are; ``places`` says a record by its line (analysis.words.records.Places).
     Its sentences are in ``lang``, the reader's language (words.language(): part of the cache's
     key, so that each language has its own). Raises GameNotFound for an unknown id."""
     from dataclasses import replace
 
-    from clue_stats.analysis import game_review as review
-    from clue_stats.analysis import report, why
+    from clue_stats.analysis.review import post_mortem as report
+    from clue_stats.analysis.review import rows as review
+    from clue_stats.analysis.review import why
 
     with _open(path) as con:
         data = report.gather(con, game_id)
@@ -269,7 +273,7 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
         "suggestions": pl.DataFrame(review.suggestion_rows(pm, data), infer_schema_length=None),
         "players": pl.DataFrame(review.player_rows(pm, data), infer_schema_length=None),
         "missing": missing,
-        "whys": whys,  # record -> why the suggestion lost bits, in words (analysis.why)
+        "whys": whys,  # record -> why the suggestion lost bits, in words (analysis.review.why)
         "whys_missing": whys_missing,
         "places": pm.places,
     }
@@ -277,9 +281,9 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
 
 @st.cache_data(**CACHE)
 def puzzle_list(path: str, version: str, player: str | None, night: str | None) -> dict[str, Any]:
-    """The Puzzles page's read (analysis.puzzles): the players with puzzles, the nights, and the
+    """The Puzzles page's read (analysis.corpus.puzzles): the players with puzzles, the nights, and the
     puzzles of the choice, cards by the edition's names (ids kept as ``*_id``)."""
-    from clue_stats.analysis import puzzles
+    from clue_stats.analysis.corpus import puzzles
 
     with _open(path) as con:
         everyone = puzzles.puzzles(con)
@@ -313,10 +317,10 @@ def puzzle_attempt(
     best_gain: float,
     lang: str,
 ) -> tuple[Any, str | None]:
-    """A suggestion the reader chose at a puzzle, rated against the best (analysis.puzzles.attempt)
+    """A suggestion the reader chose at a puzzle, rated against the best (analysis.corpus.puzzles.attempt)
     under the page's budget; None and the reason when it passes it. The reason is said in ``lang``,
     the reader's language (words.language(): part of the cache's key)."""
-    from clue_stats.analysis import puzzles
+    from clue_stats.analysis.corpus import puzzles
     from clue_stats.engine import budget
 
     game = replay_game(path, version, game_id).game
@@ -333,7 +337,7 @@ SUGGESTION_CARDS = ("suspect", "weapon", "room", "best_suspect", "best_weapon", 
 
 @st.cache_data(**CACHE)
 def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
-    """Gains, accuracy and labels of the selection's suggestions (analysis.summaries)."""
+    """Gains, accuracy and labels of the selection's suggestions (analysis.corpus.summaries)."""
     with _open(path) as con:
         data = summaries.suggestion_summary(con, filters)
         for key in ("best", "worst"):  # cards by the edition's names
@@ -343,7 +347,7 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
 
 @st.cache_data(**CACHE)
 def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
-    """p_correct, turns waited, lucky and unlucky guesses and missed wins (analysis.summaries)."""
+    """p_correct, turns waited, lucky and unlucky guesses and missed wins (analysis.corpus.summaries)."""
     with _open(path) as con:
         data = summaries.accusation_summary(con, filters)
         for key in ("lucky", "unlucky"):  # cards by the edition's names
@@ -356,7 +360,7 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
 
 @st.cache_data(**CACHE)
 def position_effects(path: str, version: str, filters: GameFilter, dimension: str) -> dict[str, pl.DataFrame]:
-    """Starting-position effects (analysis.positions) for one dimension: "turn_order" (with the
+    """Starting-position effects (analysis.corpus.positions) for one dimension: "turn_order" (with the
     chi-square test over seats), "character" or "start_square". One dimension at a time, because
     each is a scan of every seat of the selection and a page shows one."""
     with _open(path) as con:
@@ -369,7 +373,7 @@ def position_effects(path: str, version: str, filters: GameFilter, dimension: st
 
 @st.cache_data(**CACHE)
 def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.DataFrame:
-    """Per player (or strategy): games, wins, accuracy, turns waited, missed wins (analysis.players)."""
+    """Per player (or strategy): games, wins, accuracy, turns waited, missed wins (analysis.corpus.players)."""
     with _open(path) as con:
         return player_stats.player_summary(con, filters, by=by)
 
@@ -377,12 +381,12 @@ def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.
 @st.cache_data(**CACHE)
 def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict[str, Any]:
     """The Agents page's read: the games the filters select of any kind, and per agent (program/model
-    or name) the figures over the digital and contest games (analysis.agents)."""
+    or name) the figures over the digital and contest games (analysis.corpus.agents)."""
     with _open(path) as con:
         return {"games": agents.games_of_any_kind(con, filters), "table": agents.agent_summary(con, filters, by=by)}
 
 
-# ---------------------------------------------------------------- the league (analysis.league)
+# ---------------------------------------------------------------- the league (analysis.corpus.league)
 
 
 @st.cache_data(**CACHE)
@@ -390,7 +394,7 @@ def league_view(path: str, version: str, filters: GameFilter, wanted: str | None
     """The Players page's first read, over one connection: the selection's size, its rated pools
     (pool, games, players) and the leaderboard of the pool ``wanted`` (when the selection rates
     games of it; else of the people's, else of the first pool), and the people's names that may be
-    one person (analysis.ratings.likely_duplicates): selected, pools, pool, board, duplicates."""
+    one person (analysis.corpus.ratings.likely_duplicates): selected, pools, pool, board, duplicates."""
     with _open(path) as con:
         selected = reads.selection_size(con, filters)
         pools = league_stats.pool_sizes(con, filters)
@@ -403,7 +407,7 @@ def league_view(path: str, version: str, filters: GameFilter, wanted: str | None
 
 @st.cache_data(**CACHE)
 def league_board(path: str, version: str, filters: GameFilter, pool: str) -> pl.DataFrame:
-    """The pool's leaderboard over the selection (analysis.league.leaderboard)."""
+    """The pool's leaderboard over the selection (analysis.corpus.league.leaderboard)."""
     with _open(path) as con:
         return league_stats.leaderboard(con, pool, filters)
 
@@ -420,7 +424,7 @@ def league_details(
 ) -> dict[str, pl.DataFrame]:
     """What the Players page shows below its leaderboard, over one connection: the course of some
     players over time (``history``), one player's best and worst suggestions and head-to-head, and
-    the head-to-head matrix of the leaders (analysis.league)."""
+    the head-to-head matrix of the leaders (analysis.corpus.league)."""
     empty = pl.DataFrame()
     with _open(path) as con:
         picks = league_stats.suggestions_of(con, pool, player, filters) if player is not None else {}
@@ -440,7 +444,7 @@ def person_view(path: str, version: str, filters: GameFilter, player: str) -> di
     """The Player page's read of one person of the people's league, over one connection: their row of
     the leaderboard (``row``, None when they have no rated game in the selection), their games, the
     course of their rating and review accuracy (``history``), label counts, best and worst suggestions
-    and head-to-head (analysis.league)."""
+    and head-to-head (analysis.corpus.league)."""
     pool = "people"
     with _open(path) as con:
         board = league_stats.leaderboard(con, pool, filters)
@@ -460,19 +464,19 @@ def person_view(path: str, version: str, filters: GameFilter, player: str) -> di
         }
 
 
-# ---------------------------------------------------------------- game nights (analysis.night)
+# ---------------------------------------------------------------- game nights (analysis.corpus.night)
 
 
 @st.cache_data(**CACHE)
 def nights(path: str, version: str) -> list[str]:
     """Every night with a stored game (YYYY-MM-DD), the latest first."""
     with _open(path) as con:
-        return list(reversed(night_stats.nights_played(con)))
+        return list(reversed(night_reads.nights_played(con)))
 
 
 @st.cache_data(**CACHE)
 def night_view(path: str, version: str, night: str) -> dict[str, Any]:
-    """What the Night page shows of one night (analysis.night.stored_night): its games in played order
+    """What the Night page shows of one night (analysis.corpus.night.stored_night): its games in played order
     (``games``), its players with their ratings before and after (``players``), and its moments
     (``best``, ``blunder``, ``longest_wait``: dicts, or None), each with the line of its record."""
     with _open(path) as con:

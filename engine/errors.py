@@ -16,7 +16,7 @@
         └── StoreBusy         ... because another process holds it
 
 The command line maps each family to an exit code (``clue_stats.exit_codes``) in one place
-(``clue_stats.app.handled``); a
+(``clue_stats.typer_app.handled``); a
 library caller catches the family it can act on. Bad *records* are not exceptions but problems
 (engine.problems), collected and reported together; the exceptions above that the readers raise
 inside (NotationError, Unconvertible) become problems before they leave the reader.

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from clue_stats.ingest.cluelog import FIELDS, PLAYER_FIELDS
-from clue_stats.ingest.store import Store, pseudonym_secret, read_connection
+from clue_stats.ingest.store import pseudonym_secret, read_connection
+from clue_stats.ingest.store.queries.export import table_columns, write_table
 from clue_stats.ingest.store.schema import TABLE
 
 TABLES = (
@@ -105,18 +106,6 @@ def pseudonymise_payload(payload: str, salt: str) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def _columns(con: Store, table: str) -> list[str]:
-    return [
-        r[0]
-        for r in con.execute(
-            # the stored table's own columns (the persons' view of it has the same, in the same order)
-            "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-            "AND table_catalog = current_database() AND table_schema = 'main' ORDER BY ordinal_position",
-            [table],
-        ).fetchall()
-    ]
-
-
 def export(
     db: str | Path, out: str | Path, fmt: str = "parquet", pseudonymise: bool = False, salt: str = ""
 ) -> dict[str, int]:
@@ -149,28 +138,15 @@ def export(
         )
         con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
         for table in TABLES:
-            columns = _columns(con, table)
-            if not columns:  # a table newer than the database (made by an older clue-stats)
+            if not table_columns(con, table):  # a table newer than the database (made by an older clue-stats)
                 continue
-            select = []
-            for column in columns:
-                quoted = f'"{column}"'
-                if pseudonymise and column in LEFT_OUT.get(table, ()):
-                    continue
-                if pseudonymise and column in NAME_COLUMNS.get(table, ()):
-                    select.append(f"pseudonym({quoted}) AS {quoted}")
-                elif pseudonymise and column == "game_id":
-                    select.append(f"game_pseudonym({quoted}) AS {quoted}")
-                elif pseudonymise and table == "events" and column == "payload":
-                    select.append("pseudonymise_payload(CAST(payload AS VARCHAR)) AS payload")
-                else:
-                    select.append(quoted)
-            # the file name goes to DuckDB as a value, never pasted into SQL (a folder may be "Bob's")
-            rows = con.sql(f"SELECT {', '.join(select)} FROM {table}")
-            target = str(folder / f"{table}.{fmt}")
-            if fmt == "parquet":
-                rows.write_parquet(target)
-            else:
-                rows.write_csv(target, header=True)
-            ((written[table],),) = con.execute(f"SELECT count(*) FROM {table}").fetchall()
+            written[table] = write_table(
+                con,
+                table,
+                str(folder / f"{table}.{fmt}"),
+                fmt,
+                pseudonymise,
+                LEFT_OUT.get(table, ()),
+                NAME_COLUMNS.get(table, ()),
+            )
     return written

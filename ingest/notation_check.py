@@ -226,6 +226,13 @@ def _response_order(parsed: Parsed, names: tuple[str, ...], found: list[Finding]
     return True
 
 
+def response_order_findings(parsed: Parsed, names: tuple[str, ...]) -> list[Finding]:
+    """The problems of the order of a suggestion's answers alone (of a line with other problems)."""
+    found: list[Finding] = []
+    _response_order(parsed, names, found)
+    return found
+
+
 def check(parsed: list[Parsed], deck: Deck, names: tuple[str, ...]) -> list[Finding]:
     """Every finding, in the order of the lines."""
     notebook = _Notebook(deck, names)

@@ -17,8 +17,10 @@ Lexical rules (docs/notation.md, "Writing names"):
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from clue_stats.engine.errors import InputError
 from clue_stats.engine.problems import T_, Said
@@ -60,6 +62,23 @@ class NotationError(InputError):
     def __init__(self, code: str, what: str | Said, start: int, end: int):
         super().__init__(str(what))
         self.code, self.what, self.start, self.end = code, what, start, end
+        # the line's other problems, found after this one (a line is fixed in one round, not two)
+        self.others: list[NotationError] = []
+        # what could be read of the record despite the problems (a suggestion's answers), for the
+        # checks that do not need what was wrong (the order of the answers): set by the parser
+        self.partial: Any = None
+
+    def every(self) -> list[NotationError]:
+        """This problem and the line's others, in the order of their columns."""
+        return sorted([self, *self.others], key=lambda e: e.start)
+
+    @classmethod
+    def all_of(cls, errors: Sequence[NotationError], partial: Any = None) -> NotationError:
+        """The first of a line's problems, carrying the rest."""
+        first = min(errors, key=lambda e: e.start)
+        first.others = [e for e in errors if e is not first]
+        first.partial = partial
+        return first
 
     @classmethod
     def at(cls, code: str, what: str | Said, *tokens: Token) -> NotationError:
@@ -70,15 +89,40 @@ class NotationError(InputError):
         return cls(code, what, tokens[0].start, tokens[-1].end)
 
 
+def _shown(ch: str) -> str:
+    """A character of the quoted line as a terminal may show it: a control character (or a
+    bidirectional override, a line separator) escaped (``\\x1b``), never sent raw; a tab kept."""
+    if ch != "\t" and (
+        unicodedata.category(ch) in ("Cc", "Zl", "Zp") or "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069"
+    ):
+        return ascii(ch)[1:-1]
+    return ch
+
+
+def _under(ch: str) -> str:
+    """What stands under a shown character so that the caret keeps its column: a tab under a tab,
+    two spaces under a wide character (CJK), nothing under a combining mark."""
+    if ch == "\t":
+        return "\t"
+    if len(ch) > 1:  # an escaped control character
+        return " " * len(ch)
+    if unicodedata.combining(ch):
+        return ""
+    return "  " if unicodedata.east_asian_width(ch) in ("W", "F") else " " * len(ch)
+
+
 def pointer(raw: str, start: int, end: int, what: str | Said) -> str | Said:
     """``what`` then the line and a caret under columns start..end (the column is the problem's own);
-    of a message said as a template, the line and the caret are its tail (the same in every language)."""
+    of a message said as a template, the line and the caret are its tail (the same in every language).
+    The tail is two lines of our own (the line as shown, control characters escaped, and the caret),
+    so that a terminal prints them as lines and the caret stands under the problem."""
     start = max(0, min(start, len(raw)))
     end = max(start + 1, end)
-    # the same tabs as the line, so that the caret stands under the problem in any editor
-    pad = "".join("\t" if ch == "\t" else " " for ch in raw[:start])
-    tail = f"\n    {raw}\n    {pad}{'^' * (end - start)}"
-    return what.followed_by(tail) if isinstance(what, Said) else f"{what}{tail}"
+    shown = [_shown(ch) for ch in raw]
+    pad = "".join(_under(ch) for ch in shown[:start])
+    width = max(1, len("".join(_under(ch) for ch in shown[start:end])))
+    tail = f"\n    {''.join(shown)}\n    {pad}{'^' * width}"
+    return what.followed_by(tail) if isinstance(what, Said) else Said("{message}", (("message", what),), tail=tail)
 
 
 def _string(raw: str, i: int) -> tuple[str, int]:

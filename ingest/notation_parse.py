@@ -611,62 +611,107 @@ def _split_answers(tokens: Sequence[Token]) -> tuple[list[Token], list[tuple[Tok
 
 
 def _suggest(line: Line, context: Context, subject: list[Token], rest: list[Token]) -> Parsed:
+    """A suggestion; every problem of the line is raised at once (an unknown card does not hide a
+    forgotten answer), with what could be read for the order of the answers (``partial``)."""
     spans: dict[str, Span] = {}
-    player = _player(context, subject, spans)
+    errors: list[NotationError] = []
+    player: str | None = None
+    try:
+        player = _player(context, subject, spans)
+    except NotationError as e:
+        errors.append(e)
     head, answers = _split_answers(rest)
-    suspect, weapon, room = _triple(head, context, spans, T_("a suggestion"))
+    named: tuple[str, str, str] | None = None
+    try:
+        named = _triple(head, context, spans, T_("a suggestion"))
+    except NotationError as e:
+        errors.append(e)
     end = line.tokens[-1].end
     spans["end"] = (end, end + 1)
     if not answers:
-        raise NotationError(
-            "empty_responses",
-            T_(
-                "no answers: after the room write '/ Ben -' for each pass and '/ Cleo Seil' (or '/ Cleo ?') for the card shown, or '/ -' when nobody could show"
-            ),
-            end,
-            end + 1,
-        )
-    responses: list[dict[str, Any]] = []
-    if len(answers) == 1 and len(answers[0][1]) == 1 and answers[0][1][0].is_word("-"):
-        names = context.players.names
-        seat = names.index(player)
-        # "/ -": nobody could show, so every other player passed, clockwise from the left
-        responses = [{"player": names[(seat + k) % len(names)], "shows": None} for k in range(1, len(names))]
-        spans["all_passed"] = _span(answers[0][1])
-    for k, (sep, words) in enumerate(answers if not responses else []):
-        if not words:
-            raise NotationError.at("bad_notation", T_("an answer is missing after this '/'"), sep)
-        who, j = context.players.take(words, 0)
-        spans[f"who{k}"] = _span(words[:j])
-        said = words[j:]
-        if not said:
-            raise NotationError(
-                "bad_notation",
+        errors.append(
+            NotationError(
+                "empty_responses",
                 T_(
-                    "what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown",
-                    who=who,
+                    "no answers: after the room write '/ Ben -' for each pass and '/ Cleo Seil' (or '/ Cleo ?') for the card shown, or '/ -' when nobody could show"
                 ),
-                *_after(words, j),
+                end,
+                end + 1,
             )
-        spans[f"said{k}"] = _span(said)
-        if said[0].is_word("-", "?"):
-            if len(said) > 1:
-                raise NotationError.at(
-                    "bad_notation", T_("a '/' is missing before '{text}'", text=said[1].text), said[1]
-                )
-            shows = None if said[0].text == "-" else "?"
-        else:
-            shows = _shown(said, context, (suspect, weapon, room))
-        responses.append({"player": who, "shows": shows})
+        )
+        raise NotationError.all_of(errors)
+    responses: list[dict[str, Any]] = []
+    complete = True  # every answer read (its player and whether a card was shown)
+    if len(answers) == 1 and len(answers[0][1]) == 1 and answers[0][1][0].is_word("-"):
+        spans["all_passed"] = _span(answers[0][1])
+        if player is not None:
+            names = context.players.names
+            seat = names.index(player)
+            # "/ -": nobody could show, so every other player passed, clockwise from the left
+            responses = [{"player": names[(seat + k) % len(names)], "shows": None} for k in range(1, len(names))]
+    else:
+        for k, (sep, words) in enumerate(answers):
+            try:
+                responses.append(_answer(k, sep, words, context, named, spans))
+            except NotationError as e:
+                errors.append(e)
+                if isinstance(e.partial, dict):
+                    responses.append(e.partial)
+                    e.partial = None
+                else:
+                    complete = False
     record = {
         "type": "suggest",
         "player": player,
-        "suspect": suspect,
-        "weapon": weapon,
-        "room": room,
+        "suspect": named[0] if named else None,
+        "weapon": named[1] if named else None,
+        "room": named[2] if named else None,
         "responses": responses,
     }
-    return Parsed(_with_extra(record, line), line, spans)
+    parsed = Parsed(_with_extra(record, line), line, spans)
+    if errors:
+        raise NotationError.all_of(errors, parsed if player is not None and complete else None)
+    return parsed
+
+
+def _answer(
+    k: int,
+    sep: Token,
+    words: list[Token],
+    context: Context,
+    named: tuple[str, str, str] | None,
+    spans: dict[str, Span],
+) -> dict[str, Any]:
+    """The k-th answer after a '/': who answered and what (None for a pass, '?' for a card unseen);
+    a card shown that cannot be read is raised with the answer itself (``partial``: a card was shown)."""
+    if not words:
+        raise NotationError.at("bad_notation", T_("an answer is missing after this '/'"), sep)
+    who, j = context.players.take(words, 0)
+    spans[f"who{k}"] = _span(words[:j])
+    said = words[j:]
+    if not said:
+        raise NotationError(
+            "bad_notation",
+            T_(
+                "what did {who} answer? write '-' (passed), '?' (showed a card you did not see) or the card shown",
+                who=who,
+            ),
+            *_after(words, j),
+        )
+    spans[f"said{k}"] = _span(said)
+    if said[0].is_word("-", "?"):
+        if len(said) > 1:
+            raise NotationError.at("bad_notation", T_("a '/' is missing before '{text}'", text=said[1].text), said[1])
+        return {"player": who, "shows": None if said[0].text == "-" else "?"}
+    try:
+        if named is None:  # the named cards are wrong: a shown card can still be read by its full name
+            shows = context.deck.keys.get(slug(" ".join(t.text for t in said))) or context.cards.whole(said, None)
+        else:
+            shows = _shown(said, context, named)
+    except NotationError as e:
+        e.partial = {"player": who, "shows": "?"}  # a card was shown, whichever: the order can be checked
+        raise
+    return {"player": who, "shows": shows}
 
 
 def _shown(words: Sequence[Token], context: Context, named: tuple[str, str, str]) -> str:
@@ -826,7 +871,7 @@ def _cards(tokens: Sequence[Token], context: Context, after: Token) -> list[str]
         cards.append(card)
     if not cards:
         raise NotationError(
-            "bad_notation", "which cards? name them after '" + after.text + "'", after.end, after.end + 1
+            "bad_notation", T_("which cards? name them after '{word}'", word=after.text), after.end, after.end + 1
         )
     return cards
 

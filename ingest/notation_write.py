@@ -258,6 +258,27 @@ def _first_that_reads_back(attempts: Sequence[Callable[[], str]], reads_back: Ca
     raise NotationWriteError(f"{what} cannot be written so that it reads back the same")
 
 
+def record_line(game: Game, r: Event) -> str:
+    """One record of ``game`` as its notation line (read back before it is returned); raises
+    :class:`NotationWriteError` for what the notation cannot say (``x-`` records and fields)."""
+    context = Context.of(game.deck, game.names)
+    expected = cluelog.event_dict(r)
+    where = f"record {r.seq} ({r.type})"
+
+    def reads_back(text: str) -> bool:
+        try:
+            line = lex(0, text)
+            return keyword(line) not in HEADER_KEYS and read_record(line, context).record == expected
+        except NotationError:
+            return False
+
+    attempts = [
+        partial(lambda mode: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where), mode)
+        for mode in (0, 1, 2)
+    ]
+    return _first_that_reads_back(attempts, reads_back, where)
+
+
 def write_game(game: Game) -> str:
     """One game as notation lines (a game line first); raises :class:`NotationWriteError`."""
     dicts = cluelog.record_dicts(game)

@@ -27,6 +27,9 @@ class RawGame:
     # Written by the program that ran the game (a server's or an agents' transcript): a rule of play
     # broken in it is what a player did, reported as a ``rule_break`` finding stored with the game.
     transcript: bool = False
+    # Findings about the players from the program that ran the game (the arena's rule breaks: a
+    # timeout, a card shown that the bot lacks), each at its record; stored with the game's problems.
+    findings: list[Problem] = field(default_factory=list)
 
     def keep_place(self, line: int | None) -> None:
         """A line that could not be read keeps its seq (so later seqs stay those of the file); its

@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clue_stats import pipeline
-from clue_stats.analysis import agents
-from clue_stats.analysis.stats import wilson_interval
+from clue_stats.analysis.corpus import agents
+from clue_stats.analysis.corpus.stats import wilson_interval
 from clue_stats.ingest import store
 from tests.helpers import ROOT
 
@@ -135,7 +135,8 @@ def test_the_agents_command_gives_the_same_figures(db: Path):
 
 
 def test_the_games_report_shows_what_the_agents_said_they_knew(db: Path):
-    from clue_stats.analysis import report, report_md
+    from clue_stats.analysis.report import markdown as report_md
+    from clue_stats.analysis.review import post_mortem as report
 
     with store.read_connection(db) as con:
         [game_id] = con.execute("SELECT game_id FROM games WHERE source_file LIKE '%sample_game_output%'").fetchall()[0]

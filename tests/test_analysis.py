@@ -15,9 +15,9 @@ from fractions import Fraction
 import polars as pl
 import pytest
 
-from clue_stats.analysis import accusations, giveaway, information, suggestions
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION, analyse_game
-from clue_stats.analysis.timeline import certainty, entropy_frame, notebook_frame, stored_entropy_frame
+from clue_stats.analysis.computers import accusations, giveaway, information, suggestions
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_game
+from clue_stats.analysis.review.timeline import certainty, entropy_frame, notebook_frame, stored_entropy_frame
 from clue_stats.engine.game import Deal, Game
 from clue_stats.engine.rules import validate
 from clue_stats.ingest.store import GameRows

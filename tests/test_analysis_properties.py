@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clue_stats.analysis import accusations, suggestions
-from clue_stats.analysis.game_analysis import analyse_game
+from clue_stats.analysis.computers import accusations, suggestions
+from clue_stats.analysis.computers.game_analysis import analyse_game
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game
 from clue_stats.engine.rules import validate

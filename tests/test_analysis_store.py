@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis.game_analysis import ANALYSIS_VERSION
-from clue_stats.analysis.players import player_summary
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION
+from clue_stats.analysis.corpus.players import player_summary
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import write_game

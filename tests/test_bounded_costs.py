@@ -148,7 +148,7 @@ def test_an_unknown_card_in_a_large_deck_still_gets_a_did_you_mean(tmp_path):
 
 
 def test_the_race_chart_draws_a_step_line_from_its_changes_only():
-    from clue_stats.analysis.game_review import steps as _steps
+    from clue_stats.analysis.review.rows import steps as _steps
 
     # a long game solved early: 100,000 records at 0 bits draw the same line as two points
     series = [(1, 3.5), (2, 3.5), (3, 1.0000001), (4, 1.0), *((seq, 0.0) for seq in range(5, 100_005))]

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis import game_analysis
+from clue_stats.analysis.computers import game_analysis
 from clue_stats.cli import app
 from clue_stats.engine import budget, counting, counting_kernel, rules
 from clue_stats.engine.errors import UsageError

@@ -9,7 +9,6 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from clue_stats.app import handled
 from clue_stats.cli import app
 from clue_stats.engine.board import BoardFormatError, UnknownBoard
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreBusy, StoreError, UsageError
@@ -18,6 +17,7 @@ from clue_stats.engine.strategies import UnknownStrategy
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest.notation_write import NotationWriteError
 from clue_stats.ingest.store import read_connection
+from clue_stats.typer_app import handled
 from tests.helpers import FIXTURES, ROOT
 
 runner = CliRunner()

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis import league
+from clue_stats.analysis.corpus import league
 from clue_stats.cli import app
 from clue_stats.dashboard import pages
 from clue_stats.dashboard.app_pages.tables import rows_html

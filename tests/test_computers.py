@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clue_stats.analysis.computers import COMPUTERS, GainedAgainstExpectedComputer, gained_against_expected
-from clue_stats.analysis.game_analysis import analyse_game
+from clue_stats.analysis.computers.game_analysis import analyse_game
+from clue_stats.analysis.computers.registry import COMPUTERS, GainedAgainstExpectedComputer, gained_against_expected
 from clue_stats.engine import budget
 from clue_stats.testing import random_game
 from tests.helpers import docs_log, load

@@ -21,10 +21,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clue_stats import pipeline
-from clue_stats.analysis import league as league_stats
-from clue_stats.analysis import positions as position_stats
-from clue_stats.analysis import timeline
-from clue_stats.analysis.names import edition_name, of_edition
+from clue_stats.analysis.corpus import league as league_stats
+from clue_stats.analysis.corpus import positions as position_stats
+from clue_stats.analysis.review import timeline
+from clue_stats.analysis.words.names import edition_name, of_edition
 from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
 from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus, open_app
@@ -669,7 +669,7 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
     """players.missed_win and players.review_accuracy, read through the dashboard (its query and
     the Accusations page), the player statistics and the report: the same numbers as the columns,
     on the games of tests/test_analysis.py whose missed wins are checked by hand."""
-    from clue_stats.analysis.report import gather, post_mortem
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem
     from tests.helpers import ANNA_ASKS_GREEN, BEN_WINS, REVEAL_GREEN, TURN_ANNA, TURN_BEN, anna_and_ben, docs_log
 
     def game(game_id: str, *records: str) -> str:
@@ -700,7 +700,7 @@ def test_missed_wins_and_review_accuracy_are_the_same_numbers_everywhere(tmp_pat
     assert_clean(at)
     assert number(metrics(at)["Missed wins"]) == len(missed)
     # the statistics, and the Players page's leaderboard
-    from clue_stats.analysis import players as player_stats
+    from clue_stats.analysis.corpus import players as player_stats
 
     with store.read_connection(db) as con:
         summary = {r["name"]: r for r in player_stats.player_summary(con, by="name").iter_rows(named=True)}

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from clue_stats.cli import app
 from clue_stats.commands import dashboard as command
-from clue_stats.dashboard.app_pages import words
+from clue_stats.dashboard.app_pages import page_text
 from tests.helpers import ROOT
 
 runner = CliRunner()
@@ -71,7 +71,7 @@ def test_the_command_is_listed_and_documented():
 
 @given(hs.text())
 def test_md_escapes_every_markdown_character(text):
-    escaped = words.md(text)
+    escaped = page_text.md(text)
     # read back as Markdown reads escapes: the text returns (newlines become spaces), and no
     # character that Markdown or Streamlit acts on is left bare
     unescaped, i = [], 0
@@ -86,20 +86,20 @@ def test_md_escapes_every_markdown_character(text):
     shown = "".join(unescaped)
     # bare addresses are broken by an invisible word joiner, so Markdown makes no link of them
     assert not re.search(r"(?i)(https?|ftp|mailto|xmpp):|www\.|@[\w-]", shown)
-    expected = text.replace("\r", " ").replace("\n", " ").replace(words.WORD_JOINER, "")
-    assert shown.replace(words.WORD_JOINER, "") == expected
+    expected = text.replace("\r", " ").replace("\n", " ").replace(page_text.WORD_JOINER, "")
+    assert shown.replace(page_text.WORD_JOINER, "") == expected
 
 
 def test_tests_in_words():
-    assert "no seat effect is found" in words.seat_test_words(120, 4, 2.5, 3, 0.47)
-    assert "the seat in turn order matters" in words.seat_test_words(120, 4, 14.2, 3, 0.0026)
-    assert "over 1 game won" in words.seat_test_words(1, 2, 1.0, 1, 0.32)
-    assert words.seat_test_words(0, 3, float("nan"), 2, float("nan")).startswith("No test at 3 players")
+    assert "no seat effect is found" in page_text.seat_test_words(120, 4, 2.5, 3, 0.47)
+    assert "the seat in turn order matters" in page_text.seat_test_words(120, 4, 14.2, 3, 0.0026)
+    assert "over 1 game won" in page_text.seat_test_words(1, 2, 1.0, 1, 0.32)
+    assert page_text.seat_test_words(0, 3, float("nan"), 2, float("nan")).startswith("No test at 3 players")
     cells = [
         {"character": "plum", "games": 100, "win_rate": 0.40, "expected_rate": 0.25, "p_value": 0.001},
         {"character": "green", "games": 100, "win_rate": 0.22, "expected_rate": 0.25, "p_value": 0.5},
     ]
-    found = words.cells_words(cells, "character", "character")
+    found = page_text.cells_words(cells, "character", "character")
     assert found.startswith("Character plum differs") and "0.0250" in found  # 0.05 shared over 2 cells
     cells[0]["p_value"] = 0.04  # below 0.05, but not below 0.05 / 2
-    assert words.cells_words(cells, "character", "character").startswith("No character differs")
+    assert page_text.cells_words(cells, "character", "character").startswith("No character differs")

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from clue_stats.analysis import docs
+from clue_stats.analysis.words import topics as docs
 from clue_stats.cli import app
 from tests.helpers import ROOT, SAMPLES
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clue_stats.analysis.game_analysis import analyse_game
+from clue_stats.analysis.computers.game_analysis import analyse_game
 from clue_stats.engine import deduction, gains
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest

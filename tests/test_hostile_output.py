@@ -9,11 +9,11 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from clue_stats import app as app_module
 from clue_stats import pipeline
-from clue_stats.app import app, printable
+from clue_stats import typer_app as app_module
 from clue_stats.commands import dashboard as dashboard_command
 from clue_stats.ingest import store
+from clue_stats.typer_app import app, printable
 from tests.helpers import SAMPLES
 
 runner = CliRunner()

@@ -78,6 +78,44 @@ def test_no_layer_imports_a_later_one(layer: str) -> None:
     assert not wrong, f"{layer} imports a later layer:\n" + "\n".join(wrong)
 
 
+# analysis/'s rooms (DESIGN.md), in their order: a room may import its own and those before it
+ROOMS = {"words": 0, "computers": 1, "review": 2, "corpus": 3, "report": 4}
+
+
+def _room_of_module(name: str) -> str | None:
+    """The room of an imported name: clue_stats.analysis.review.rows -> review; None outside analysis."""
+    parts = name.split(".")
+    return parts[2] if parts[:2] == ["clue_stats", "analysis"] and len(parts) > 2 and parts[2] in ROOMS else None
+
+
+def test_analysis_is_in_rooms() -> None:
+    """Every module of analysis/ lives in a room; only the package's own __init__ is left at the top."""
+    assert sorted(p.name for p in (ROOT / "analysis").glob("*.py")) == ["__init__.py"]
+    assert sorted(
+        p.name for p in (ROOT / "analysis").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    ) == sorted(ROOMS)
+
+
+def test_no_room_of_analysis_imports_a_later_one() -> None:
+    """words <- computers <- review <- corpus <- report: the words are at the bottom, the report on top."""
+    wrong = []
+    for room, order in ROOMS.items():
+        for path in sources(f"analysis/{room}"):
+            for line, name in imports(path):
+                target = _room_of_module(name)
+                if target is not None and ROOMS[target] > order:
+                    wrong.append(f"{path.relative_to(ROOT)}:{line}: {name}")
+    assert not wrong, "a room of analysis imports a later one:\n" + "\n".join(wrong)
+
+
+def test_the_room_check_sees_a_room() -> None:
+    assert _room_of_module("clue_stats.analysis.report.html") == "report"
+    assert _room_of_module("clue_stats.analysis.words") == "words"
+    assert _room_of_module("clue_stats.analysis") is None and _room_of_module("clue_stats.ingest.store") is None
+    found = {name for _, name in imports(ROOT / "analysis" / "report" / "html.py")}
+    assert {_room_of_module(name) for name in found} >= {"report"}
+
+
 def test_the_engine_needs_no_storage_frames_or_ui() -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
@@ -89,10 +127,10 @@ def test_the_engine_needs_no_storage_frames_or_ui() -> None:
 
 
 def test_the_commands_and_the_cli_do_not_import_each_other() -> None:
-    """cli.py imports the commands; the commands import clue_stats.app, never cli.py."""
+    """cli.py imports the commands; the commands import clue_stats.typer_app, never cli.py."""
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: {name}"
-        for path in sources("clue_stats/commands") + [ROOT / "clue_stats" / "app.py"]
+        for path in sources("clue_stats/commands") + [ROOT / "clue_stats" / "typer_app.py"]
         for line, name in imports(path)
         if name == "clue_stats.cli" or name.startswith("clue_stats.cli.")
     ]
@@ -136,12 +174,87 @@ def test_only_the_store_opens_the_database_or_writes_a_transaction() -> None:
     assert not wrong, "outside the store:\n" + "\n".join(wrong)
 
 
+# SQL as the program writes it: a statement's opening words, upper case (words in prose are not)
+SQL = re.compile(
+    r"\b(?:SELECT|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|(?:CREATE|DROP|ALTER)\s+(?:TABLE|VIEW|INDEX)|"
+    r"WITH\s+\w+\s+AS\s*\(|FILTER\s*\(\s*WHERE|(?:LEFT\s+|SEMI\s+)?JOIN\s+\w+\s+(?:\w+\s+)?(?:ON|USING))\b|\bcount\(\*\)"
+)
+
+
+def sql_texts(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every string of ``source`` (an f-string's literal parts joined, its fields as
+    ``{}``) that reads as SQL; docstrings are prose and left out."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+        else:
+            continue
+        if SQL.search(text):
+            found.append((node.lineno, " ".join(text.split())[:80]))
+    return found
+
+
+@pytest.mark.parametrize("layer", ["engine", "ingest", "analysis", "dashboard", "clue_stats"])
+def test_no_sql_outside_the_store(layer: str) -> None:
+    """Every read the program makes is a named query of the store package (ingest/store/, its queries
+    by topic in ingest/store/queries/): no other module writes SQL, not a statement nor a piece of one."""
+    store_package = ROOT / "ingest" / "store"
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in sources(layer)
+        if store_package not in path.parents
+        for line, text in sql_texts(path.read_text(encoding="utf-8"))
+    ]
+    assert not wrong, "SQL outside the store:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'q = "SELECT name FROM players"',
+        'q = f"SELECT {column} FROM {table} WHERE x = ?"',
+        'q = """\n    WITH chosen AS (\n SELECT 1)"""',
+        'q = "sum(x) FILTER (WHERE y), count(*) AS n"',
+        'q = f"INSERT INTO {table} VALUES (?)"',
+        "def f():\n    return 'UPDATE games SET winner = ?'",
+    ],
+)
+def test_the_sql_scan_sees_sql(source: str) -> None:
+    assert sql_texts(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '"""Select the games from the store: SELECT in a docstring is prose."""',
+        'x = "select a player from the list"',
+        'x = _("Games played with {count} players")',
+        'x = "the count of games"',
+        'x = _("Join the league on its first night")',
+    ],
+)
+def test_the_sql_scan_leaves_prose_alone(source: str) -> None:
+    assert not sql_texts(source)
+
+
 def test_the_checker_sees_imports() -> None:
     """The reader above finds imports inside functions and skips only a __main__ block."""
     sample = ROOT / "engine" / "board.py"
     names = {name for _, name in imports(sample)}
     assert "clue_stats.engine.editions" in names and "functools" in names
-    partitioned = {name for _, name in imports(ROOT / "analysis" / "partitioned.py")}
+    partitioned = {name for _, name in imports(ROOT / "analysis" / "computers" / "partitioned.py")}
     assert "clue_stats.ingest.store" in partitioned  # imported inside a function
     script = 'import json\nif __name__ == "__main__":\n    import clue_stats.cli\n'
     assert {name for _, name in imports(ROOT / "benchmarks" / "x.py", script)} == {"json"}

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from clue_stats import pipeline
-from clue_stats.analysis import league
+from clue_stats.analysis.corpus import league
 from clue_stats.ingest import store
 from clue_stats.ingest.store import GameFilter
 from tests.helpers import SEASON, write_games

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from clue_stats.analysis import names
+from clue_stats.analysis.words import names
 from clue_stats.ingest import store
 
 
@@ -43,7 +43,7 @@ def test_a_table_of_many_games_gets_each_rows_edition_names_custom_decks_from_th
 
 
 def test_the_report_names_squares_and_never_prints_minus_zero():
-    from clue_stats.analysis.report import fmt_bits
+    from clue_stats.analysis.review.post_mortem import fmt_bits
 
     assert fmt_bits(-0.0001) == "0.00" and fmt_bits(-0.06) == "-0.06" and fmt_bits(None) == "–"
     classic = names.of_edition("classic")

@@ -208,3 +208,77 @@ def test_convert_shows_the_mistake_with_its_caret_and_exits_3() -> None:
     assert result.exit_code == 3
     assert "misspelt-card.clue:14:14: unknown_card: unknown weapon 'Pisotle' (did you mean 'Pistole'?)" in result.stderr
     assert "    Cleo: Gloria Pisotle Bibliothek / Anna Pistole\n                 ^^^^^^^" in result.stderr
+
+
+LAYOUT_GAME = "edition classic\nplayers Anna, Ben, Cleo\nAnna: Peacok Rope Library / Cleo ?\n"
+# each problem: its line, then the notation's line indented by four, then the caret under the fault
+LAYOUT_EXPECTED = [
+    "t.clue:3:7: unknown_card: unknown suspect 'Peacok' (did you mean 'Mrs Peacock'?)",
+    "    Anna: Peacok Rope Library / Cleo ?",
+    "          ^^^^^^",
+    "t.clue:3:29: response_order: Ben sits between Anna and Cleo and answers first: write '/ Ben -' before "
+    "Cleo if Ben passed",
+    "    Anna: Peacok Rope Library / Cleo ?",
+    "                                ^^^^",
+]
+
+
+def test_a_lines_problems_are_printed_in_lines_with_the_caret_under_each_fault_through_a_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unknown card does not hide the forgotten answer of the same line; each message is its own
+    line with the notation's line and a caret below it, no literal backslash-n."""
+    from typer.testing import CliRunner
+
+    from clue_stats.cli import app
+
+    (tmp_path / "t.clue").write_text(LAYOUT_GAME)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["validate", "t.clue"])
+    assert result.exit_code == 3
+    assert "\\n" not in result.stderr
+    assert result.stderr.splitlines()[:6] == LAYOUT_EXPECTED
+
+
+@pytest.mark.slow
+def test_the_same_layout_on_a_terminal(tmp_path: Path) -> None:
+    """The installed command on a pseudo-terminal (as a person runs it): the same lines, no literal \\n."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    (tmp_path / "t.clue").write_text(LAYOUT_GAME)
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clue_stats", "validate", "t.clue"],
+        cwd=tmp_path, stdin=follower, stdout=follower, stderr=follower, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the command is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert proc.wait(timeout=60) == 3
+    shown = b"".join(chunks).decode().replace("\r\n", "\n")
+    assert "\\n" not in shown
+    lines = shown.splitlines()
+    start = lines.index(LAYOUT_EXPECTED[0])
+    assert lines[start : start + 6] == LAYOUT_EXPECTED
+
+
+def test_a_control_character_in_the_line_is_escaped_and_the_caret_still_under_the_fault() -> None:
+    text = "edition classic\nplayers Anna, 漢字, Cleo\n漢字: Peacok Rope Library / Cleo - / Anna ? # \x1b[2J\n"
+    [game] = notation.read(text, "t.clue").games
+    [problem] = game.problems
+    _, shown, caret = problem.message.split("\n")
+    assert "\x1b" not in shown and shown.endswith("# \\x1b[2J")
+    # the two wide characters take two columns each on a terminal: the caret is two places further right
+    assert caret == " " * (shown.index("Peacok") + 2) + "^" * len("Peacok")

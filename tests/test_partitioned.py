@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from clue_stats import pipeline
-from clue_stats.analysis.game_analysis import analyse_game
-from clue_stats.analysis.partitioned import (
+from clue_stats.analysis.computers.game_analysis import analyse_game
+from clue_stats.analysis.computers.partitioned import (
     OUTPUT_TABLES,
     analyse_events,
     output_schema,
@@ -208,7 +208,7 @@ def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkey
     each game it could not analyse named, and exit 3 when there is one."""
     from typer.testing import CliRunner
 
-    from clue_stats.analysis.partitioned import PartitionedSummary
+    from clue_stats.analysis.computers.partitioned import PartitionedSummary
     from clue_stats.cli import app
     from clue_stats.commands import partitioned
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clue_stats.analysis.positions import position_effects, seat_test, start_squares
-from clue_stats.analysis.stats import binomial_p_value, chi_square_uniform, wilson_interval
+from clue_stats.analysis.corpus.positions import position_effects, seat_test, start_squares
+from clue_stats.analysis.corpus.stats import binomial_p_value, chi_square_uniform, wilson_interval
 from clue_stats.engine.board import load_board
 from clue_stats.ingest import store
 from clue_stats.ingest.store import GameFilter, GameRows, read_connection

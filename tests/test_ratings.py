@@ -215,7 +215,7 @@ KILLED_DURING_RATINGS = """
 import sys, time
 from pathlib import Path
 from clue_stats import pipeline
-from clue_stats.analysis import ratings
+from clue_stats.analysis.corpus import ratings
 
 def rating_updates(*args, **kwargs):
     Path(sys.argv[2]).write_text("rating")

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clue_stats.analysis.record_words import describe, describe_seq
+from clue_stats.analysis.words.records import describe, describe_seq
 from clue_stats.ingest.store import game_from_payloads
 
 

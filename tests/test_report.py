@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from clue_stats.analysis.report import (
+from clue_stats.analysis.report.html import render_html
+from clue_stats.analysis.report.markdown import md_escape, render_markdown, sparkline
+from clue_stats.analysis.review.post_mortem import (
     ReportData,
     SuggestionLine,
     best_and_worst,
@@ -25,8 +27,6 @@ from clue_stats.analysis.report import (
     post_mortem,
     with_analysis,
 )
-from clue_stats.analysis.report_html import render_html
-from clue_stats.analysis.report_md import md_escape, render_markdown, sparkline
 from clue_stats.cli import app
 from clue_stats.ingest.store import read_connection
 from clue_stats.pipeline import ingest_paths
@@ -146,7 +146,7 @@ def test_the_report_has_every_section_in_order(main):
 
 
 def test_entropy_rows_start_at_log2_324_and_match_the_timeline(main):
-    from clue_stats.analysis.timeline import entropy_frame
+    from clue_stats.analysis.review.timeline import entropy_frame
 
     data, html = main
     pm = post_mortem(data)
@@ -283,7 +283,7 @@ def test_the_report_names_a_record_by_the_line_of_its_file_and_the_turn(store, m
 
 
 def test_a_record_read_from_no_file_is_said_by_its_number_and_says_so():
-    from clue_stats.analysis.record_words import Places
+    from clue_stats.analysis.words.records import Places
 
     places = Places((1, None, 7), (None, None, 2))
     assert [places(0), places(1), places(2)] == ["line 1", "record 1 (no line of the file known)", "line 7 (turn 2)"]
@@ -418,7 +418,7 @@ def _chart_values(chart) -> list[list[dict]]:
 def test_a_long_games_suggestions_are_drawn_a_bar_per_run_of_suggestions(monkeypatch):
     """Past MAX_BARS rated suggestions the chart draws runs of consecutive ones: their mean expected
     and best gains and the label most of them got, never a bar per suggestion."""
-    from clue_stats.analysis import report_charts
+    from clue_stats.analysis.report import svg_charts as report_charts
 
     labels = ["best", "blunder", "blunder", "good", "best", "mistake", "mistake"]  # a tie: the better
     lines = [
@@ -438,7 +438,7 @@ def test_a_long_games_suggestions_are_drawn_a_bar_per_run_of_suggestions(monkeyp
 
 
 def test_a_long_entropy_line_keeps_the_last_change_of_each_window(monkeypatch):
-    from clue_stats.analysis import game_review
+    from clue_stats.analysis.review import rows as game_review
 
     series = [(seq, float(seq % 2)) for seq in range(101)]  # a change at every record
     assert game_review.steps(series) == [(seq, round(h, 6)) for seq, h in series]
@@ -463,6 +463,12 @@ def test_the_command_writes_html_and_markdown(store, tmp_path, monkeypatch):
     assert f"wrote the post-mortem of {MAIN} to {MAIN}.html" in result.stdout
     result = runner.invoke(app, ["report", MAIN, "--db", str(store), "--json", "--out", "again.html"])
     summary = json.loads(result.stdout)
+    # every suggestion as the review stored it: each column of the table but the game's id, by its ids
+    suggestions = summary.pop("suggestions")
+    with read_connection(store) as con:
+        stored = con.frame("SELECT * EXCLUDE (game_id) FROM suggestions WHERE game_id = ? ORDER BY seq", [MAIN])
+    assert suggestions == stored.to_dicts() and len(suggestions) == 12
+    assert {"bits_lost", "gained_bits", "shown_by", "best_suspect"} <= set(suggestions[0])
     assert summary == {
         "game_id": MAIN,
         "out": "again.html",
@@ -563,8 +569,8 @@ def _comparable(rows: list[dict]) -> list[dict]:
 
 
 def test_timing_verdicts_on_a_game_small_enough_to_check_by_hand():
-    from clue_stats.analysis.accusations import missed_win, turns_waited
-    from clue_stats.analysis.report import timing_lines
+    from clue_stats.analysis.computers.accusations import missed_win, turns_waited
+    from clue_stats.analysis.review.post_mortem import timing_lines
     from clue_stats.ingest.store import game_from_payloads
 
     records = [

@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from clue_stats import pipeline
-from clue_stats.analysis import league, night, summaries
-from clue_stats.analysis import players as player_stats
+from clue_stats.analysis.corpus import league, night, summaries
+from clue_stats.analysis.corpus import players as player_stats
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from tests.helpers import open_app
@@ -181,8 +181,8 @@ def duel_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def review_of(db: Path, game_id: str):
-    from clue_stats.analysis import game_review
-    from clue_stats.analysis.report import gather, post_mortem
+    from clue_stats.analysis.review import rows as game_review
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem
 
     with store.read_connection(db) as con:
         data = gather(con, game_id)
@@ -243,7 +243,7 @@ def test_each_players_game_in_figures(night_db: Path) -> None:
 def test_the_review_page_lists_every_suggestion_with_names_labels_and_a_link_to_the_replay(
     duel_db: Path, monkeypatch
 ) -> None:
-    from clue_stats.analysis.names import of_edition
+    from clue_stats.analysis.words.names import of_edition
     from tests.helpers import DUEL_GAME
 
     at = open_app(duel_db, monkeypatch, "review", game=DUEL_GAME)
@@ -325,7 +325,7 @@ def test_why_says_the_answers_and_their_exact_chances_of_the_hand_checked_game(n
     Ben shows Green in 3/8, the Hall in 3/8, nobody 1/4: 1.25 bits."""
     from fractions import Fraction
 
-    from clue_stats.analysis import why
+    from clue_stats.analysis.review import why
 
     data, pm, _ = review_of(night_db, "n2")
     whys, missing = why.game_whys(data.game, data.suggestions)
@@ -353,7 +353,7 @@ def test_every_number_of_the_why_sentences_is_the_counts(duel_db: Path, monkeypa
     the suggester's deals (engine.answers) and add up to 1, its expected gains are the stored review's,
     the cards called known have one place left, and each percentage of the sentence is its chance;
     the review page and the report say the same sentences."""
-    from clue_stats.analysis import why
+    from clue_stats.analysis.review import why
     from clue_stats.engine import deduction
     from clue_stats.engine.answers import answers
     from tests.helpers import DUEL_GAME
@@ -406,8 +406,8 @@ def test_a_puzzle_is_a_mistake_and_rates_any_suggestion_as_the_review_does(night
     """Anna's only mistake of the night (n1, record 8: 0 of 1 bit) is her one puzzle; the suggestion
     she made, rated again, loses the stored bits and earns the stored label; the best loses nothing;
     the page offers it and rates the reader's choice."""
-    from clue_stats.analysis import puzzles
-    from clue_stats.analysis.report import gather
+    from clue_stats.analysis.corpus import puzzles
+    from clue_stats.analysis.review.post_mortem import gather
 
     with store.read_connection(night_db) as con:
         found = puzzles.puzzles(con, "Anna")
@@ -439,7 +439,7 @@ def test_puzzles_start_at_the_players_latest_night(tmp_path: Path, monkeypatch) 
     """Anna made the same mistake on two nights, and the game of the later night was stored first:
     her puzzles are the later night's first, the page opens at it, and the Night choice keeps
     only that night's."""
-    from clue_stats.analysis import puzzles
+    from clue_stats.analysis.corpus import puzzles
 
     first = night_of_games()[0]
     later = [dict(r, id="m1", played_at="2026-11-13T20:00") if r["type"] == "game" else r for r in first]

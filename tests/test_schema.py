@@ -9,7 +9,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from clue_stats.analysis.partitioned import output_schema
+from clue_stats.analysis.computers.partitioned import output_schema
 from clue_stats.dashboard.app_pages.tables import header
 from clue_stats.ingest import export, store
 from clue_stats.ingest.store.schema import ARROW_TYPES, MIGRATIONS, TABLE, TABLES

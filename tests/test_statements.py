@@ -8,9 +8,9 @@ from pathlib import Path
 
 import jsonschema
 
-from clue_stats.analysis import statements
-from clue_stats.analysis.game_analysis import analyse_game
-from clue_stats.analysis.record_words import describe
+from clue_stats.analysis.computers import statements
+from clue_stats.analysis.computers.game_analysis import analyse_game
+from clue_stats.analysis.words.records import describe
 from clue_stats.engine.game import Statement
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog, notation

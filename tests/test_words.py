@@ -17,7 +17,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
-from clue_stats import help_words, pipeline
+from clue_stats import help_screens, pipeline
 from clue_stats.analysis import words
 from clue_stats.cli import app
 from clue_stats.ingest import store
@@ -36,7 +36,7 @@ def _source_messages() -> set[str | tuple[str, str]]:
             ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
             found.add(message if isinstance(message, str) else (message[0], message[1]))
-    return found | set(help_words.texts(app))  # the --help texts (make catalogues extracts them too)
+    return found | set(help_screens.texts(app))  # the --help texts (make catalogues extracts them too)
 
 
 def _catalogue(code: str):
@@ -75,12 +75,12 @@ def test_every_catalogue_has_every_message_translated_and_none_left_over(code: s
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_docs_catalogue_has_every_block_of_the_translated_topics_and_none_left_over(code: str) -> None:
-    """The translated topics (analysis.docs.TRANSLATED) as `make catalogues` extracts them: every block
+    """The translated topics (analysis.words.topics.TRANSLATED) as `make catalogues` extracts them: every block
     in the docs catalogue, translated, none left over, pybabel's checks passed, the .mo the .po."""
     source = {
         message
         for _file, _line, message, _comments, _context in extract_from_dir(
-            ROOT / "docs", method_map=[("**.md", "clue_stats.analysis.docs:extract")]
+            ROOT / "docs", method_map=[("**.md", "clue_stats.analysis.words.topics:extract")]
         )
     }
     assert len(source) > 500  # every translated topic's blocks
@@ -352,7 +352,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     assert (
         "abend.clue:6:1: bad_notation: ein Eintrag beginnt mit dem Namen eines Spielers und dann ':' für einen "
         "Verdacht ('Anna: Grün Seil Salon / Ben -'), '!' für eine Anklage, oder has, reveals, turn, moves, peeks, "
-        "draws\\n    Cleo Weiß\\n    ^^^^"
+        "draws\n    Cleo Weiß\n    ^^^^"
     ) in german.stderr, german.stderr
 
 
@@ -572,7 +572,7 @@ def test_every_commands_help_is_in_the_readers_language(
     """Every --help screen in German and Swedish: each text of the command and its options in the
     language and none in English, typer's own words too ("Optionen", "Aufruf:"); English again after."""
     with words.speaking(code):
-        said = {text: words._(text) for text in help_words.texts(app)}
+        said = {text: words._(text) for text in help_screens.texts(app)}
     screens = 0
     for path, command, shown in _help_screens(code, monkeypatch, capsys):
         screens += 1
@@ -588,7 +588,7 @@ def test_every_commands_help_is_in_the_readers_language(
         if getattr(command, "commands", None):
             assert said["COMMAND [ARGS]..."] in shown and "COMMAND [ARGS]" not in shown, path
         for param in shown_params:  # the type beside each one ("<Ganzzahl>"), none as typer writes it
-            typed = help_words._type_of(param, command)
+            typed = help_screens._type_of(param, command)
             if typed:
                 assert said[typed] in shown and typed not in shown, (path, typed)
     assert screens >= 17  # the app, its commands and `players`' own
@@ -767,7 +767,7 @@ def test_a_budget_message_writes_its_counts_as_the_language_does(tmp_path: Path)
 
 def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its_own() -> None:
     # an edition's own name is a name ("Cluedo (Deutschland 2023)"); a custom deck has none
-    from clue_stats.analysis.names import CUSTOM, edition_name
+    from clue_stats.analysis.words.names import CUSTOM, edition_name
 
     named = {}
     for code in words.LANGUAGES:

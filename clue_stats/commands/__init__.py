@@ -3,6 +3,7 @@
 from clue_stats.commands import (
     agents,
     analyse,
+    arena,
     board,
     convert,
     dashboard,
@@ -11,6 +12,7 @@ from clue_stats.commands import (
     notebook,
     partitioned,
     players,
+    record,
     report,
     samples,
     simulate,
@@ -19,6 +21,7 @@ from clue_stats.commands import (
 __all__ = [
     "agents",
     "analyse",
+    "arena",
     "board",
     "convert",
     "dashboard",
@@ -27,6 +30,7 @@ __all__ = [
     "notebook",
     "partitioned",
     "players",
+    "record",
     "report",
     "samples",
     "simulate",

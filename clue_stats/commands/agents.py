@@ -1,14 +1,14 @@
-"""`agents`: the programs that played (LLM agents, contest bots) compared (analysis.agents)."""
+"""`agents`: the programs that played (LLM agents, contest bots) compared (analysis.corpus.agents)."""
 
 from __future__ import annotations
 
 import typer
 
 from clue_stats.analysis.words import _, n_, number
-from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
+from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
 
 @app.command("agents")
@@ -23,7 +23,7 @@ def agents_command(
     and 95 % interval."""
     from rich.table import Table
 
-    from clue_stats.analysis.agents import GROUPINGS, agent_cells, agent_summary
+    from clue_stats.analysis.corpus.agents import GROUPINGS, agent_cells, agent_summary
 
     if by not in GROUPINGS:
         raise UsageError(T_("--by {by}: one of {groupings}", by=repr(by), groupings=", ".join(GROUPINGS)))

@@ -16,12 +16,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from clue_stats.analysis.words import _, decimal, n_, number, problem_line
-from clue_stats.app import DbOption, JsonOption, app, database, err, handled, out, print_json
+from clue_stats.analysis.words import _, decimal, n_, number, problem_layout
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
 from clue_stats.pipeline import analyse_store
+from clue_stats.typer_app import DbOption, JsonOption, app, database, err, handled, out, print_json
 
 
 @app.command("analyse")
@@ -74,7 +74,7 @@ def analyse_command(
         print_json(summary.as_dict())
         return
     for p in summary.problems:
-        err.print(problem_line(p), markup=False)
+        err.print_lines([problem_layout(p)])
     over = ""
     if summary.games_over_budget:
         partly = summary.games_over_budget - summary.games_left

@@ -5,9 +5,9 @@ from __future__ import annotations
 import typer
 
 from clue_stats.analysis.words import _
-from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import T_
+from clue_stats.typer_app import JsonOption, app, handled, out, print_json
 
 
 @app.command("board")
@@ -23,7 +23,7 @@ def board_command(
     from rich import box
     from rich.table import Column, Table
 
-    from clue_stats.analysis.names import edition_name, of_edition
+    from clue_stats.analysis.words.names import edition_name, of_edition
     from clue_stats.engine.board import load_board
     from clue_stats.engine.editions import UnknownName
     from clue_stats.engine.editions import edition as find_edition

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.analysis.words import n_, problem_line
-from clue_stats.app import app, check_output_file, err, handled, out, write_file
+from clue_stats.analysis.words import n_, problem_layout
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
+from clue_stats.typer_app import app, check_output_file, err, handled, out, write_file
 
 
 @app.command("convert")
@@ -42,7 +42,7 @@ def convert_command(
             raise UsageError(said_of(exc)) from None
         raise UsageError(T_("{error}; name it with --from", error=said_of(exc))) from None
     for p in problems:
-        err.print(problem_line(p), markup=False)
+        err.print_lines([problem_layout(p)])
     if target == "clue-log":
         text = cluelog.write_games(games)
     else:

@@ -19,10 +19,10 @@ import typer
 import clue_stats.dashboard
 from clue_stats import children
 from clue_stats.analysis.words import _
-from clue_stats.app import DbOption, app, database, err, fail, handled, out
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, environment, limits
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
+from clue_stats.typer_app import DbOption, app, database, err, fail, handled, out
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
 LOCAL = "127.0.0.1"

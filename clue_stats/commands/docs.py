@@ -7,9 +7,9 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
-from clue_stats.analysis import docs
 from clue_stats.analysis.words import SOURCE, _
-from clue_stats.app import JsonOption, app, handled, out, print_json
+from clue_stats.analysis.words import topics as docs
+from clue_stats.typer_app import JsonOption, app, handled, out, print_json
 
 
 @app.command("docs")

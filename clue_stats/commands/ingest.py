@@ -9,8 +9,13 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from clue_stats import pipeline
-from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_line, variant_words
-from clue_stats.app import (
+from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_layout, variant_words
+from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
+from clue_stats.engine.errors import UsageError, said_of
+from clue_stats.engine.problems import T_
+from clue_stats.exit_codes import ExitCode
+from clue_stats.ingest import kinds, store
+from clue_stats.typer_app import (
     DbOption,
     JsonOption,
     app,
@@ -22,11 +27,6 @@ from clue_stats.app import (
     print_json,
     printable,
 )
-from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
-from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.problems import T_
-from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import kinds, store
 
 PathsArgument = typer.Argument(
     ..., help="Files and folders (read recursively); - reads standard input (clue-log/1 or the notation)."
@@ -42,7 +42,7 @@ def _check_paths(paths: list[str]) -> None:
 
 
 def _report_problems(summary: pipeline.Summary) -> None:
-    err.print_lines(problem_line(p) for p in summary.problems)
+    err.print_lines(problem_layout(p) for p in summary.problems)
 
 
 def _unreadable(summary: pipeline.Summary) -> str:
@@ -192,7 +192,7 @@ def validate_command(
         print_json({"games_valid": summary.games_valid, **data})
     else:
         for p in summary.problems:  # errors to stderr, warnings to stdout, in their order
-            (err if p.is_error else out).print_lines([problem_line(p)])
+            (err if p.is_error else out).print_lines([problem_layout(p)])
         out.print(
             _("{files}; {games}, {rejected}{over_budget}").format(
                 files=_files(summary),
@@ -240,7 +240,7 @@ def games_command(
     from rich import box
     from rich.table import Column, Table
 
-    from clue_stats.analysis.report import left_out
+    from clue_stats.analysis.review.post_mortem import left_out
 
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})

@@ -8,14 +8,14 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from clue_stats.analysis.record_words import Places
-from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_line
-from clue_stats.app import JsonOption, app, handled, out, print_json, printable
+from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_layout
+from clue_stats.analysis.words.records import Places
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError, said_of
 from clue_stats.engine.problems import T_
 from clue_stats.pipeline import read_game_file
+from clue_stats.typer_app import JsonOption, app, handled, out, print_json, printable
 
 
 def _pick_game(games: list, game_id: str | None, path: Path):
@@ -67,7 +67,7 @@ def notebook_command(
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     games, problems = read_game_file(path, limits=game_limits)  # UnknownFormat: an InputError (exit 3)
     if not games:
-        detail = "; ".join(problem_line(p) for p in problems[:3])
+        detail = "; ".join(problem_layout(p)[0] for p in problems[:3])
         raise InputError(T_("{path}: no valid game to read ({detail})", path=path, detail=detail))
     game = _pick_game(games, game_id, path)
     if observer.lower() == "table":

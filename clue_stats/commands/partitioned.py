@@ -1,5 +1,5 @@
 """`analyse-partitioned`: the per-game analysis of Parquet exports on a Dask cluster (the work is
-:func:`clue_stats.analysis.partitioned.run_partitioned`; docs/performance.md shows it in use)."""
+:func:`clue_stats.analysis.computers.partitioned.run_partitioned`; docs/performance.md shows it in use)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.analysis.partitioned import GAMES_PER_PARTITION, run_partitioned
-from clue_stats.app import JsonOption, app, check_output_folder, handled, out, print_json
+from clue_stats.analysis.computers.partitioned import GAMES_PER_PARTITION, run_partitioned
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
+from clue_stats.typer_app import JsonOption, app, check_output_folder, handled, out, print_json
 
 
 @app.command("analyse-partitioned")

@@ -8,10 +8,10 @@ import typer
 
 from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, percent, pool_words
-from clue_stats.app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
+from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
 players_app = typer.Typer(
     help="The people's names (a name is one person across games); merge two names of one person.",
@@ -33,7 +33,7 @@ def players_command(
         return
     from rich.table import Table
 
-    from clue_stats.analysis.ratings import POOLS, duplicate_words, likely_duplicates, player_names
+    from clue_stats.analysis.corpus.ratings import POOLS, duplicate_words, likely_duplicates, player_names
 
     path = database(db)
     with store.read_connection(path) as con:

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 import typer
 
 from clue_stats.analysis.words import _, n_
-from clue_stats.app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.ingest import store
+from clue_stats.typer_app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 
 if TYPE_CHECKING:
-    from clue_stats.analysis.report import ReportData
+    from clue_stats.analysis.review.post_mortem import ReportData
     from clue_stats.engine.budget import Limits
 
 FORMATS = ("html", "md")
@@ -48,7 +48,7 @@ def report_command(
     json_output: bool = typer.Option(
         False,
         "--json",
-        help="Print what was written as JSON (with --out -, the report itself goes to standard output).",
+        help="Print what was written as JSON, with every suggestion's stored figures (with --out -, the report itself goes to standard output).",
     ),
     budget_states: int | None = StatesOption,
     budget_memory: float | None = MemoryOption,
@@ -71,24 +71,25 @@ def report_command(
             _night_report(path, nights, fmt, out_file, stored_only, json_output, game_limits)
         return
     assert game_id is not None  # _nights asks for one or the other
-    from clue_stats.analysis.report import gather, post_mortem
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem
+    from clue_stats.analysis.review.rows import suggestion_records
 
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path, persons=True) as con:
         data = gather(con, game_id)
     if not stored_only:
         data = _completed(data, game_limits)
-    from clue_stats.analysis.why import with_reasons
+    from clue_stats.analysis.review.why import with_reasons
 
     with budget.limited(game_limits):  # what post_mortem counts (the entropy of a game stored without analysis)
         pm = post_mortem(data)
     pm = with_reasons(pm, data, game_limits)  # why the suggestions that lost bits did, counted on demand
     if fmt == "html":
-        from clue_stats.analysis.report_html import render_html
+        from clue_stats.analysis.report.html import render_html
 
         text = render_html(pm)
     else:
-        from clue_stats.analysis.report_md import render_markdown
+        from clue_stats.analysis.report.markdown import render_markdown
 
         text = render_markdown(pm)
     if out_file is not None and str(out_file) == "-":
@@ -104,6 +105,7 @@ def report_command(
                 "format": fmt,
                 "bytes": len(text.encode("utf-8")),
                 "analysis_computed": data.computed,
+                "suggestions": suggestion_records(data),
             }
         )
     else:
@@ -113,7 +115,7 @@ def report_command(
 def _completed(data: ReportData, game_limits: Limits) -> ReportData:
     """The report's data with what the store lacks computed under the budget, saying so on stderr;
     a game stored over the budget as it was stored (counting it again would pass the budget again)."""
-    from clue_stats.analysis.report import missing_analysis, with_analysis
+    from clue_stats.analysis.review.post_mortem import missing_analysis, with_analysis
 
     game_id = data.game.game_id
     if data.over_budget:
@@ -151,7 +153,7 @@ def _nights(game_id: str | None, night: str | None, first: str | None, last: str
     if not asked:
         raise UsageError(T_("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE"))
     # only for nights: the night's module brings the league's statistics (scipy), seconds to import
-    from clue_stats.analysis.night import parse_date
+    from clue_stats.analysis.corpus.night import parse_date
 
     if night is not None:  # parse_date: a UsageError for what is not a date
         if first is not None or last is not None:
@@ -175,9 +177,10 @@ def _night_report(
     json_output: bool,
     game_limits: Limits,
 ) -> None:
-    from clue_stats.analysis.night import gather_night, night_moments, nights_played
-    from clue_stats.analysis.report import gather, post_mortem
-    from clue_stats.analysis.why import with_reasons
+    from clue_stats.analysis.corpus.night import gather_night, night_moments
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem
+    from clue_stats.analysis.review.why import with_reasons
+    from clue_stats.ingest.store.queries.nights import nights_played
 
     first, last = nights
     with store.read_connection(path, persons=True) as con:
@@ -209,11 +212,11 @@ def _night_report(
         pms[d.game.game_id] = with_reasons(post_mortem(d), d, game_limits)
     night_moments(night, pms)
     if fmt == "html":
-        from clue_stats.analysis.night_render import render_night_html
+        from clue_stats.analysis.report.night_document import render_night_html
 
         text = render_night_html(night, pms)
     else:
-        from clue_stats.analysis.night_render import render_night_markdown
+        from clue_stats.analysis.report.night_document import render_night_markdown
 
         text = render_night_markdown(night, pms)
     if out_file is not None and str(out_file) == "-":

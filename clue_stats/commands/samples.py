@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.app import JsonOption, app, handled, out, print_json
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
+from clue_stats.typer_app import JsonOption, app, handled, out, print_json
 
 SUFFIXES = (".jsonl", ".clue")
 

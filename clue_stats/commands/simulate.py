@@ -8,8 +8,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from clue_stats.analysis.words import _, n_, number
-from clue_stats.app import JsonOption, app, check_output_folder, err, handled, out, print_json
 from clue_stats.engine.problems import T_
+from clue_stats.typer_app import JsonOption, app, check_output_folder, err, handled, out, print_json
 
 
 @app.command("simulate")

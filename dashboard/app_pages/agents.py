@@ -6,11 +6,11 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.agents import agent_cells
+from clue_stats.analysis.corpus.agents import agent_cells
 from clue_stats.analysis.words import N_, _, number
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, require_games
-from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.pages import page
 
 ctx = page_context()

@@ -20,7 +20,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis import words
-from clue_stats.analysis.report_charts import NUMBER_LOCALES
+from clue_stats.analysis.report.svg_charts import NUMBER_LOCALES
 
 Chart = alt.Chart | alt.LayerChart | alt.ConcatChart | alt.HConcatChart | alt.VConcatChart | alt.FacetChart
 Builder = Callable[..., Chart]

@@ -14,10 +14,10 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis import docs
 from clue_stats.analysis.words import N_, _, kind_words, n_, number, when
+from clue_stats.analysis.words import topics as docs
 from clue_stats.dashboard import queries
-from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.app_pages.page_text import md
 
 T = TypeVar("T")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from clue_stats.analysis import docs
 from clue_stats.analysis.words import _, language
-from clue_stats.dashboard.app_pages.words import md
+from clue_stats.analysis.words import topics as docs
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.pages import page
 
 every = docs.topics()

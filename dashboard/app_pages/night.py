@@ -10,12 +10,12 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.suggestions import WORST_LABEL
+from clue_stats.analysis.computers.suggestions import WORST_LABEL
 from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_url, require_games
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import rows, said
-from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
 

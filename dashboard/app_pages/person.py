@@ -11,15 +11,15 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.league import settle_words
-from clue_stats.analysis.review_charts import label_scale
-from clue_stats.analysis.suggestions import LABEL_ORDER
+from clue_stats.analysis.computers.suggestions import LABEL_ORDER
+from clue_stats.analysis.corpus.league import settle_words
+from clue_stats.analysis.review.charts import label_scale
 from clue_stats.analysis.words import N_, _, decimal, label_word, number, percent, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, replay_url, require_games
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import cards, rows, said
-from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import PAGES, page
 
 ctx = page_context()

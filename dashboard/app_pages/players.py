@@ -10,14 +10,14 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.league import SETTLED_SIGMA, settle_words
-from clue_stats.analysis.ratings import duplicate_words
+from clue_stats.analysis.corpus.league import SETTLED_SIGMA, settle_words
+from clue_stats.analysis.corpus.ratings import duplicate_words
 from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent, pool_words, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_links, require_games
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import cards, rows, said, show
-from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
 
 CHART_PLAYERS = 25  # players in the ratings chart

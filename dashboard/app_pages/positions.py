@@ -16,9 +16,9 @@ from clue_stats.analysis.words import N_, _, n_, number
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import kinds_caption, page_context, read, require_games
+from clue_stats.dashboard.app_pages.page_text import cells_words, md, seat_test_words
 from clue_stats.dashboard.app_pages.tables import said as said_column
 from clue_stats.dashboard.app_pages.tables import show
-from clue_stats.dashboard.app_pages.words import cells_words, md, seat_test_words
 from clue_stats.dashboard.pages import page
 
 

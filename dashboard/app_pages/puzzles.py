@@ -8,15 +8,15 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from clue_stats.analysis.puzzles import candidate_rooms
-from clue_stats.analysis.record_words import Places
-from clue_stats.analysis.suggestions import LABEL_COLOURS
+from clue_stats.analysis.computers.suggestions import LABEL_COLOURS
+from clue_stats.analysis.corpus.puzzles import candidate_rooms
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, number, when
+from clue_stats.analysis.words.records import Places
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
 from clue_stats.dashboard.app_pages.common import page_context, read, replay_url, require_games
-from clue_stats.dashboard.app_pages.words import md
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.pages import page
 
 ANY = "any"

@@ -12,9 +12,9 @@ from urllib.parse import urlencode
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.game_analysis import CERTAINTY_STAGE, analysis_words
-from clue_stats.analysis.record_words import Places, describe_seq
+from clue_stats.analysis.computers.game_analysis import CERTAINTY_STAGE, analysis_words
 from clue_stats.analysis.words import N_, _, decimal, label_word, number, said
+from clue_stats.analysis.words.records import Places, describe_seq
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
 from clue_stats.dashboard.app_pages.charts import draw
@@ -25,9 +25,9 @@ from clue_stats.dashboard.app_pages.common import (
     page_context,
     read,
 )
+from clue_stats.dashboard.app_pages.page_text import md
+from clue_stats.dashboard.app_pages.page_text import percent as share
 from clue_stats.dashboard.app_pages.tables import show
-from clue_stats.dashboard.app_pages.words import md
-from clue_stats.dashboard.app_pages.words import percent as share
 from clue_stats.dashboard.pages import page
 
 MAX_CHART_ROWS = 4000  # Altair's limit is 5,000 rows; long games keep only the records that change entropy

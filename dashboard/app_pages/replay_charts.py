@@ -29,7 +29,7 @@ def notebook_shape(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def notebook_cells(notebook: pl.DataFrame) -> pl.DataFrame:
-    """A notebook (analysis.timeline.notebook_frame: card, name, category, place, probability) as
+    """A notebook (analysis.review.timeline.notebook_frame: card, name, category, place, probability) as
     the chart's cells: the card by name, the places and kinds of card in words, and the chance as
     the cell shows it (✔ certain, blank impossible, else whole percent)."""
     return notebook.with_columns(

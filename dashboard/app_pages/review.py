@@ -9,16 +9,17 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.game_review import race_caption
-from clue_stats.analysis.review_charts import race_chart
-from clue_stats.analysis.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.computers.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.review.charts import race_chart
+from clue_stats.analysis.review.rows import race_caption
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
 from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_such_game, page_context, read, replay_url
+from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import rows
-from clue_stats.dashboard.app_pages.words import md
 from clue_stats.dashboard.pages import page
+from clue_stats.ingest.store.schema import REVIEW_COLUMNS
 
 ctx = page_context()
 st.title(page("review").name)
@@ -108,7 +109,8 @@ else:
         pl.Series("label", [label_words(x) for x in suggestions["label"].to_list()], dtype=pl.Utf8),
     )
     rows(
-        listed.select("player", "suggestion", "label", "bits_lost", "answer", "best_instead", "record", "replay"),
+        # every column the review shows with a suggestion is declared once (ingest.store.schema.REVIEW_COLUMNS)
+        listed.select("player", "suggestion", "label", *REVIEW_COLUMNS, "answer", "best_instead", "record", "replay"),
         first=("player", "suggestion", "label"),
         links={"replay": _("open")},
         headers={

@@ -7,8 +7,8 @@ import altair as alt
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.review_charts import label_scale
-from clue_stats.analysis.suggestions import LABEL_ORDER
+from clue_stats.analysis.computers.suggestions import LABEL_ORDER
+from clue_stats.analysis.review.charts import label_scale
 from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
@@ -25,7 +25,7 @@ from clue_stats.dashboard.app_pages.common import (
 from clue_stats.dashboard.app_pages.tables import cards, show
 from clue_stats.dashboard.pages import page
 
-NOT_GIVEN = "(not given)"  # a seat whose log names no strategy: a person (analysis.summaries' value)
+NOT_GIVEN = "(not given)"  # a seat whose log names no strategy: a person (analysis.corpus.summaries' value)
 
 ctx = page_context()
 st.title(page("suggestions").name)

@@ -69,6 +69,9 @@ class Column:
     fill: str | None = None
     added: bool = False  # added after the table's first release (implied by since > 1 or a fill)
     unit: str | None = None  # "bits" or "share" (0 to 1): how tables show its values
+    # shown with each suggestion wherever the review lists them (the dashboard's Game review page, the
+    # report's tables), by its header and unit: a suggestions column declared so reaches them untouched
+    review: bool = False
 
     def __post_init__(self) -> None:
         if (
@@ -213,16 +216,30 @@ TABLES: tuple[Table, ...] = (
             C("room", "VARCHAR", True),
             C("shown_by", "VARCHAR", holds="name", header=N_("shown by")),
             C("shown_card", "VARCHAR", header=N_("card shown")),
-            C("expected_gain_bits", "DOUBLE", analysis=True, header=N_("expected gain (bits)"), unit="bits"),
-            C("best_gain_bits", "DOUBLE", analysis=True, header=N_("best available gain (bits)"), unit="bits"),
+            C(
+                "expected_gain_bits",
+                "DOUBLE",
+                analysis=True,
+                header=N_("expected gain (bits)"),
+                unit="bits",
+                review=True,
+            ),
+            C(
+                "best_gain_bits",
+                "DOUBLE",
+                analysis=True,
+                header=N_("best available gain (bits)"),
+                unit="bits",
+                review=True,
+            ),
             C("best_suspect", "VARCHAR", analysis=True),
             C("best_weapon", "VARCHAR", analysis=True),
             C("best_room", "VARCHAR", analysis=True),
-            C("accuracy", "DOUBLE", analysis=True, header=N_("accuracy"), unit="share"),
+            C("accuracy", "DOUBLE", analysis=True, header=N_("accuracy"), unit="share", review=True),
             C("label", "VARCHAR", analysis=True, header=N_("label")),
             C("giveaway_bits", "DOUBLE", analysis=True, unit="bits"),
-            C("bits_lost", "DOUBLE", analysis=True, since=2, header=N_("bits lost"), unit="bits"),
-            C("gained_bits", "DOUBLE", analysis=True, since=4, header=N_("bits gained"), unit="bits"),
+            C("bits_lost", "DOUBLE", analysis=True, since=2, header=N_("bits lost"), unit="bits", review=True),
+            C("gained_bits", "DOUBLE", analysis=True, since=4, header=N_("bits gained"), unit="bits", review=True),
             C(
                 "gained_vs_expected_bits",
                 "DOUBLE",
@@ -382,6 +399,8 @@ ANALYSIS_TABLES = ("suggestions", "information", "accusations", "statements")
 PLAYER_ANALYSIS_COLUMNS = {c.name: ARROW_TYPES[c.type] for c in TABLE["players"].columns if c.analysis}
 # Columns added after their table was first released: (table, column, type, fill SQL or None).
 MIGRATIONS = tuple((t.name, c.name, c.type, c.fill) for t in TABLES for c in t.columns if c.migrated)
+# the suggestions' columns the review shows with each suggestion, in the table's order (Column.review)
+REVIEW_COLUMNS = TABLE["suggestions"].names(review=True)
 # column -> its header in words (a name two tables share has one header: checked by the tests)
 HEADERS = {c.name: c.words for t in TABLES for c in t.columns if c.header}
 # the columns whose values are bits, and those that are shares (shown as percentages)

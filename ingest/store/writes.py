@@ -412,7 +412,7 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
     return found
 
 
-# ---------------------------------------------------------------- the league (analysis/ratings.py computes)
+# ---------------------------------------------------------------- the league (analysis/corpus/ratings.py computes)
 
 
 def replace_ratings(db: Store, changes: list[tuple[str, int, pa.Table]]) -> None:

@@ -1,0 +1,133 @@
+"""`clue-stats --help` in the reader's language.
+
+typer writes a command's help from its docstring and each option's from its ``help=``, in English;
+:func:`command` gives the click command typer builds from the app with every one of those texts
+said in the reader's language, to run in its block, and typer's own words on the help screen too (the panels' titles,
+``[default: ...]``, ``[required]``, "Usage:", the help option's "Show this message and exit.").
+The texts are messages of the catalogue like any other: :func:`texts` lists them, `make catalogues`
+writes them to ``build/help_texts.py`` for pybabel to extract (``python -m clue_stats.help_screens``),
+and tests/test_words.py finds each of them in every catalogue. A text a catalogue lacks is shown in
+English. The type typer writes beside each argument and option (``<str>``, ``<int range>``) and
+the usage line's ``[OPTIONS]`` are messages too: :func:`texts` finds every type the app shows, so a
+new one is a catalogue's missing message. The arguments' names (``{paths}``) are their ids and stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+import typer.main
+from typer import rich_utils
+
+from clue_stats.analysis import words
+from clue_stats.analysis.words import N_, _
+
+# typer's words on the help screen, by the name rich_utils keeps them under (read when the help is drawn)
+TYPER_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "ENVVAR_STRING": N_("[env var: {}]"),
+    "DEPRECATED_STRING": N_("(deprecated) "),
+}
+HELP_OPTION = N_("Show this message and exit.")
+USAGE = N_("Usage:")
+OPTIONS = N_("[OPTIONS]")  # the usage line's placeholder for a command's options
+SUBCOMMANDS = N_("COMMAND [ARGS]...")  # and for a group's command
+
+
+def _commands(command: Any) -> Iterator[Any]:
+    """The command and each of its subcommands, depth first."""
+    yield command
+    for sub in getattr(command, "commands", {}).values():
+        yield from _commands(sub)
+
+
+def _help_option(command: Any) -> Any:
+    """The command's --help option (click makes it on first use and keeps it)."""
+    return command.get_help_option(command.context_class(command))
+
+
+def _type_of(param: Any, cmd: Any) -> str | None:
+    """The type typer writes beside the parameter (``<int range>``), if any."""
+    shown: str | None = param.display_type_rich(ctx=cmd.context_class(cmd))
+    return shown
+
+
+def _texts_of(command: Any) -> Iterator[str]:
+    for cmd in _commands(command):
+        yield from (t for t in (cmd.help, cmd.short_help) if t)
+        yield from (p.help for p in cmd.params if getattr(p, "help", None))
+        yield from filter(None, (_type_of(p, cmd) for p in [*cmd.params, _help_option(cmd)]))
+
+
+def texts(app: typer.Typer) -> list[str]:
+    """Every help text of the app's commands and options, and typer's words, once each (the
+    messages `make catalogues` extracts)."""
+    found = dict.fromkeys(_texts_of(typer.main.get_command(app)))
+    return [*found, *TYPER_WORDS.values(), HELP_OPTION, USAGE, OPTIONS, SUBCOMMANDS]
+
+
+@contextmanager
+def command(app: typer.Typer, code: str) -> Iterator[Any]:
+    """typer's click command for the app with its help in the language ``code``, to run inside the
+    block (typer's own words on the help screen are in that language until the block ends)."""
+    built = typer.main.get_command(app)
+    if code == words.SOURCE:
+        yield built
+        return
+    english = {name: getattr(rich_utils, name) for name in TYPER_WORDS}
+    with words.speaking(code):
+        said = {name: _(text) for name, text in TYPER_WORDS.items()}
+        usage = _(USAGE) + " "
+        for cmd in _commands(built):
+            cmd.help = _(cmd.help) if cmd.help else cmd.help
+            cmd.short_help = _(cmd.short_help) if cmd.short_help else cmd.short_help
+            for param in [*cmd.params, _help_option(cmd)]:
+                if getattr(param, "help", None):
+                    param.help = _(param.help)
+                shown = _type_of(param, cmd)
+                if shown:  # typer reads the type through this method only for the help screen
+                    param.display_type_rich = lambda ctx, said=_(shown): said
+            cmd.options_metavar = _(OPTIONS)
+            if getattr(cmd, "subcommand_metavar", None) == SUBCOMMANDS:
+                cmd.subcommand_metavar = _(SUBCOMMANDS)
+            cmd.context_class = _said_usage(cmd.context_class, usage)
+    try:
+        for name, text in said.items():
+            setattr(rich_utils, name, text)
+        yield built
+    finally:
+        for name, text in english.items():
+            setattr(rich_utils, name, text)
+
+
+def _said_usage(context: Any, prefix: str) -> Any:
+    """A context class like ``context`` whose help starts its usage line with ``prefix`` (typer's
+    formatter writes "Usage: " unless told otherwise)."""
+    base = context.formatter_class
+
+    class Formatter(base):  # type: ignore[misc, valid-type]
+        def write_usage(self, prog: str, args: str = "", prefix_: str | None = None) -> None:
+            super().write_usage(prog, args, prefix if prefix_ is None else prefix_)
+
+    return type("Context", (context,), {"formatter_class": Formatter})
+
+
+def main() -> None:
+    """The help texts as a Python module of marked messages, for pybabel (`make catalogues`)."""
+    from clue_stats.cli import app
+
+    print("# the help texts of `clue-stats` (clue_stats.help_screens), written by `make catalogues` for pybabel")
+    print("from clue_stats.analysis.words import N_")
+    for text in texts(app):
+        print(f"N_({text!r})")
+
+
+if __name__ == "__main__":
+    main()
