@@ -1070,11 +1070,12 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 def clean_name(name: str) -> str:
     """A player's name as it is compared, stored and shown: in Unicode's composed form (NFC: "Weiß"
     typed with a combining mark or without is one name), without invisible characters (a zero-width
-    space makes no new player)."""
+    space makes no new player), every run of white space of any kind (a no-break space, a tab) one
+    space and none at either end ("José " and "José" are one name)."""
     name = unicodedata.normalize("NFC", name)
-    if name.isascii():
-        return name
-    return "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    if not name.isascii():
+        name = "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    return " ".join(name.split())
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?\Z", re.S)
