@@ -490,15 +490,15 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
 def giveaway_lines(data: ReportData, suggestions: list[SuggestionLine]) -> list[GiveawayLine]:
     """Per refuter, in seat order: refutations, how many offered a choice, the bits given away."""
     game = data.game
-    hands = game.hands()
-    records = {r.seq: r for r in game.records if isinstance(r, Suggest)}
+    # how many of the named cards each refuter held, as the analysis stored it (suggestions.refuter_choices)
+    choices = {row["seq"]: row.get("refuter_choices") for row in data.suggestions}
     lines = []
     for name in game.names:
         shown = [s for s in suggestions if s.shown_by == name]
         if not shown:
             continue
-        hand = hands.get(name)
-        with_choice = None if hand is None else sum(len(hand & set(records[s.seq].cards)) > 1 for s in shown)
+        held = [choices.get(s.seq) for s in shown]
+        with_choice = None if None in held else sum(n > 1 for n in held)  # type: ignore[operator]
         known = [s for s in shown if s.giveaway is not None]
         total = sum(s.giveaway for s in known)  # type: ignore[misc]
         largest = max(known, key=lambda s: (s.giveaway, -s.seq), default=None)

@@ -23,7 +23,9 @@ SCHEMA_VERSION = 1
 # 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
 # 3: the players' statements graded (statements, players.stated_precision and stated_recall).
 # 4: the information gained against expected (suggestions and players).
-ANALYSIS_VERSION = 4
+# 5: the named cards the suggester already knew the place of, and those the refuter held
+#    (suggestions.known_named_cards, refuter_choices).
+ANALYSIS_VERSION = 5
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
 
 
@@ -238,6 +240,8 @@ TABLES: tuple[Table, ...] = (
             C("accuracy", "DOUBLE", analysis=True, header=N_("accuracy"), unit="share", review=True),
             C("label", "VARCHAR", analysis=True, header=N_("label")),
             C("giveaway_bits", "DOUBLE", analysis=True, unit="bits"),
+            # the named cards the first refuter held (more than 1: they had a choice); the report counts them
+            C("refuter_choices", "INTEGER", analysis=True, since=5, header=N_("cards the refuter could show")),
             C("bits_lost", "DOUBLE", analysis=True, since=2, header=N_("bits lost"), unit="bits", review=True),
             C("gained_bits", "DOUBLE", analysis=True, since=4, header=N_("bits gained"), unit="bits", review=True),
             C(
@@ -247,6 +251,14 @@ TABLES: tuple[Table, ...] = (
                 since=4,
                 header=N_("gained against expected (bits)"),
                 unit="bits",
+            ),
+            C(
+                "known_named_cards",
+                "INTEGER",
+                analysis=True,
+                since=5,
+                header=N_("named cards already known"),
+                review=True,
             ),
         ),
         key=("game_id", "seq"),
