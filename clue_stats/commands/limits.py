@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from clue_stats.analysis.words import n_
 from clue_stats.engine import budget
 
 StatesOption = typer.Option(
@@ -36,7 +37,6 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
 
 
 def over_budget_note(n: int) -> str:
-    from clue_stats.analysis.words import n_
 
     return n_(n, ", {n} over the budget", ", {n} over the budget") if n else ""
 
