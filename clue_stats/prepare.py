@@ -14,6 +14,7 @@ import hashlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,7 @@ def prepare_engine(console: Console) -> float | None:
     from clue_stats.analysis.computers.game_analysis import analyse_game  # deferred: start-up
     from clue_stats.engine import deduction  # deferred: start-up
 
-    steps = [
+    steps: list[tuple[str, Callable[[Game], object]]] = [
         ("the deal counting", lambda game: deduction.entropy_table(game)),
         ("the best available gain", lambda game: analyse_game(game)),
     ]
