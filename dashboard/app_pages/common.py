@@ -200,3 +200,22 @@ def category_word(category: str) -> str:
     """A kind of card (the notebook's categories: suspects, weapons, rooms) in the reader's language."""
     said = {"suspects": _("suspects"), "weapons": _("weapons"), "rooms": _("rooms")}
     return said.get(category, category)
+
+
+# Phone first (a page used at the table): buttons and choices at least 44 px high, the size a finger
+# hits (Apple's and Material's guidance); nothing forces the page wider than the screen.
+PHONE_CSS = """
+<style>
+div[data-testid="stButton"] button, div[data-testid="stPills"] button, div[data-testid="stSegmentedControl"] button,
+div[data-testid="stBaseButton-pills"], div[data-testid="stBaseButton-pillsActive"],
+div[data-testid="stBaseButton-segmented_control"], div[data-testid="stBaseButton-segmented_controlActive"] {
+  min-height: 44px; min-width: 44px;
+}
+div[data-testid="stMarkdownContainer"] { overflow-wrap: break-word; }
+</style>
+"""
+
+
+def phone_layout() -> None:
+    """Tap targets of at least 44 px on the page (a page meant for a phone at the table calls it)."""
+    st.markdown(PHONE_CSS, unsafe_allow_html=True)
