@@ -206,12 +206,10 @@ def category_word(category: str) -> str:
 # hits (Apple's and Material's guidance); nothing forces the page wider than the screen.
 PHONE_CSS = """
 <style>
-div[data-testid="stButton"] button, div[data-testid="stPills"] button, div[data-testid="stSegmentedControl"] button,
-div[data-testid="stBaseButton-pills"], div[data-testid="stBaseButton-pillsActive"],
-div[data-testid="stBaseButton-segmented_control"], div[data-testid="stBaseButton-segmented_controlActive"] {
+[data-testid="stMain"] button[data-variant], [data-testid="stMain"] button[data-testid^="stBaseButton"] {
   min-height: 44px; min-width: 44px;
 }
-div[data-testid="stMarkdownContainer"] { overflow-wrap: break-word; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] { overflow-wrap: break-word; }
 </style>
 """
 

@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from clue_stats.analysis.review import timeline
-from clue_stats.analysis.words import _, language, problem_message
+from clue_stats.analysis.words import _, language, problem_message, variant_words, when
 from clue_stats.analysis.words.records import describe
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
@@ -37,8 +37,10 @@ UNKNOWN = "?"
 
 
 def _problems(problems: list[Any]) -> None:
+    """A problem of an entry made by buttons: its sentence (the notation line and caret under it, which
+    the page wrote and not the user, are left out)."""
     for p in problems:
-        (st.error if p.is_error else st.warning)(md(problem_message(p)), icon=":material/error:")
+        (st.error if p.is_error else st.warning)(md(problem_message(p).split("\n", 1)[0]), icon=":material/error:")
 
 
 def _open(recording_id: str) -> rec.Recording | None:
@@ -74,7 +76,7 @@ def _setup() -> None:
     edition_id = st.selectbox(
         _("Edition"), list(editions), format_func=lambda e: queries.edition_name(e), key="setup_edition"
     )
-    variant = st.selectbox(_("Variant"), list(ed.variants()), key="setup_variant")
+    variant = st.selectbox(_("Variant"), list(ed.variants()), format_func=variant_words, key="setup_variant")
     players = st.multiselect(
         _("Players, in seat order (clockwise)"),
         _league_names(),
@@ -195,6 +197,7 @@ def _suggestion(recording_id: str, recording: rec.Recording) -> None:
 def _accusation(recording_id: str, recording: rec.Recording) -> None:
     game, deck = recording.game, recording.game.deck
     turn = recording.count
+    verdicts = {"right": _("right"), "wrong": _("wrong")}
     with st.expander(_("Accusation")):
         player = st.selectbox(_("Who accuses"), list(game.names), key=f"acc_player_{turn}")
         triple = [
@@ -202,7 +205,7 @@ def _accusation(recording_id: str, recording: rec.Recording) -> None:
             for category, label in (("suspects", _("Suspect")), ("weapons", _("Weapon")), ("rooms", _("Room")))
         ]
         verdict = st.segmented_control(
-            _("Outcome"), ["right", "wrong"], format_func=lambda v: _(v), key=f"acc_verdict_{turn}"
+            _("Outcome"), ["right", "wrong"], format_func=verdicts.__getitem__, key=f"acc_verdict_{turn}"
         )
         problems = st.container()
         if st.button(_("Save the accusation"), key=f"acc_save_{turn}", use_container_width=True):
@@ -346,7 +349,7 @@ if recording is None:
     st.stop()
 
 game = recording.game
-st.caption(" · ".join([queries.edition_name(game.edition_id), ", ".join(game.names), game.played_at or ""]))
+st.caption(" · ".join([queries.edition_name(game.edition_id), ", ".join(game.names), when(game.played_at) or ""]))
 for p in st.session_state.pop("record_flash", []):
     st.warning(md(problem_message(p)))
 if game.records:
