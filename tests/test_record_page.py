@@ -12,6 +12,8 @@ from clue_stats.ingest import cluelog
 from clue_stats.ingest.recording import folder_for
 from tests.helpers import open_app
 
+pytestmark = pytest.mark.slow  # a whole game through the app, about half a minute a test
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
