@@ -54,9 +54,22 @@ def _help_option(command: Any) -> Any:
 
 
 def _type_of(param: Any, cmd: Any) -> str | None:
-    """The type typer writes beside the parameter (``<int range>``), if any."""
+    """The type typer writes beside the parameter (``<int range>``), if any: none for a flag
+    (``--version``, ``--help``, ``--json``: it takes no value, and ``<bool>`` said it took one)."""
+    if getattr(param, "is_flag", False) or getattr(param, "is_bool_flag", False):
+        return None
+    if getattr(param, "metavar", None):  # the values it takes as typed (--lang's en|de|sv): no words to say
+        return None
     shown: str | None = param.display_type_rich(ctx=cmd.context_class(cmd))
     return shown
+
+
+def _without_flag_types(built: Any) -> None:
+    """Every flag of the command and its subcommands shown without a type on the help screen."""
+    for cmd in _commands(built):
+        for param in [*cmd.params, _help_option(cmd)]:
+            if getattr(param, "is_flag", False) or getattr(param, "is_bool_flag", False):
+                param.display_type_rich = lambda ctx: None
 
 
 def _texts_of(command: Any) -> Iterator[str]:
@@ -78,6 +91,7 @@ def command(app: typer.Typer, code: str) -> Iterator[Any]:
     """typer's click command for the app with its help in the language ``code``, to run inside the
     block (typer's own words on the help screen are in that language until the block ends)."""
     built = typer.main.get_command(app)
+    _without_flag_types(built)
     if code == words.SOURCE:
         yield built
         return

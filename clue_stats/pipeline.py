@@ -167,7 +167,26 @@ def _start_worker(parent: int, hashes: frozenset[str]) -> None:
 def check(raw: RawGame, analyse: bool = False, review: bool = True, limits: budget.Limits | None = None) -> Outcome:
     """Build, validate and (optionally) analyse one game, with the whole review unless ``review`` is
     False (the lighter level), each under ``limits`` (default: the environment's or the defaults).
-    Never raises on bad input."""
+    Never raises on bad input; a fault of the program on this game rejects it with an
+    `internal_error` problem, and the run goes on."""
+    try:
+        return _check(raw, analyse, review, limits)
+    except Exception as exc:
+        return _failed_game(raw, exc)
+
+
+def _failed_game(raw: RawGame, exc: BaseException) -> Outcome:
+    problems = [
+        *(p.located(raw.source_file) for p in raw.problems),
+        failed(exc, raw.source_file, raw.first_line, game=True),
+    ]
+    rejection = Rejection(
+        source_file=raw.source_file, line=raw.first_line, raw=raw.text, problems=problems, game_id=_declared_id(raw)
+    )
+    return Outcome(None, rejection, problems)
+
+
+def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | None) -> Outcome:
     limits = limits or budget.Limits.from_env()
     checks = budget.Budget(limits)  # its seconds run from here: reading the game is a part of its checks
     game, problems = cluelog.build_game(raw)
@@ -250,14 +269,20 @@ def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> I
             yield path
             continue
         try:
-            items = formats.iter_file(path)
+            items = formats.read_file(path)
         except OSError as exc:
             summary.files_unreadable += 1
             yield _unreadable(path, exc)
             continue
-        if items is None:
+        except Exception as exc:  # a fault of a reader: a problem of this file, and on with the run
+            summary.files_read += 1
+            yield failed(exc, str(path))
+            continue
+        if isinstance(items, formats.FileSkipped):
             summary.files_skipped += 1
             summary.skipped_files.append(str(path))
+            if items.problem is not None:
+                yield items.problem
             continue
         summary.files_read += 1
         try:
@@ -266,6 +291,24 @@ def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> I
             summary.files_read -= 1
             summary.files_unreadable += 1
             yield _unreadable(path, exc)
+        except Exception as exc:  # a fault of a reader part way: the games before it are kept
+            yield failed(exc, str(path))
+
+
+def failed(exc: BaseException, source_file: str | None, line: int | None = None, game: bool = False) -> Problem:
+    """A fault of clue-stats while reading or checking one file or game, as that file's or game's
+    problem (`internal_error`): the run goes on with the rest."""
+    reason = f"{type(exc).__name__}: {exc}"[:300]
+    return Problem.of(
+        "internal_error",
+        T_(
+            "clue-stats failed on {what} ({reason}); the rest of the run goes on: please report it with the file",
+            what=T_("this game") if game else T_("this file"),
+            reason=reason,
+        ),
+        line=line,
+        source_file=source_file,
+    )
 
 
 def _windows(items: Iterator[RawGame | Problem], size: int) -> Iterator[tuple[list[RawGame], list[Problem]]]:

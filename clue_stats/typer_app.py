@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
 from clue_stats.engine.problems import T_
@@ -49,12 +49,28 @@ def printable(text: object, keep_lines: bool = False) -> str:
     return str(text).translate(_SHOWN_KEEP_LINES if keep_lines else _SHOWN)
 
 
+PIPE_WIDTH = 400  # columns of a table printed through a pipe: wide enough for any row of ours
+
+
 class TextConsole(Console):
     """A console that prints text as text: no rich markup or emoji codes are interpreted (a player
     named ``[/]`` or ``[link=...]`` is printed as written) and control characters are escaped."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(markup=False, emoji=False, highlight=False, soft_wrap=True, **kwargs)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size; through a pipe (to a file, to grep), a table's natural width, not
+        rich's 80 columns (a game list wrapped into three lines a game), unless $COLUMNS says one."""
+        size: ConsoleDimensions = Console.size.fget(self)  # type: ignore[attr-defined]
+        if self._width is None and not self.is_terminal and not os.environ.get("COLUMNS"):
+            return ConsoleDimensions(PIPE_WIDTH, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         kwargs.pop("markup", None)
@@ -185,6 +201,7 @@ def main_options(
     lang: str | None = typer.Option(
         None,
         "--lang",
+        metavar="en|de|sv",
         help="The language of the reports, summaries and messages: en, de or sv (default: $CLUE_STATS_LANG, "
         "else the system's locale, else en). --json, ids and problem codes never change with it.",
     ),

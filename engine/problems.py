@@ -41,6 +41,11 @@ CODES: dict[str, tuple[str, str]] = {
     "duplicate_id": (ERROR, "a game id already stored or read with other content"),
     "bad_notation": (ERROR, "a line of the tabletop notation cannot be read"),
     "bad_import": (ERROR, "a record of another client's format cannot be converted"),
+    "internal_error": (
+        ERROR,
+        "clue-stats failed on this file, line or game (a fault of the program, not of the input): the rest of the "
+        "run goes on; please report it with the file",
+    ),
     # deck
     "card_twice": (ERROR, "a card is in two places (two hands, or a hand and the room cards)"),
     "envelope_card_dealt": (ERROR, "a card of the solution is in a hand"),
@@ -112,6 +117,11 @@ CODES: dict[str, tuple[str, str]] = {
     "not_a_file": (
         WARNING,
         "a named pipe, device, socket or link to itself among the paths: not read (ingest would wait on a pipe forever)",
+    ),
+    "file_skipped": (
+        WARNING,
+        "a file that looks like one ingest reads is not read, and the message says why (a zip archive that cannot "
+        "be opened, an archive inside an archive, a file of another client's format past its size limit)",
     ),
     "folder_again": (WARNING, "a folder reached again through a link (a loop, or a second way there): not read twice"),
     "import_dropped": (

@@ -102,6 +102,9 @@ def not_utf8(data: bytes, start: int, where: str) -> str:
     if looks_utf16(data):
         return UTF16_WITHOUT_MARK
     bad = data[start]
+    if bad == 0xED and 0xA0 <= data[start + 1 : start + 2][:1].ljust(1, b"\0")[0] <= 0xBF:
+        # what a UTF-16 file's lone half of a surrogate pair becomes (read as UTF-8, surrogatepass)
+        return f"half of a UTF-16 surrogate pair (a character cut in two) at byte {start + 1} of the {where}"
     guess = bytes([bad]).decode("cp1252", errors="replace")
     return (
         f"not UTF-8 (byte {start + 1} of the {where}, 0x{bad:02X}, which is {guess!r} in Latin-1 / Windows-1252: "
@@ -121,22 +124,65 @@ def long_line(number: int, size: int) -> Problem:
     )
 
 
-def read_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
-    """(line number, bytes or None when too long, length) for every line, in bounded memory."""
+READ_BLOCK = 1 << 16  # bytes read from the stream at a time
+# whole lines holding nothing but white space, up to the last line end of the run: one character class,
+# so the match keeps no state per line (a repeated group would: 150 bytes a line)
+_BLANK_RUN = re.compile(rb"[ \t\r\n]*\n")
+
+
+def read_lines(stream: BinaryIO, skip_blank: bool = False) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, bytes or None when too long, length) for every line, in bounded memory: at most
+    MAX_LINE_BYTES and a block are held, whatever the stream. ``skip_blank``: a run of lines of white
+    space only is passed over at the speed of a regular expression, as one item (the number of its
+    last line, ``b""``, its bytes): a file of millions of blank lines costs no object per line."""
     number = 0
+    buf = b""
+    pos = 0
+    eof = False
     while True:
-        chunk = stream.readline(MAX_LINE_BYTES + 1)
-        if not chunk:
-            return
-        number += 1
-        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
-            size = len(chunk)
-            while chunk and not chunk.endswith(b"\n"):  # skip the rest of the long line
-                chunk = stream.readline(MAX_LINE_BYTES)
-                size += len(chunk)
+        if skip_blank:
+            blank = _BLANK_RUN.match(buf, pos)
+            if blank is not None:
+                number += buf.count(b"\n", pos, blank.end())
+                yield number, b"", blank.end() - pos
+                pos = blank.end()
+        end = buf.find(b"\n", pos)
+        if end >= 0:
+            if end - pos > MAX_LINE_BYTES:  # found whole in the buffer, but past the limit
+                number += 1
+                yield number, None, end + 1 - pos
+            else:
+                number += 1
+                yield number, buf[pos : end + 1], end + 1 - pos
+            pos = end + 1
+            continue
+        if len(buf) - pos > MAX_LINE_BYTES:  # a line past the limit: skipped without being held
+            number += 1
+            size = len(buf) - pos
+            buf, pos = b"", 0
+            while True:
+                block = stream.read(READ_BLOCK)
+                if not block:
+                    eof = True
+                    break
+                end = block.find(b"\n")
+                if end >= 0:
+                    size += end + 1
+                    buf = block[end + 1 :]
+                    break
+                size += len(block)
             yield number, None, size
-        else:
-            yield number, chunk, len(chunk)
+            continue
+        if eof:
+            if pos < len(buf):
+                number += 1
+                yield number, buf[pos:], len(buf) - pos
+            return
+        # more of the stream: at least as much as the buffer holds, so a long line costs linear time
+        block = stream.read(max(READ_BLOCK, len(buf) - pos))
+        if not block:
+            eof = True
+        buf, pos = buf[pos:] + block, 0
 
 
 def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGame | Problem]:
@@ -154,7 +200,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
             raw.text = "".join(pieces.pop(id(raw), []))
             yield raw
 
-    for number, data, size in read_lines(stream):
+    for number, data, size in read_lines(stream, skip_blank=True):
         if number == 1 and data is not None and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         if data is not None and not data.strip():
@@ -1024,11 +1070,12 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 def clean_name(name: str) -> str:
     """A player's name as it is compared, stored and shown: in Unicode's composed form (NFC: "Weiß"
     typed with a combining mark or without is one name), without invisible characters (a zero-width
-    space makes no new player)."""
+    space makes no new player), every run of white space of any kind (a no-break space, a tab) one
+    space and none at either end ("José " and "José" are one name)."""
     name = unicodedata.normalize("NFC", name)
-    if name.isascii():
-        return name
-    return "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    if not name.isascii():
+        name = "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    return " ".join(name.split())
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?\Z", re.S)

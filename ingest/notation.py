@@ -18,6 +18,7 @@ returned: ``write`` refuses rather than loses.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from clue_stats.engine.problems import T_, Problem, Said
@@ -67,15 +68,42 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     return _read(text, source_file, checks=True)
 
 
+# a run of lines holding nothing but white space (str.isspace: what the lexer passes over), up to
+# the last line end of the run: one character class, so no state kept per line as a group's repeats
+_WHITE_RUN = re.compile(r"\s*\n")
+
+
+def _lexed(text: str) -> list[tuple[int, int, Line | _Broken]]:
+    """Each line holding more than white space as (its number, where it starts in ``text``, its
+    lexed form): blank lines are counted, not held (a file of millions of
+    them costs no object each)."""
+    entries: list[tuple[int, int, Line | _Broken]] = []
+    number, pos, size = 0, 0, len(text)
+    while pos < size:
+        white = _WHITE_RUN.match(text, pos)
+        if white is not None:
+            number += text.count("\n", pos, white.end())
+            pos = white.end()
+            if pos >= size:
+                break
+        end = text.find("\n", pos)
+        stop = size if end < 0 else end
+        number += 1
+        raw = text[pos:stop].removesuffix("\r")
+        if raw.strip():
+            try:
+                entries.append((number, pos, lex(number, raw)))
+            except NotationError as exc:
+                entries.append((number, pos, _Broken(number, raw, exc)))
+        pos = stop + 1
+    return entries
+
+
 def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
     result = ReadResult()
-    raws = [raw.removesuffix("\r") for raw in text.removeprefix("\ufeff").split("\n")]
-    lines: list[Line | _Broken] = []
-    for number, raw in enumerate(raws, 1):
-        try:
-            lines.append(lex(number, raw))
-        except NotationError as exc:
-            lines.append(_Broken(number, raw, exc))
+    text = text.removeprefix("\ufeff")
+    entries = _lexed(text)
+    lines = [line for _, _, line in entries]
     used = [k for k, line in enumerate(lines) if not _blank(line)]
     if not used:
         result.problems.append(
@@ -90,19 +118,17 @@ def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
     starts = [k for k in used if _starts_game(lines[k])]
     if not starts or starts[0] != used[0]:
         starts.insert(0, used[0])  # the first game may start without a "game" line
-    # a game's text begins with the comments just above its "game" line
+    # a game's text begins with the comments just above its "game" line (blank lines are not held)
     text_starts = [0]
     for k in starts[1:]:
-        game_line = k
         while k - 1 > text_starts[-1] and _blank(lines[k - 1]) and k - 1 not in starts:
             k -= 1
-        while k < game_line and not raws[k].strip():
-            k += 1
         text_starts.append(k)
     for g, start in enumerate(starts):
         stop = starts[g + 1] if g + 1 < len(starts) else len(lines)
-        text_stop = text_starts[g + 1] if g + 1 < len(starts) else len(raws)
-        game_text = "\n".join(raws[text_starts[g] : text_stop]).rstrip("\n") + "\n"
+        begin = entries[text_starts[g]][1] if g else 0
+        end = entries[text_starts[g + 1]][1] if g + 1 < len(starts) else len(text)
+        game_text = text[begin:end].replace("\r\n", "\n").rstrip("\n") + "\n"
         result.games.append(_read_game(lines[start:stop], game_text, source_file, checks))
     return result
 

@@ -330,3 +330,23 @@ def test_a_seat_given_no_listener_port_still_plays_builtin():
     played = _play(seats, seed="7")
     assert played.records[0]["type"] == "game" and played.records[-1]["type"] == "end"
     assert Listener(1.0).port is None
+
+
+def test_the_arena_report_is_written_in_the_readers_language(tmp_path):
+    launch = _launch(tmp_path, "builtin:notebook", "builtin:random", "builtin:bluffer")
+    report = tmp_path / "arena.html"
+    result = runner.invoke(
+        app,
+        ["--lang", "de", "arena", str(launch), "--db", str(tmp_path / "a.duckdb"), "--games", "3",
+         "--players", "3", "--seed", "4", "--report", str(report)],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    page = report.read_text()
+    assert '<html lang="de">' in page
+    for words in ("Rangliste", "Jedes Programm gegen jedes andere", "Regelverstöße", "Kein Programm hat eine Regel"):
+        assert words in page
+    assert "Leaderboard" not in page and "Each program" not in page
+    for program in ("notebook", "random", "bluffer"):
+        assert f"<td>{program}</td>" in page
+    assert "Rangliste" in result.stdout  # the terminal's table too

@@ -33,7 +33,7 @@ def test_ingest_reports_a_summary_and_is_idempotent(samples, db):
     first = run("ingest", samples, "--db", db, "--no-analyse")
     assert first.exit_code == 0, first.output
     stored = int(re.search(r"(\d+) games stored", first.output).group(1))
-    present = int(re.search(r"(\d+) already present", first.output).group(1))
+    present = int(re.search(r"(\d+) the same as a stored game \(kept once\)", first.output).group(1))
     assert stored >= 9 and "1 skipped" in first.output
     assert present == 1  # the German game is there twice: as clue-log/1 and as notation
     second = run("ingest", samples, "--db", db, "--no-analyse", "--json")

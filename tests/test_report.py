@@ -463,6 +463,12 @@ def test_the_command_writes_html_and_markdown(store, tmp_path, monkeypatch):
     assert f"wrote the post-mortem of {MAIN} to {MAIN}.html" in result.stdout
     result = runner.invoke(app, ["report", MAIN, "--db", str(store), "--json", "--out", "again.html"])
     summary = json.loads(result.stdout)
+    # every suggestion as the review stored it: each column of the table but the game's id, by its ids
+    suggestions = summary.pop("suggestions")
+    with read_connection(store) as con:
+        stored = con.frame("SELECT * EXCLUDE (game_id) FROM suggestions WHERE game_id = ? ORDER BY seq", [MAIN])
+    assert suggestions == stored.to_dicts() and len(suggestions) == 12
+    assert {"bits_lost", "gained_bits", "shown_by", "best_suspect"} <= set(suggestions[0])
     assert summary == {
         "game_id": MAIN,
         "out": "again.html",

@@ -447,14 +447,14 @@ def test_the_command_lines_summaries_are_in_german_and_swedish(tmp_path: Path) -
     said = {
         "de": [
             "2 Dateien gelesen, 0 übersprungen; 1 Partie gültig, 1 abgelehnt",
-            "2 Dateien gelesen, 0 übersprungen; 1 Partie gespeichert, 0 schon vorhanden, 1 abgelehnt in ",
+            "2 Dateien gelesen, 0 übersprungen; 1 Partie gespeichert, 1 abgelehnt in ",
             "1 abgelehnte Partie oder Datei in der Tabelle `rejected` aufbewahrt.",
             "0 Partien analysiert in ",
             "1 Partie gelöscht",
         ],
         "sv": [
             "2 filer lästa, 0 överhoppade; 1 parti giltigt, 1 avvisat",
-            "2 filer lästa, 0 överhoppade; 1 parti lagrat, 0 fanns redan, 1 avvisat på ",
+            "2 filer lästa, 0 överhoppade; 1 parti lagrat, 1 avvisat på ",
             "1 avvisat parti eller fil sparat i tabellen `rejected`.",
             "0 partier analyserade på ",
             "1 parti raderat",
@@ -777,3 +777,17 @@ def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its
         named["en"][0] == "custom deck" and named["de"][0] == "eigenes Kartenset" and named["sv"][0] == "egen kortlek"
     )
     assert named["en"][1] == named["de"][1] == named["sv"][1]
+
+
+@pytest.mark.parametrize("code", ["en", *TRANSLATED])
+def test_a_flag_shows_no_type_on_the_help_screen(
+    code: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--version, --help, --json take no value: no '<bool>' after them (nor its translation); --lang
+    shows the languages it takes, not '<str>'."""
+    with words.speaking(code):
+        boolean = words._("<bool>") if code != "en" else "<bool>"
+    screens = {" ".join(path): shown for path, _command, shown in _help_screens(code, monkeypatch, capsys)}
+    for path, shown in screens.items():
+        assert "<bool>" not in shown and boolean not in shown, path
+    assert "--lang en|de|sv" in screens[""] and "<str>" not in screens[""].split("--lang")[1][:20]

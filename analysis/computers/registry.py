@@ -212,13 +212,20 @@ class StatementsComputer:
 @dataclass
 class Giveaway:
     given: dict[int, float | None]  # suggestion seq -> giveaway_bits
+    choices: dict[int, int | None]  # suggestion seq -> refuter_choices: the named cards the first refuter held
 
     @property
     def computed(self) -> bool:
         return any(v is not None for v in self.given.values())
 
     def columns(self) -> list[Columns]:
-        return [Columns("suggestions", "seq", {s: {"giveaway_bits": v} for s, v in self.given.items()})]
+        return [
+            Columns(
+                "suggestions",
+                "seq",
+                {s: {"giveaway_bits": v, "refuter_choices": self.choices[s]} for s, v in self.given.items()},
+            )
+        ]
 
 
 class GiveawayComputer:
@@ -226,7 +233,9 @@ class GiveawayComputer:
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Giveaway:
-        return Giveaway(giveaway.giveaway_columns(ctx.game, ctx.before))
+        game = ctx.game
+        choices = {r.seq: giveaway.refuter_choices(game, r) for r in game.records if isinstance(r, Suggest)}
+        return Giveaway(giveaway.giveaway_columns(game, ctx.before), choices)
 
 
 # ---------------------------------------------------------------- the suggestions' review

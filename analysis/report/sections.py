@@ -43,8 +43,19 @@ from clue_stats.analysis.review.post_mortem import (
 )
 from clue_stats.analysis.review.post_mortem import fmt_bits as bits
 from clue_stats.analysis.review.post_mortem import fmt_share as share
-from clue_stats.analysis.words import _, kind_words, label_word, language, n_, number, variant_words, when
+from clue_stats.analysis.words import (
+    _,
+    kind_words,
+    label_word,
+    language,
+    n_,
+    number,
+    significant,
+    variant_words,
+    when,
+)
 from clue_stats.analysis.words.records import Places
+from clue_stats.ingest.store.schema import HEADERS, IN_BITS, REVIEW_COLUMNS, SHARES
 
 DASH = "–"
 ANALYSE = Span("clue-stats analyse", CODE)
@@ -246,6 +257,21 @@ def _label(s: SuggestionLine) -> Text:
     return Span(label_word(s.label), f"label-{s.label}") if s.label else DASH
 
 
+def _value(column: str, value: object) -> Text:
+    """A stored value the review shows, as its declared unit writes it (bits, a share, a count)."""
+    if value is None:
+        return DASH
+    if column in IN_BITS:
+        return bits(value)  # type: ignore[arg-type]
+    if column in SHARES:
+        return share(value)  # type: ignore[arg-type]
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return number(value)
+    return significant(value) if isinstance(value, float) else str(value)
+
+
 def _suggestion_row(s: SuggestionLine, places: Places) -> list[Text]:
     if s.shown_by is None:
         shown = _("nobody")
@@ -258,11 +284,8 @@ def _suggestion_row(s: SuggestionLine, places: Places) -> list[Text]:
         s.player,
         cards(s.cards),
         shown,
-        bits(s.expected_gain),
-        bits(s.best_gain),
         _("this one") if s.best_cards == s.cards else cards(s.best_cards),
-        share(s.accuracy),
-        bits(s.bits_lost),
+        *(_value(column, s.values.get(column)) for column in REVIEW_COLUMNS),
         _label(s),
     ]
 
@@ -278,19 +301,18 @@ def _why(s: SuggestionLine, reason: str, places: Places) -> Text:
 
 
 def _suggestion_table(lines: list[SuggestionLine], places: Places) -> Table:
+    # every column the review shows with a suggestion, by its declared header (ingest.store.schema.REVIEW_COLUMNS)
     head: list[Text] = [
         _("in the file"),
         _("player"),
         _("suggested"),
         _("shown"),
-        _("expected gain"),
-        _("best available"),
         _("best instead"),
-        _("accuracy"),
-        _("bits lost"),
+        *(_(HEADERS[column]) for column in REVIEW_COLUMNS),
         _("label"),
     ]
-    return Table(head, [_suggestion_row(s, places) for s in lines], frozenset({4, 5, 7, 8}))
+    figures = frozenset(range(5, 5 + len(REVIEW_COLUMNS)))
+    return Table(head, [_suggestion_row(s, places) for s in lines], figures)
 
 
 def _suggestions(pm: PostMortem, charts: bool) -> Section:

@@ -25,6 +25,7 @@ from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions
 from clue_stats.engine.game import Accuse, Deal, Event, Game, RoomCards, Suggest, Turn
 from clue_stats.ingest.store import Store, stored_game
+from clue_stats.ingest.store.schema import REVIEW_COLUMNS
 
 TOP_SUGGESTIONS = 3  # best and worst suggestions shown
 TOP_MOMENTS = 5  # key moments shown
@@ -207,6 +208,9 @@ class SuggestionLine:
     giveaway: float | None
     bits_lost: float | None = None
     rated: bool = True  # False: the log does not hold the suggester's hand ("hand not in the log")
+    # every column the review shows with a suggestion (ingest.store.schema.REVIEW_COLUMNS), as stored:
+    # the review page, the report's tables and --json read a new one from here, untouched
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -411,6 +415,7 @@ def suggestion_lines(data: ReportData) -> list[SuggestionLine]:
                 giveaway=row.get("giveaway_bits"),
                 bits_lost=row.get("bits_lost"),
                 rated=row["player"] in hands,
+                values={column: row.get(column) for column in REVIEW_COLUMNS},
             )
         )
     return lines
@@ -485,15 +490,15 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
 def giveaway_lines(data: ReportData, suggestions: list[SuggestionLine]) -> list[GiveawayLine]:
     """Per refuter, in seat order: refutations, how many offered a choice, the bits given away."""
     game = data.game
-    hands = game.hands()
-    records = {r.seq: r for r in game.records if isinstance(r, Suggest)}
+    # how many of the named cards each refuter held, as the analysis stored it (suggestions.refuter_choices)
+    choices = {row["seq"]: row.get("refuter_choices") for row in data.suggestions}
     lines = []
     for name in game.names:
         shown = [s for s in suggestions if s.shown_by == name]
         if not shown:
             continue
-        hand = hands.get(name)
-        with_choice = None if hand is None else sum(len(hand & set(records[s.seq].cards)) > 1 for s in shown)
+        held = [choices.get(s.seq) for s in shown]
+        with_choice = None if None in held else sum(n > 1 for n in held)  # type: ignore[operator]
         known = [s for s in shown if s.giveaway is not None]
         total = sum(s.giveaway for s in known)  # type: ignore[misc]
         largest = max(known, key=lambda s: (s.giveaway, -s.seq), default=None)

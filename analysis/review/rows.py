@@ -13,6 +13,10 @@ from typing import Any
 from clue_stats.analysis.computers.suggestions import LABEL_ORDER, NOT_RATED
 from clue_stats.analysis.review.post_mortem import EntropyLine, PostMortem, ReportData, SuggestionLine
 from clue_stats.analysis.words import _, decimal, label_word, n_, percent
+from clue_stats.ingest.store.schema import TABLE
+
+# what --json gives of each suggestion: every column of the suggestions table but the game's id
+SUGGESTION_COLUMNS = tuple(c.name for c in TABLE["suggestions"].columns if c.name != "game_id")
 
 KEY_LABELS = ("mistake", "blunder")  # the labels the race marks
 # A chart 640 pixels wide shows no more than this many points of one observer's line: a longer
@@ -147,7 +151,8 @@ def answered(s: SuggestionLine) -> str:
 def suggestion_rows(pm: PostMortem, data: ReportData) -> list[dict[str, Any]]:
     """Every suggestion of the game in record order: its record (seq, and the line of the file it was
     read from), who, what (the edition's names), who answered, the label (or "not rated": hand not in
-    the log), bits lost, expected and best available gain, and the best suggestion when it was another."""
+    the log), the best suggestion when it was another, and every column the review shows with a
+    suggestion (ingest.store.schema.REVIEW_COLUMNS: expected and best available gain, bits lost, ...)."""
     records = data.game.records
     rows = []
     for s in pm.suggestions:
@@ -160,13 +165,17 @@ def suggestion_rows(pm: PostMortem, data: ReportData) -> list[dict[str, Any]]:
                 "suggestion": ", ".join(s.cards),
                 "answer": answered(s),
                 "label": s.label if s.label else NOT_RATED if not s.rated else None,
-                "bits_lost": s.bits_lost,
-                "expected_gain_bits": s.expected_gain,
-                "best_gain_bits": s.best_gain,
                 "best_instead": ", ".join(s.best_cards) if s.best_cards and s.best_cards != s.cards else None,
+                **s.values,
             }
         )
     return rows
+
+
+def suggestion_records(data: ReportData) -> list[dict[str, Any]]:
+    """Every suggestion of the game as stored, for ``--json``: each column the suggestions table
+    declares (ingest.store.schema) but the game's id, cards and players by their ids."""
+    return [{column: row.get(column) for column in SUGGESTION_COLUMNS} for row in data.suggestions]
 
 
 # ---------------------------------------------------------------- each player's game
@@ -229,5 +238,6 @@ __all__ = [
     "race",
     "race_caption",
     "steps",
+    "suggestion_records",
     "suggestion_rows",
 ]

@@ -10,12 +10,12 @@ page and the report call the same :func:`game_whys`, so both say the same.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from clue_stats.analysis import words
+from clue_stats.analysis.computers.suggestions import known_cards
 from clue_stats.analysis.words import _, error_message
 from clue_stats.analysis.words.records import card_name, listed
 from clue_stats.engine import budget, deduction
@@ -55,17 +55,6 @@ class Why:
     player: str
     made: Asked
     best: Asked
-
-
-def known_cards(k: Knowledge, cards: Sequence[str]) -> tuple[str, ...]:
-    """The cards whose place the knowledge fixes (one place left: the suggester's own, one shown to
-    them, or one deduced)."""
-    out = []
-    for c in dict.fromkeys(cards):
-        mask = k.allowed[k.card_index[c]]
-        if mask and mask & (mask - 1) == 0:
-            out.append(c)
-    return tuple(out)
 
 
 def asked(k: Knowledge, suggester: str, cards: Triple) -> Asked:

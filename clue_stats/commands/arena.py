@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from clue_stats.analysis.words import _, n_, number
+from clue_stats.analysis.words import _, n_, number, problem_line
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.problems import T_
 from clue_stats.exit_codes import ExitCode
@@ -22,6 +22,7 @@ from clue_stats.typer_app import (
     DbOption,
     JsonOption,
     app,
+    check_output_file,
     check_output_folder,
     database,
     err,
@@ -29,6 +30,7 @@ from clue_stats.typer_app import (
     out,
     print_json,
     printable,
+    write_file,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +57,9 @@ def arena_command(
     jobs: int = typer.Option(1, "--jobs", min=1, help="Games played at once."),
     db: str | None = DbOption,
     out_dir: str | None = typer.Option(None, "--out", help="Also write each game's clue-log/1 file to this folder."),
+    report: str | None = typer.Option(
+        None, "--report", help="Write the tournament's report (HTML, in the reader's language) to this file."
+    ),
     json_output: bool = JsonOption,
 ) -> None:
     """Play a tournament between bots (SpeedClue's protocol over TCP, or JSON lines) and built-in
@@ -65,8 +70,7 @@ def arena_command(
         raise UsageError(T_("{file}: no such file", file=launch_file))
     entrants, problems = t.read_launch_file(launch_file)
     for p in problems:
-        err.print(f"{p.source_file}:{p.line}: {_(p.said.template).format_map(p.said.values()) if p.said else p.message}",
-                  markup=False)  # fmt: skip
+        err.print(problem_line(p), markup=False)
     sizes = t.table_sizes(len(entrants), t.parse_players(players))
     seed = seed if seed is not None else secrets.token_hex(4)
     schedule = (
@@ -78,6 +82,7 @@ def arena_command(
     if out_dir is not None:
         folder = check_output_folder(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
+    report_file = check_output_file(report, "--report") if report is not None else None
     plan = t.Plan.make(entrants, schedule, seed, timeout, jobs, str(launch_file))
     db_path = database(db)
     recorder = t.Recorder(db_path, folder, plan)
@@ -100,6 +105,10 @@ def arena_command(
 
     with store.read_connection(db_path) as con:
         board = arena_leaderboard(con, plan.run_id)
+        if report_file is not None:
+            from clue_stats.analysis.report.arena_document import read_tournament, render_arena_html
+
+            write_file(report_file, render_arena_html(read_tournament(con, plan.run_id)))
     if json_output:
         print_json(
             {

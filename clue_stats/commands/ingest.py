@@ -156,11 +156,19 @@ def ingest_command(
             else ""
         )
         out.print(
-            _("{files}; {games}{replaced}, {present}, {rejected}{over_budget} in {seconds} s  ->  {database}").format(
+            _("{files}; {games}{replaced}{present}, {rejected}{over_budget} in {seconds} s  ->  {database}").format(
                 files=_files(summary),
                 games=n_(summary.games_stored, "{n} game stored", "{n} games stored"),
                 replaced=replaced,
-                present=n_(summary.games_skipped, "{n} already present", "{n} already present"),
+                # the same game read again (as .clue and as .jsonl, or ingested before) is no fault: kept once
+                present=", "
+                + n_(
+                    summary.games_skipped,
+                    "{n} the same as a stored game (kept once)",
+                    "{n} the same as stored games (kept once)",
+                )
+                if summary.games_skipped
+                else "",
                 rejected=n_(summary.games_rejected, "{n} rejected", "{n} rejected"),
                 over_budget=over_budget_note(summary.games_over_budget),
                 seconds=decimal(summary.seconds, 1),

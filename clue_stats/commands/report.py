@@ -48,7 +48,7 @@ def report_command(
     json_output: bool = typer.Option(
         False,
         "--json",
-        help="Print what was written as JSON (with --out -, the report itself goes to standard output).",
+        help="Print what was written as JSON, with every suggestion's stored figures (with --out -, the report itself goes to standard output).",
     ),
     budget_states: int | None = StatesOption,
     budget_memory: float | None = MemoryOption,
@@ -72,6 +72,7 @@ def report_command(
         return
     assert game_id is not None  # _nights asks for one or the other
     from clue_stats.analysis.review.post_mortem import gather, post_mortem
+    from clue_stats.analysis.review.rows import suggestion_records
 
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path, persons=True) as con:
@@ -104,6 +105,7 @@ def report_command(
                 "format": fmt,
                 "bytes": len(text.encode("utf-8")),
                 "analysis_computed": data.computed,
+                "suggestions": suggestion_records(data),
             }
         )
     else:

@@ -19,6 +19,7 @@ from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_suc
 from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.pages import page
+from clue_stats.ingest.store.schema import REVIEW_COLUMNS
 
 ctx = page_context()
 st.title(page("review").name)
@@ -108,7 +109,8 @@ else:
         pl.Series("label", [label_words(x) for x in suggestions["label"].to_list()], dtype=pl.Utf8),
     )
     rows(
-        listed.select("player", "suggestion", "label", "bits_lost", "answer", "best_instead", "record", "replay"),
+        # every column the review shows with a suggestion is declared once (ingest.store.schema.REVIEW_COLUMNS)
+        listed.select("player", "suggestion", "label", *REVIEW_COLUMNS, "answer", "best_instead", "record", "replay"),
         first=("player", "suggestion", "label"),
         links={"replay": _("open")},
         headers={

@@ -26,6 +26,7 @@ from clue_stats.engine.problems import T_, Problem, Said
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     Unconvertible,
+    fault,
     game_record,
     located,
     problem,
@@ -178,6 +179,8 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             sheet.event(event, line)
         except Unconvertible as exc:
             sheet.problems.append(problem(exc, line, source_file))
+        except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+            sheet.problems.append(fault(exc, line, source_file))
     result.games.append(sheet.raw(text))
     return result
 

@@ -9,6 +9,7 @@ with the source line, so one bad record never hides the others.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -30,6 +31,48 @@ class Unconvertible(InputError):
 
 def problem(exc: Unconvertible, line: int | None = None, source_file: str | None = None) -> Problem:
     return Problem.of(exc.code, exc.said or exc.message, line=line, source_file=source_file)
+
+
+def fault(exc: Exception, line: int | None = None, source_file: str | None = None) -> Problem:
+    """A fault of the importer on one line (an exception it did not expect): that line's problem,
+    and the other lines are read."""
+    reason = f"{type(exc).__name__}: {exc}"[:300]
+    return Problem.of(
+        "internal_error",
+        T_(
+            "clue-stats failed on this line ({reason}); the rest of the file is read: please report it with the file",
+            reason=reason,
+        ),
+        line=line,
+        source_file=source_file,
+    )
+
+
+MAX_COUNT_DIGITS = 9  # a count or number in another client's record: more digits is no count of a game
+
+
+def count(text: str, what: str | Said) -> int:
+    """A whole number written in ASCII digits (not '³' or '٣', which Python's int() and str.isdigit()
+    take), of at most MAX_COUNT_DIGITS digits: checked before it is believed."""
+    if not (text.isascii() and text.isdigit()):
+        raise Unconvertible(T_("{what} is not a number: {text}", what=what, text=repr(text[:40])))
+    if len(text.lstrip("0")) > MAX_COUNT_DIGITS:
+        raise Unconvertible(
+            T_("{what} has {n_digits} digits: not a count of a game", what=what, n_digits=format(len(text), ","))
+        )
+    return int(text)
+
+
+def string_list(text: str, what: str | Said) -> list[str]:
+    """A Python list of strings as a program printed it (``['Mr. Green', 'Knife']``), or Unconvertible:
+    whatever the text holds (a dict with a list as its key, a nesting a thousand deep)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Unconvertible(T_("{what} is not a list of cards: {text}", what=what, text=repr(text[:80])))
+    return value
 
 
 def resolve(deck: Deck, name: str, category: str | None = None) -> str:

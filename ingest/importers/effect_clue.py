@@ -44,6 +44,7 @@ from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,
     Unconvertible,
     between,
+    fault,
     game_record,
     problem,
     responses,
@@ -545,6 +546,9 @@ class _Notebook:
             except Unconvertible as exc:
                 self.problems.append(problem(exc, self.at, self.source_file))
                 continue
+            except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+                self.problems.append(fault(exc, self.at, self.source_file))
+                continue
             if not cards:
                 continue
             if self.owner is None:
@@ -614,6 +618,8 @@ class _Notebook:
                     events.append((_when(item["loggedAt"], where)[0], kind, i, self.at, record))
                 except Unconvertible as exc:
                     self.problems.append(problem(exc, self.at, self.source_file))
+                except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+                    self.problems.append(fault(exc, self.at, self.source_file))
         events.sort(key=lambda e: e[:3])
         # each record at the line where its entry of the notebook begins (the game record: the first)
         located = [(1, header), *deal, *((e[3], e[4]) for e in events), *known]

@@ -20,16 +20,24 @@ fields and records, not checked.
 
 from __future__ import annotations
 
-import ast
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.problems import T_, Problem, cut
 from clue_stats.ingest import kinds
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
+from clue_stats.ingest.importers.common import (
+    Unconvertible,
+    fault,
+    game_record,
+    located,
+    problem,
+    resolve,
+    responses,
+    string_list,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "llm-transcript"
@@ -94,17 +102,20 @@ def rejoin(text: str) -> list[tuple[int, str]]:
     longer than its width (the widest line of the file) in the middle of a word; a line of exactly
     that width is joined with the next unless the next is blank or starts an event of its own."""
     physical = text.splitlines()
-    width = max((_columns(line) for line in physical), default=0)
-    out: list[tuple[int, str]] = []
+    widths = [_columns(line) for line in physical]
+    width = max(widths, default=0)
+    # each logical line's pieces, joined once at the end: adding to a string each time copied it,
+    # quadratic in a run of lines of the console's width (6.5 MB took 21.8 s)
+    out: list[tuple[int, list[str]]] = []
     joining = False
     for number, line in enumerate(physical, start=1):
         starts_anew = not line.strip() or line.strip().startswith(MARKERS) or not out
         if joining and not starts_anew:
-            out[-1] = (out[-1][0], out[-1][1] + line)
+            out[-1][1].append(line)
         else:
-            out.append((number, line))
-        joining = width > 60 and _columns(line) == width
-    return [(number, line.strip()) for number, line in out]
+            out.append((number, [line]))
+        joining = width > 60 and widths[number - 1] == width
+    return [(number, "".join(pieces).strip()) for number, pieces in out]
 
 
 def read(text: str, source_file: str | None = None) -> ReadResult:
@@ -152,6 +163,8 @@ class _Game:
                 self.line(line, number)
             except Unconvertible as exc:
                 self.problems.append(problem(exc, number, self.source_file))
+            except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+                self.problems.append(fault(exc, number, self.source_file))
         self.finish(last)
         # the program's turns go round its list of players from the first listed, whoever plays Miss Scarlet
         header = game_record(
@@ -264,16 +277,7 @@ class _Game:
     def on_cards(self, match: re.Match[str], number: int) -> None:
         if not self.players or self.records:
             raise Unconvertible(T_("a hand of cards outside the setup"))
-        try:
-            names = ast.literal_eval(match.group("cards"))
-        except (ValueError, SyntaxError):
-            raise Unconvertible(
-                T_("a hand that is not a list of cards: {group}", group=repr(match.group("cards")[:80]))
-            ) from None
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise Unconvertible(
-                T_("a hand that is not a list of cards: {group}", group=repr(match.group("cards")[:80]))
-            )
+        names = string_list(match.group("cards"), T_("a hand"))
         self.hands.append((self.players[-1]["name"], [self.card(n) for n in names], number))
 
     def on_turn(self, match: re.Match[str], number: int) -> None:
@@ -354,7 +358,8 @@ class _Game:
             return
         remaining: dict[str, Any] = {}
         for found in re.finditer(r"(\d+) (suspects|weapons|rooms)\b(?: \((?P<cards>[^()]*)\))?", match.group("text")):
-            n, category = int(found.group(1)), found.group(2)
+            digits, category = found.group(1), found.group(2)
+            n = int(digits) if len(digits) <= 4 else len(self.deck.of(category)) + 1  # more than any deck holds
             names = [c.strip() for c in (found.group("cards") or "").split(",") if c.strip()]
             if n > len(self.deck.of(category)):
                 self.problems.append(
@@ -363,7 +368,7 @@ class _Game:
                         T_(
                             "{summarising} says {n} {category} remain, of {n_of}: left out",
                             summarising=self.summarising,
-                            n=n,
+                            n=cut(digits),
                             category=category,
                             n_of=len(self.deck.of(category)),
                         ),
@@ -372,7 +377,22 @@ class _Game:
                     )
                 )
             elif names and len(names) == n:
-                remaining[category] = [self.card(c, category) for c in names]
+                try:
+                    remaining[category] = [self.card(c, category) for c in names]
+                except Unconvertible as exc:  # the agent's own words: a warning, like a count out of range
+                    self.problems.append(
+                        Problem.of(
+                            "import_dropped",
+                            T_(
+                                "{summarising}'s STATUS names a card that is not one of the {category} ({problem}): left out",
+                                summarising=self.summarising,
+                                category=category,
+                                problem=exc.said or exc.message,
+                            ),
+                            line=number,
+                            source_file=self.source_file,
+                        )
+                    )
             else:
                 remaining[category] = n
         if remaining:

@@ -21,7 +21,15 @@ from typing import Any
 
 from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, responses, source_lines
+from clue_stats.ingest.importers.common import (
+    Unconvertible,
+    fault,
+    game_record,
+    located,
+    problem,
+    responses,
+    source_lines,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "reasoner"
@@ -139,6 +147,8 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             calls.line(line, number)
         except Unconvertible as exc:
             calls.problems.append(problem(exc, number, source_file))
+        except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+            calls.problems.append(fault(exc, number, source_file))
     result = ReadResult()
     if not calls.records and calls.owner is None:
         result.problems.append(

@@ -22,6 +22,7 @@ from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,
+    fault,
     game_record,
     located,
     problem,
@@ -122,6 +123,8 @@ class _Game:
                 self.line(line, number)
             except Unconvertible as exc:
                 self.problems.append(problem(exc, number, self.source_file))
+            except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+                self.problems.append(fault(exc, number, self.source_file))
         self.finish()
         header = game_record(
             edition=EDITION,

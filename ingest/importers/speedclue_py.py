@@ -17,7 +17,6 @@ the server stops with a traceback) is kept up to there and reported as cut off, 
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +24,17 @@ from typing import Any
 from clue_stats.engine.editions import Deck, edition
 from clue_stats.engine.problems import T_, Problem
 from clue_stats.ingest import kinds
-from clue_stats.ingest.importers.common import Unconvertible, game_record, located, problem, resolve, responses
+from clue_stats.ingest.importers.common import (
+    Unconvertible,
+    count,
+    fault,
+    game_record,
+    located,
+    problem,
+    resolve,
+    responses,
+    string_list,
+)
 from clue_stats.ingest.raw import RawGame, ReadResult
 
 NAME = "speedclue-py"
@@ -42,6 +51,7 @@ JAVA_NAMES = (
     "Ballroom", "Billiards Room", "Conservatory", "Dining Room", "Hall", "Kitchen", "Library", "Lounge", "Study",
 )  # fmt: skip
 CARD_CODES = {name[:2].lower(): name for name in JAVA_NAMES}
+MAX_PLAYERS = 6  # the contest's server seats as many players as there are suspects
 CATEGORY_OF_FIELD = {"suspect": "suspects", "weapon": "weapons", "room": "rooms"}
 
 MESSAGE = re.compile(r"\s*(?P<name>\S.*?) (?P<way>=<<|>>=) \[(?P<text>[^\[\]]*)\]")
@@ -163,6 +173,8 @@ class _Game:
                 self.token(token)
             except Unconvertible as exc:
                 self.problems.append(problem(exc, token.number, self.source_file))
+            except Exception as exc:  # a fault of the importer: this line's problem, on with the rest
+                self.problems.append(fault(exc, token.number, self.source_file))
         self.finish(last)
         header = game_record(
             edition=EDITION,
@@ -201,13 +213,13 @@ class _Game:
             self.stopped = token
             return
         if match := ROUND.match(text):
-            self.on_round(int(match.group("seat")), token.number)
+            self.on_round(match.group("seat"), token.number)
         elif match := WIN.match(text):
             self.on_win(match.group("name"), token.number)
         elif match := LOSE.match(text):
             self.on_lose(match.group("name"), match.group("target"), token.number)
         elif match := SCORE.match(text):
-            self.scores[match.group("name")] = (int(match.group("score")), token.number)
+            self.scores[match.group("name")] = (count(match.group("score"), T_("a score")), token.number)
         elif not NOISE.match(text):
             self.foreign.append(token)
 
@@ -266,7 +278,9 @@ class _Game:
         return {f: self.card(code, CATEGORY_OF_FIELD[f]) for f, code in zip(CATEGORY_OF_FIELD, codes, strict=True)}
 
     def seat(self, value: str) -> str:
-        if not value.isdigit() or int(value) >= len(self.players) or not self.players[int(value)]:
+        if not (value.isascii() and value.isdigit()) or len(value) > 3 or int(value) >= len(self.players):
+            raise Unconvertible(T_("seat {value} is not a seat of this game", value=repr(value[:40])), "unknown_player")
+        if not self.players[int(value)]:
             raise Unconvertible(T_("seat {value} is not a seat of this game", value=repr(value)), "unknown_player")
         return self.players[int(value)]
 
@@ -332,18 +346,28 @@ class _Game:
     def on_reset(self, name: str, args: list[str], number: int) -> None:
         if self.records:
             raise Unconvertible(T_("{name} is dealt a new hand in the middle of a game", name=name))
-        if len(args) < 2 or not args[0].isdigit() or not args[1].isdigit():
+        if len(args) < 2:
             raise Unconvertible(T_("'reset' names no player count and seat: {args}", args=repr(" ".join(args)[:80])))
-        count, seat = int(args[0]), int(args[1])
+        players, seat = count(args[0], T_("the player count of 'reset'")), count(args[1], T_("the seat of 'reset'"))
+        if not 2 <= players <= MAX_PLAYERS:  # checked before a seat is made for each
+            raise Unconvertible(
+                T_(
+                    "{name} is told of a game of {count} players: the contest's server seats 2 to {max_players}",
+                    name=name,
+                    count=format(players, ","),
+                    max_players=MAX_PLAYERS,
+                ),
+                "bad_players",
+            )
         if not self.players:
-            self.players = [""] * count
-        if count != len(self.players) or seat >= count:
+            self.players = [""] * players
+        if players != len(self.players) or seat >= players:
             raise Unconvertible(
                 T_(
                     "{name} is told seat {seat} of {count} players, in a game of {n_players}",
                     name=name,
                     seat=seat,
-                    count=count,
+                    count=players,
                     n_players=len(self.players),
                 )
             )
@@ -354,11 +378,11 @@ class _Game:
         self.players[seat] = name
         self.hands[seat] = ([self.card(code) for code in args[2:]], number)
 
-    def on_round(self, seat: int, number: int) -> None:
+    def on_round(self, seat: str, number: int) -> None:
         self.settle(number)
         if missing := [str(s) for s, name in enumerate(self.players) if not name]:
             raise Unconvertible(T_("seat(s) {missing} are given no hand", missing=", ".join(missing)), "bad_players")
-        self.active = self.seat(str(seat))
+        self.active = self.seat(seat)
         self.records.append(located({"type": "turn", "player": self.active}, number))
 
     def on_suggest(self, name: str, args: list[str], number: int) -> None:
@@ -435,16 +459,7 @@ class _Game:
         self.records.append(located(record, line))
 
     def on_lose(self, name: str, target: str, number: int) -> None:
-        try:
-            codes = ast.literal_eval(target)
-        except (ValueError, SyntaxError):
-            raise Unconvertible(
-                T_("the target of {name}'s loss is not a list of cards: {target}", name=name, target=repr(target[:80]))
-            ) from None
-        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise Unconvertible(
-                T_("the target of {name}'s loss is not a list of cards: {target}", name=name, target=repr(target[:80]))
-            )
+        codes = string_list(target, T_("the target of {name}'s loss", name=name))
         self.solution = self.triple(codes, "the server's target")
 
     def on_win(self, name: str, number: int) -> None:
