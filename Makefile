@@ -88,13 +88,13 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
 
 # the languages' catalogues (docs/translating.md): every message of the code and every --help text
-# (clue_stats/help_screens.py) into each .po (new ones untranslated, gone ones dropped), then each .po
+# (clue_stats/help_screens.py, printed by clue_stats/help_texts.py) into each .po (new ones untranslated, gone ones dropped), then each .po
 # compiled to the .mo the program reads; the same for the translated topics of docs/ (the docs
 # catalogue: a block of a topic is a message, analysis/words/topics.py)
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build
-	$(BIN)/python -m clue_stats.help_screens > build/help_texts.py
+	$(BIN)/python -m clue_stats.help_texts > build/help_texts.py
 	$(BIN)/pybabel extract -k N_ -k T_ -k n_:2,3 --no-location --sort-output --project clue-stats \
 	  -o build/clue_stats.pot analysis clue_stats dashboard ingest engine build/help_texts.py
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \

@@ -20,6 +20,10 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from clue_stats import user_cache_dir
+from clue_stats.engine.editions import data_files
+from clue_stats.ingest import cluelog, formats
+
 if TYPE_CHECKING:
     from clue_stats.engine.game import Game
 
@@ -27,9 +31,7 @@ MESSAGE = "preparing the counting engine (first run only)"
 
 
 def _mark() -> Path | None:
-    import numba
-
-    from clue_stats import user_cache_dir
+    import numba  # deferred: start-up
 
     cache = Path(os.environ.get("NUMBA_CACHE_DIR") or user_cache_dir())
     try:
@@ -37,7 +39,7 @@ def _mark() -> Path | None:
     except OSError:
         return None  # nowhere to keep the mark: say nothing rather than every time
 
-    from clue_stats.engine import counting_kernel, gain_kernel
+    from clue_stats.engine import counting_kernel, gain_kernel  # deferred: start-up
 
     digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     for module in (counting_kernel, gain_kernel):
@@ -47,9 +49,6 @@ def _mark() -> Path | None:
 
 def _sample_game() -> Game:
     """A classic game of the samples that come with clue-stats, every hand dealt."""
-    from clue_stats.engine.editions import data_files
-    from clue_stats.ingest import cluelog, formats
-
     sample = data_files("samples", ".jsonl")["classic-club-night"]
     raw = formats.read_as("clue-log", sample.read_text(encoding="utf-8"), sample.name).games[0]
     game, _ = cluelog.build_game(raw)
@@ -63,8 +62,8 @@ def prepare_engine(console: Console) -> float | None:
     mark = _mark()
     if mark is None or mark.exists():
         return None
-    from clue_stats.analysis.computers.game_analysis import analyse_game
-    from clue_stats.engine import deduction
+    from clue_stats.analysis.computers.game_analysis import analyse_game  # deferred: start-up
+    from clue_stats.engine import deduction  # deferred: start-up
 
     steps = [
         ("the deal counting", lambda game: deduction.entropy_table(game)),

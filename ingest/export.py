@@ -29,7 +29,7 @@ from typing import Any
 
 import duckdb
 
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest.cluelog import FIELDS, PLAYER_FIELDS
 from clue_stats.ingest.store import pseudonym_secret, read_connection
 from clue_stats.ingest.store.connection import NO_SPACE, DiskFull

@@ -269,6 +269,13 @@ def test_a_tournament_is_stored_reviewed_and_its_leaderboard_is_the_stores(tmp_p
     assert sum(row["wins"] for row in board.to_dicts()) == wins
     assert reviewed == suggestions > 0
     assert set(pairs["player"].to_list()) == set(board["program"].to_list())
+    # `clue-stats agents` reads the same figures from the store (a program's strategy is its name)
+    agents = runner.invoke(app, ["agents", "--db", str(db), "--json"], catch_exceptions=False)
+    by_agent = {row["agent"]: row for row in json.loads(agents.stdout)["agents"]}
+    for row in board.to_dicts():
+        theirs = by_agent[row["program"]]
+        for column in ("player_games", "review_accuracy", "unsure_accusations", "missed_wins", "rule_breaks"):
+            assert theirs[column] == row[column], (row["program"], column)
 
 
 @pytest.mark.slow

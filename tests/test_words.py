@@ -383,7 +383,7 @@ def test_usage_errors_are_said_in_the_readers_language_and_stay_as_they_were_in_
     CLUE_STATS_LANG, exit 2, no traceback; in English exactly as before (typer's own words)."""
     from clue_stats.cli import app
     from clue_stats.engine.errors import UsageError
-    from clue_stats.engine.problems import T_
+    from clue_stats.engine.markers import T_
 
     error = UsageError(T_("no such file: {path}", path="x.jsonl"))
     assert (str(error), error.message, error.said.template) == ("no such file: x.jsonl",) * 2 + (

@@ -21,7 +21,8 @@ from clue_stats.analysis.words import N_
 from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Accuse, Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.store import Columns
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
-from clue_stats.analysis.corpus.league import head_to_head, leaderboard
+from clue_stats.analysis.corpus.league import head_to_head, leaderboard, skill_words
 from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
@@ -55,8 +55,6 @@ def pairwise(con: Store, tournament: str | None = None) -> pl.DataFrame:
 
 def leaderboard_cells(row: dict) -> dict[str, str]:
     """One leaderboard row as people read it, in their language."""
-    from clue_stats.analysis.corpus.league import skill_words
-
     wins = _("{figure} ({low} to {high}), {part} of {whole}").format(
         figure=percent(row["win_rate"]),
         low=percent(row["win_low"]),

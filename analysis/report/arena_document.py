@@ -19,6 +19,7 @@ from clue_stats.analysis.corpus.arena import (
     rule_breaks,
 )
 from clue_stats.analysis.report.document import Document, Paragraph, Section, Table, Text
+from clue_stats.analysis.report.html import render_document
 from clue_stats.analysis.report.sections import footer
 from clue_stats.analysis.words import _, language, n_, number, percent, said
 from clue_stats.ingest.store import Store
@@ -147,6 +148,5 @@ def document(t: Tournament) -> Document:
 
 
 def render_arena_html(t: Tournament) -> str:
-    from clue_stats.analysis.report.html import render_document
 
     return render_document(document(t))

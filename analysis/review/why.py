@@ -10,7 +10,8 @@ page and the report call the same :func:`game_whys`, so both say the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -180,16 +181,12 @@ def game_whys(
 
 
 def _nothing():
-    import contextlib
-
     return contextlib.nullcontext()
 
 
 def with_reasons(pm: Any, data: Any, limits: budget.Limits | None = None) -> Any:
     """The post-mortem (analysis.review.post_mortem.PostMortem of ``data``, a ReportData) with its ``whys``
     filled in under ``limits``; what the budget stopped is said with the game's other cuts."""
-    from dataclasses import replace
-
     whys, missing = reasons(data.game, data.suggestions, limits)
     brief = pm.brief
     if missing is not None:

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from clue_stats.analysis import words
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 PACKAGE = "clue_stats.docs"
 DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's own

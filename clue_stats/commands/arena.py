@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
 from clue_stats.analysis.words import _, n_, number, problem_line
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
+from clue_stats.ingest import store
 from clue_stats.typer_app import (
     DbOption,
     JsonOption,
@@ -64,7 +66,7 @@ def arena_command(
 ) -> None:
     """Play a tournament between bots (SpeedClue's protocol over TCP, or JSON lines) and built-in
     strategies; store and review every game; show the leaderboard."""
-    from clue_stats.arena import tournament as t
+    from clue_stats.arena import tournament as t  # deferred: start-up
 
     if not launch_file.is_file():
         raise UsageError(T_("{file}: no such file", file=launch_file))
@@ -100,13 +102,15 @@ def arena_command(
         task = progress.add_task(_("games"), total=len(schedule))
         result = asyncio.run(t.play_tournament(plan, recorder, lambda played: progress.advance(task)))
     seconds = time.monotonic() - clock
-    from clue_stats.analysis.corpus.arena import arena_leaderboard, leaderboard_cells
-    from clue_stats.ingest import store
+    from clue_stats.analysis.corpus.arena import arena_leaderboard, leaderboard_cells  # deferred: start-up
 
     with store.read_connection(db_path) as con:
         board = arena_leaderboard(con, plan.run_id)
         if report_file is not None:
-            from clue_stats.analysis.report.arena_document import read_tournament, render_arena_html
+            from clue_stats.analysis.report.arena_document import (  # deferred: start-up
+                read_tournament,
+                render_arena_html,
+            )
 
             write_file(report_file, render_arena_html(read_tournament(con, plan.run_id)))
     if json_output:
@@ -133,8 +137,6 @@ def arena_command(
 
 
 def _print(board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict], dict]) -> None:
-    from rich.table import Table
-
     out.print(
         _("Tournament {tournament} (seed {seed}): {games} played, {stored} stored").format(
             tournament=run_id,

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import typer
 
+from clue_stats.analysis.words import n_
 from clue_stats.engine import budget
+from clue_stats.typer_app import err
 
 StatesOption = typer.Option(
     None,
@@ -34,8 +36,7 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
     """The options given, else the environment, else the defaults (a bad variable is a UsageError).
     Every command that counts asks for them first: on the first run the counting engine is prepared
     here, saying so (clue_stats.prepare)."""
-    from clue_stats.prepare import prepare_engine
-    from clue_stats.typer_app import err
+    from clue_stats.prepare import prepare_engine  # deferred: start-up
 
     found = budget.Limits.from_env(states, memory_mb, seconds)
     prepare_engine(err)
@@ -43,7 +44,6 @@ def limits(states: int | None, memory_mb: float | None, seconds: float | None) -
 
 
 def over_budget_note(n: int) -> str:
-    from clue_stats.analysis.words import n_
 
     return n_(n, ", {n} over the budget", ", {n} over the budget") if n else ""
 

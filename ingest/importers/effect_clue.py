@@ -38,7 +38,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,

@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from clue_stats.engine.errors import StoreError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import N_, T_
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -27,12 +27,6 @@ SCHEMA_VERSION = 1
 #    (suggestions.known_named_cards, refuter_choices).
 ANALYSIS_VERSION = 5
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
-
-
-def N_(text: str) -> str:
-    """A header marked for the catalogues (`make catalogues` extracts it): the dashboard says it in the
-    reader's language where it shows it (ingest imports no analysis, so the marker is its own)."""
-    return text
 
 
 def now() -> datetime:
