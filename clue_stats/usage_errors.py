@@ -30,7 +30,7 @@ from typer import rich_utils
 from clue_stats import help_screens
 from clue_stats.analysis import words
 from clue_stats.analysis.words import _
-from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.markers import T_, Said, nT_
 
 # typer's exceptions (click's: vendored in typer/_click since 0.22, the click package before)
 click_exceptions: Any = importlib.import_module(typer.BadParameter.__module__)
@@ -87,7 +87,12 @@ _ARGUMENT_USAGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said]]] =
 _USAGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said]]] = [
     (
         re.compile(r"Got unexpected extra argument\(s\) \((?P<arguments>.*)\)", re.S),
-        lambda m: T_("Got unexpected extra argument(s) ({arguments})", arguments=m["arguments"]),
+        lambda m: nT_(
+            len(m["arguments"].split()),
+            "Got an unexpected extra argument ({arguments})",
+            "Got unexpected extra arguments ({arguments})",
+            arguments=m["arguments"],
+        ),
     ),
     (
         re.compile(r"No such command (?P<name>.+?)\. Did you mean (?P<commands>.+)\?", re.S),

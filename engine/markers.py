@@ -4,7 +4,7 @@ imports nothing of the program (tests/test_layers.py checks both).
 `make catalogues` extracts what they mark (docs/translating.md): :func:`T_` marks a message made
 where no language is known yet (the engine's and the readers' problems, said later by the display
 layer as ``_(template)``), with its values; :func:`N_` marks a text kept in English and said later
-(a column's header, a label). Saying a text in the reader's language is analysis.words' ``_`` and
+(a column's header, a label); :func:`nT_` marks a message made there that depends on a count. Saying a text in the reader's language is analysis.words' ``_`` and
 ``n_``, which read the catalogues.
 """
 
@@ -39,6 +39,10 @@ class Said:
     fields: tuple[tuple[str, str | Count | Said], ...] = ()
     head: str = ""
     tail: str = ""
+    # a message that depends on a count (:func:`nT_`): its plural template, said for any count but one
+    # in English (each language picks its own form of the two from the count)
+    plural: str | None = None
+    count: int | None = None
 
     def values(self) -> dict[str, str]:
         """The values in English (a phrase said as its English, a count as "4,990")."""
@@ -50,10 +54,14 @@ class Said:
         values = {name: value.parts() | {"template": value.template} if isinstance(value, Said)
                   else {"count": int(value)} if isinstance(value, Count) else value
                   for name, value in self.fields}  # fmt: skip
-        return {"values": values, "head": self.head, "tail": self.tail}
+        parts: dict[str, object] = {"values": values, "head": self.head, "tail": self.tail}
+        if self.plural is not None:  # a counted message (nT_): its plural and its count
+            parts |= {"plural": self.plural, "count": self.count}
+        return parts
 
     def __str__(self) -> str:
-        return self.head + self.template.format_map(self.values()) + self.tail
+        english = self.template if self.plural is None or self.count == 1 else self.plural
+        return self.head + english.format_map(self.values()) + self.tail
 
     def followed_by(self, tail: str) -> Said:
         return replace(self, tail=self.tail + tail)
@@ -73,3 +81,12 @@ def T_(template: str, **fields: object) -> Said:
             for name, value in fields.items()
         ),
     )
+
+
+def nT_(count: int, one: str, many: str, **fields: object) -> Said:
+    """A problem's message that depends on a count, as ``n_`` says one: the English templates of one
+    and of many (``nT_(len(seats), "seat {missing} is given no hand", "seats {missing} are given no
+    hand", missing=...)``), the count (also the field ``{n}``) and the values; each language says it in
+    the form its plural rules pick for the count. The marker `make catalogues` extracts as a plural."""
+    said = T_(one, n=Count(count), **fields)
+    return replace(said, plural=many, count=count)

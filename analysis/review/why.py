@@ -17,7 +17,7 @@ from typing import Any
 
 from clue_stats.analysis import words
 from clue_stats.analysis.computers.suggestions import known_cards
-from clue_stats.analysis.words import _, error_message
+from clue_stats.analysis.words import _, error_message, n_
 from clue_stats.analysis.words.records import card_name, listed
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.answers import answers
@@ -116,9 +116,8 @@ def _answers(game: Game, a: Asked) -> str:
 def _known(game: Game, a: Asked) -> str:
     if not a.known:
         return _("none of them placed yet")
-    return _("already knowing where {cards} {verb}").format(
-        cards=listed([card_name(game, c) for c in a.known]), verb=_("was") if len(a.known) == 1 else _("were")
-    )
+    cards = listed([card_name(game, c) for c in a.known])
+    return n_(len(a.known), "already knowing where {cards} was", "already knowing where {cards} were", cards=cards)
 
 
 def sentence(game: Game, w: Why) -> str:

@@ -292,7 +292,12 @@ def _phrase(template: str, parts: dict[str, Any]) -> str:
         str(k): (number(v["count"]) if "count" in v else _phrase(v["template"], v)) if isinstance(v, dict) else str(v)
         for k, v in (parts.get("values") or {}).items()
     }
-    return str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
+    said = (
+        _(template)
+        if parts.get("plural") is None
+        else catalogue(language()).ngettext(template, str(parts["plural"]), int(parts.get("count") or 0))
+    )
+    return str(parts.get("head") or "") + said.format_map(values) + str(parts.get("tail") or "")
 
 
 def error_message(exc: BaseException) -> str:

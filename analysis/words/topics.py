@@ -95,9 +95,14 @@ _RULE = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")
 _CODE = re.compile(r"`[^`]*`|\]\([^)]*\)|https?://\S+")
 
 
+_FIGURE = re.compile(r"\d[.,]\d")  # a decimal or a thousands separator: each language writes it its way
+
+
 def _readable(text: str) -> bool:
-    """The text has words outside its code, link targets and addresses."""
-    return any(c.isalpha() for c in _CODE.sub("", text))
+    """The text has words, or a figure ("26.4 %", "2,016"), outside its code, link targets and
+    addresses."""
+    plain = _CODE.sub("", text)
+    return any(c.isalpha() for c in plain) or bool(_FIGURE.search(plain))
 
 
 def blocks(text: str) -> list[Block]:
