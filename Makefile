@@ -8,8 +8,10 @@ SIMULATED := build/simulated
 
 .PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean catalogues
 
-# uv (from PyPI, into the environment) installs in seconds; pip is the fallback where uv cannot be had
-$(STAMP): pyproject.toml
+# uv (from PyPI, into the environment) installs in seconds; pip is the fallback where uv cannot be had.
+# The install builds the compiled core of the counting programs (setup.py: engine/_kernels.pyx, with
+# Cython from the build requirements and the machine's C compiler), again when its source changes
+$(STAMP): pyproject.toml setup.py engine/_kernels.pyx
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv || true
 	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'; \

@@ -371,7 +371,7 @@ class EntropyStrategy(Strategy):
         return min(1.0, self._estimate(room)[0] / 2.0)
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        from clue_stats.engine import deduction  # deferred: start-up (its compiled kernels, for this strategy only)
+        from clue_stats.engine import deduction  # deferred: start-up (the deduction engine, for this strategy only)
 
         k = deduction.knowledge_at(game, self.seat.me, len(game.records))
         nb = self.notebook

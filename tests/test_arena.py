@@ -357,3 +357,60 @@ def test_the_arena_report_is_written_in_the_readers_language(tmp_path):
     for program in ("notebook", "random", "bluffer"):
         assert f"<td>{program}</td>" in page
     assert "Rangliste" in result.stdout  # the terminal's table too
+
+
+class _Coy(_Logged):
+    """Never accuses."""
+
+    async def ask(self, message: Message, timeout: float) -> Message:
+        answer = await super().ask(message, timeout)
+        return Message("-") if message.verb == "accuse" else answer
+
+
+class _Reckless(_Logged):
+    """Accuses at its first chance, naming a card of its own hand."""
+
+    async def ask(self, message: Message, timeout: float) -> Message:
+        answer = await super().ask(message, timeout)
+        if message.verb != "accuse":
+            return answer
+        hand = self.bot.hand
+        d = protocol.deck()
+        pick = [next((c for c in d.of(cat) if c in hand), d.of(cat)[0]) for cat in protocol.CATEGORIES]
+        return Message("accuse", protocol.codes((pick[0], pick[1], pick[2])))
+
+
+def _findings_of(played: referee.Played) -> list[tuple[str, str, str]]:
+    return [(played.records[p.seq]["type"], played.records[p.seq]["player"], p.message) for p in played.findings]
+
+
+def test_a_bot_that_does_not_accuse_when_nobody_could_answer_is_taken_out():
+    for seed in range(40):
+        played = _play([_Coy("Coy"), _Logged("B"), _Logged("C")], seed=str(seed))
+        found = _findings_of(played)
+        if found:
+            break
+    assert found, "in 40 deals the coy bot once made a suggestion nobody could answer"
+    [(record_type, player, message)] = found
+    assert (record_type, player) == ("suggest", "Coy") and message.startswith("missed_accusation: Coy ")
+    assert played.removed == {"Coy": "missed_accusation"} and played.records[-1]["type"] == "end"
+
+
+def test_a_suicidal_accusation_is_a_wrong_one_and_a_rule_break():
+    played = _play([_Reckless("Rash"), _Logged("B"), _Logged("C")], seed="3")
+    [(record_type, player, message)] = _findings_of(played)
+    assert (record_type, player) == ("accuse", "Rash") and message.startswith("suicidal_accusation: Rash ")
+    accusation = next(r for r in played.records if r["type"] == "accuse")
+    assert accusation["player"] == "Rash" and accusation["correct"] is False
+    assert played.winner in ("B", "C")
+
+
+def test_the_arena_listens_on_the_loopback_only():
+    async def address() -> str:
+        listener = Listener(1.0)
+        await listener.open()
+        host = listener.server.sockets[0].getsockname()[0]
+        await listener.close()
+        return host
+
+    assert asyncio.run(address()) == "127.0.0.1"

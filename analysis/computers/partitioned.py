@@ -11,8 +11,8 @@ analyse independently. The stages:
    out (the same rows `clue-stats ingest` stores), games that cannot be rebuilt reported, not raised;
 3. :func:`analyse_file` runs it on one partition file and writes one Parquet file per output table;
 4. :func:`run_partitioned` maps it over the partition files with ``dask.bag`` on a Dask cluster: a
-   ``distributed.LocalCluster`` it starts (processes, one thread each: the analysis is pure Python
-   and numba, so threads would share one GIL) or an existing cluster's scheduler address.
+   ``distributed.LocalCluster`` it starts (processes, one thread each: the analysis is mostly pure
+   Python, so threads would share one GIL) or an existing cluster's scheduler address.
 
 OUT must be on storage every worker can read and write (a shared file system on a real cluster):
 the partitions are written to OUT/_partitions (removed at the end) and the results beside them.
