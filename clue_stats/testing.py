@@ -16,12 +16,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from clue_stats.analysis.computers.game_analysis import GameAnalysis
 from clue_stats.analysis.computers.suggestions import candidate_rooms
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
-from clue_stats.engine.game import Accuse, Deal, End, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.game import Accuse, Deal, End, Event, Game, Peek, Player, Response, RoomCards, Suggest
 from clue_stats.engine.knowledge import Knowledge, _bits
 
 # ---------------------------------------------------------------- seeded random games
@@ -63,9 +64,9 @@ def random_game(
     hands: list[list[str]] = [[] for _ in names]
     for i, card in enumerate(rest):
         hands[i % n_players].append(card)
-    records: list = []
+    records: list[Event] = []
 
-    def add(record_type, **fields):
+    def add(record_type: type[Event], **fields: Any) -> None:
         records.append(record_type(seq=len(records) + 1, **fields))
 
     for name, hand in zip(names, hands):
@@ -123,6 +124,14 @@ class OutOfTime(Exception):
     """The plain program did not finish in the time it was given."""
 
 
+def _placed(env: tuple[int, int, int], category: int, card: int) -> tuple[int, int, int]:
+    """The envelope so far with ``card`` in its category's place (0 suspect, 1 weapon, 2 room)."""
+    suspect, weapon, room = env
+    return (
+        (card, weapon, room) if category == 0 else (suspect, card, room) if category == 1 else (suspect, weapon, card)
+    )
+
+
 def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
     """The plain reference for big decks (benchmarks/plain_reference.py, big_decks.py): a dynamic
     program over the cards in deck order, one at a time, whose state is the room left in every hand
@@ -137,7 +146,9 @@ def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tup
     clauses = sorted(k.clauses)
     last = [max(_bits(m)) for _, m in clauses]
     # state: (room left per place, clauses not met yet) -> {envelope so far: deals}
-    states: dict[tuple, dict[tuple, int]] = {(tuple(k.sizes[1:]), (1 << len(clauses)) - 1): {(-1, -1, -1): 1}}
+    states: dict[tuple[tuple[int, ...], int], dict[tuple[int, int, int], int]] = {
+        (tuple(k.sizes[1:]), (1 << len(clauses)) - 1): {(-1, -1, -1): 1}
+    }
     for c in range(n_cards):
         closing = sum(1 << i for i, last_card in enumerate(last) if last_card == c)
         meets = [0] * len(k.sizes)
@@ -145,7 +156,7 @@ def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tup
             if m >> c & 1:
                 meets[q] |= 1 << i
         cat = cat_of[c]
-        new: dict[tuple, dict[tuple, int]] = {}
+        new: dict[tuple[tuple[int, ...], int], dict[tuple[int, int, int], int]] = {}
         for j, ((caps, unmet), vector) in enumerate(states.items()):
             if deadline is not None and j % 256 == 0 and time.process_time() > deadline:
                 raise OutOfTime
@@ -156,7 +167,7 @@ def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tup
                     target = new.setdefault((caps, unmet), {})
                     for env, n in vector.items():
                         if env[cat] == -1:
-                            env2 = env[:cat] + (c,) + env[cat + 1 :]
+                            env2 = _placed(env, cat, c)
                             target[env2] = target.get(env2, 0) + n
                     continue
                 if not caps[p - 1]:

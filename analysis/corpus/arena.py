@@ -10,6 +10,8 @@ table is the league's head to head. A tournament's games share their ``source``
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
@@ -53,7 +55,7 @@ def pairwise(con: Store, tournament: str | None = None) -> pl.DataFrame:
     return head_to_head(con, POOL, players, filters=tournament_filter(tournament))
 
 
-def leaderboard_cells(row: dict) -> dict[str, str]:
+def leaderboard_cells(row: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row as people read it, in their language."""
     wins = _("{figure} ({low} to {high}), {part} of {whole}").format(
         figure=percent(row["win_rate"]),

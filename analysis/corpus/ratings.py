@@ -59,7 +59,7 @@ class Seat:
 def rate_games(
     games: Iterable[tuple[str, str, int, list[Seat]]],
     start: dict[str, tuple[float, float]] | None = None,
-) -> tuple[dict[str, list], dict[str, tuple[float, float]]]:
+) -> tuple[dict[str, list[Any]], dict[str, tuple[float, float]]]:
     """Rate games one after another: (game_id, content_sha256, game_index, seats) in played order,
     every person starting from ``start`` (mu, sigma) or from the model's first rating.
 
@@ -74,7 +74,7 @@ def rate_games(
             found = ratings[player] = m.create_rating(list(start.get(player, (m.mu, m.sigma))))
         return found
 
-    cols: dict[str, list] = {
+    cols: dict[str, list[Any]] = {
         c: []
         for c in (
             "game_index",
@@ -110,7 +110,7 @@ def rate_games(
     return cols, state
 
 
-def _table(pool: str, cols: dict[str, list]) -> pa.Table:
+def _table(pool: str, cols: dict[str, list[Any]]) -> pa.Table:
     n = len(cols["game_id"])
     return pa.table(
         {
@@ -251,7 +251,7 @@ def _seat_words(pools: set[str]) -> str | Said:
     return joined((POOL_SEATS.get(p, p) for p in POOLS if p in pools), "and")
 
 
-def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
+def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict[str, Any]]:
     """Every person of the pools: their name, the other names they played under, games, first and
     last played, their review accuracy over all their rated suggestions (analysis.corpus.review_accuracy) and how
     many were rated, and the merges that made them one (name -> merged into)."""
@@ -281,7 +281,7 @@ def max_edits(a: str, b: str) -> int:
     return 0 if shorter <= 2 else 1 if shorter <= 5 else 2
 
 
-def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
+def likely_duplicates(con: Store, pool: str = "people") -> list[dict[str, Any]]:
     """Pairs of persons of a pool who may be one: names within max_edits of each other (Levenshtein,
     case ignored) who never sat at one table; the one with more games first (the name to keep):
     keep, other, edits, games of each."""
@@ -293,7 +293,7 @@ def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
     ]
 
 
-def duplicate_words(pair: dict) -> str:
+def duplicate_words(pair: dict[str, Any]) -> str:
     """Why two names look like one person, in words: "1 letter apart, never at one table, 3 and 1 games"."""
     edits = pair["edits"]
     apart = _("the same but for capitals") if edits == 0 else n_(edits, "{n} letter apart", "{n} letters apart")

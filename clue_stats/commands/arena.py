@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -136,7 +136,9 @@ def arena_command(
         raise typer.Exit(ExitCode.INPUT_REJECTED)
 
 
-def _print(board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict], dict]) -> None:
+def _print(
+    board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict[str, Any]], dict[str, str]]
+) -> None:
     out.print(
         _("Tournament {tournament} (seed {seed}): {games} played, {stored} stored").format(
             tournament=run_id,

@@ -13,12 +13,13 @@ from clue_stats.analysis.words.records import Places
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError, said_of
+from clue_stats.engine.game import Game
 from clue_stats.engine.markers import T_
 from clue_stats.pipeline import read_game_file
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json, printable
 
 
-def _pick_game(games: list, game_id: str | None, path: Path):
+def _pick_game(games: list[Game], game_id: str | None, path: Path) -> Game:
     if game_id is not None:
         for game in games:
             if game.game_id == game_id:

@@ -9,9 +9,9 @@ reports each rejected line with its line number. Either way the file is the reco
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import typer
 
@@ -135,14 +135,14 @@ class _Session:
             self.say(_("no records yet"))
 
 
-def _said(recording: Recording, record: dict) -> str:
+def _said(recording: Recording, record: dict[str, Any]) -> str:
     """A record taken back, in words (built on the game as it stood before)."""
     records = [*recording.records, record]
     game, _problems = cluelog.build_game(RawGame(records=records, lines=[None] * len(records), text=""))
     return describe(game, game.records[-1]) if game is not None else str(record.get("type"))
 
 
-def _completer(session: _Session):
+def _completer(session: _Session) -> Callable[[str, int], str | None]:
     """Tab completes card names (the edition's language), players' names, the notation's words."""
 
     def names() -> list[str]:

@@ -41,7 +41,7 @@ def help_link(topic: str, text: str, anchor: str = "") -> str:
 
 def page_context() -> PageContext:
     """The context app.py set for this run; a page shown without a database stops with a message."""
-    ctx = st.session_state.get(CONTEXT_KEY)
+    ctx: PageContext | None = st.session_state.get(CONTEXT_KEY)
     if ctx is None:
         st.info(_("No database is open."))
         st.stop()
