@@ -7,22 +7,39 @@ holding a named card shows one of them at random). Every player's hand is dealt 
 player's view is full. This is a test-data maker, not a strategy: suggestions are uniform over the
 deck, which spreads knowledge evenly. The references count what the engine counts the plain way,
 slowly: the deduction engine's dynamic program without its packing and folding
-(:func:`plain_vector_counts`), and the best available gain as every suggestion counted on its own
-(:func:`reference_best_suggestion`).
+(:func:`plain_vector_counts`), the best available gain as every suggestion counted on its own
+(:func:`reference_best_suggestion`), and every deal of a small deck enumerated and checked against the
+records read by themselves, not through the engine's knowledge (:func:`brute_counts`).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
 from typing import Any
 
 from clue_stats.analysis.computers.game_analysis import GameAnalysis
 from clue_stats.analysis.computers.suggestions import candidate_rooms
 from clue_stats.engine.answers import expected_gain
+from clue_stats.engine.board import Board, Position, Square
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions, resolve_flags, variant
-from clue_stats.engine.game import Accuse, Deal, End, Event, Game, Peek, Player, Response, RoomCards, Suggest
+from clue_stats.engine.game import (
+    ALL,
+    UNSEEN,
+    Accuse,
+    Deal,
+    End,
+    Event,
+    Game,
+    Peek,
+    Player,
+    Response,
+    Reveal,
+    RoomCards,
+    Suggest,
+)
 from clue_stats.engine.knowledge import Knowledge, _bits
 
 # ---------------------------------------------------------------- seeded random games
@@ -215,3 +232,161 @@ def suggestion_moments(game: Game) -> list[tuple[Knowledge, str, tuple[str, ...]
         for r in game.records
         if isinstance(r, Suggest)
     ]
+
+
+# ---------------------------------------------------------------- the deduction tests' brute force
+
+# Games built from records, and a brute force that reads the records itself (not the engine's
+# Knowledge) and enumerates every deal of a small deck: the spec made executable (event-format.md,
+# "Meaning"): a deal is consistent for an observer after record i when every record up to i that
+# informs the observer holds in it.
+
+# a deal of the cards: (the envelope's triple, {player: hand}, the cards set aside on rooms)
+CardDeal = tuple[tuple[str, str, str], dict[str, frozenset[str]], frozenset[str]]
+# per seq: (deals consistent, {triple: deals}, {card: {place: deals}})
+Counts = tuple[int, dict[tuple[str, str, str], int], dict[str, dict[str, int]]]
+
+
+def make_game(
+    deck: Deck,
+    names: Sequence[str],
+    records: Sequence[Event],
+    duel: bool = False,
+    hand_sizes: Sequence[int] | None = None,
+) -> Game:
+    """A Game from record objects; seq is set from the position (the game record is seq 0)."""
+    var = variant("duel" if duel else "standard")
+    numbered: list[Event] = []
+    for i, r in enumerate(records):
+        fields = {k: getattr(r, k) for k in r.__dataclass_fields__ if k not in ("seq", "line", "extra")}
+        numbered.append(type(r)(seq=i + 1, **fields))
+    sizes = hand_sizes or dealt_hand_sizes(len(deck.cards), len(names), var.room_cards)
+    return Game(
+        edition=None,
+        deck=deck,
+        variant=var,
+        flags=resolve_flags(None, var, None),
+        players=tuple(Player(n) for n in names),
+        hand_sizes=tuple(sizes),
+        records=numbered,
+    )
+
+
+def all_deals(game: Game) -> Iterator[CardDeal]:
+    """Every deal of the game's deck to its players (and, in a duel, its rooms)."""
+    deck = game.deck
+    for suspect, weapon, room in product(deck.suspects, deck.weapons, deck.rooms):
+        triple = (suspect, weapon, room)
+        rest = [c for c in deck.cards if c not in triple]
+        for room_cards in combinations(rest, game.room_card_count):
+            left = [c for c in rest if c not in room_cards]
+            yield from _hands(triple, game.names, game.hand_sizes, left, {}, frozenset(room_cards))
+
+
+def _hands(
+    triple: tuple[str, str, str],
+    names: Sequence[str],
+    sizes: Sequence[int],
+    left: list[str],
+    hands: dict[str, frozenset[str]],
+    room_cards: frozenset[str],
+) -> Iterator[CardDeal]:
+    i = len(hands)
+    if i == len(names):
+        yield triple, dict(hands), room_cards
+        return
+    for hand in combinations(left, sizes[i]):
+        rest = [c for c in left if c not in hand]
+        hands[names[i]] = frozenset(hand)
+        yield from _hands(triple, names, sizes, rest, hands, room_cards)
+        del hands[names[i]]
+
+
+def _record_holds(game: Game, record: Event, deal: CardDeal, observer: str | None) -> bool:
+    """Does what the record tells the observer hold in this deal?"""
+    triple, hands, room_cards = deal
+    if isinstance(record, Deal):
+        return record.player != observer or hands[record.player] == frozenset(record.cards)
+    if isinstance(record, Suggest):
+        for response in record.responses:
+            held = hands[response.player]
+            if response.passed:
+                if any(c in held for c in record.cards):
+                    return False
+            elif response.shows != UNSEEN and observer in (record.player, response.player):
+                if response.shows not in held:
+                    return False
+            elif not any(c in held for c in record.cards):
+                return False
+        return True
+    if isinstance(record, Accuse):
+        wrong = record.correct is False or (record.correct is None and game.solution() not in (None, record.cards))
+        return not wrong or triple != record.cards
+    if isinstance(record, Reveal):
+        told = record.to == ALL or (observer is not None and (observer in record.to or observer == record.player))
+        if not told or record.card == UNSEEN:
+            return True
+        if record.player is None:
+            return all(record.card not in h for h in hands.values())
+        return record.card in hands[record.player]
+    if isinstance(record, Peek):
+        if record.player != observer or record.card in (None, UNSEEN):
+            return True
+        return record.card in room_cards
+    return True
+
+
+def violation_seq(game: Game, deal: CardDeal, observer: str | None) -> int:
+    """The first seq after which the deal is no longer consistent for the observer (big if never)."""
+    for record in game.records:
+        if not _record_holds(game, record, deal, observer):
+            return record.seq
+    return len(game.records) + 1
+
+
+def brute_counts(game: Game, observer: str | None, deals: list[CardDeal] | None = None) -> list[Counts]:
+    """Per seq: (total, {triple: n}, {card: {place: n}}) over the deals consistent for the observer."""
+    deals = list(all_deals(game)) if deals is None else deals
+    first_bad = [violation_seq(game, d, observer) for d in deals]
+    out: list[Counts] = []
+    for seq in range(len(game.records) + 1):
+        solutions: dict[tuple[str, str, str], int] = {}
+        places: dict[str, dict[str, int]] = {c: {} for c in game.deck.cards}
+        total = 0
+        for deal, bad in zip(deals, first_bad):
+            if bad <= seq:
+                continue
+            total += 1
+            triple, hands, room_cards = deal
+            solutions[triple] = solutions.get(triple, 0) + 1
+            for c in triple:
+                places[c]["envelope"] = places[c].get("envelope", 0) + 1
+            for player, hand in hands.items():
+                for c in hand:
+                    places[c][player] = places[c].get(player, 0) + 1
+            for c in room_cards:
+                places[c]["room_cards"] = places[c].get("room_cards", 0) + 1
+        out.append((total, solutions, places))
+    return out
+
+
+# ---------------------------------------------------------------- the movement tests' brute force
+
+
+def brute_force_ends(board: Board, origin: Position, steps: int, occupied: frozenset[Square]) -> set[Square]:
+    """Every corridor square where a walk of exactly ``steps`` squares from ``origin`` (a square, or a
+    room left by its doors) can end, every walk tried one by one (what engine.board's search finds)."""
+    ends: set[Square] = set()
+
+    def walk(square: Square, seen: frozenset[Square], left: int) -> None:
+        if left == 0:
+            ends.add(square)
+            return
+        for n in board.neighbours(square):
+            if n not in seen and n not in occupied:
+                walk(n, seen | {n}, left - 1)
+
+    for first in board.first_squares(origin, occupied) if isinstance(origin, str) else [origin]:
+        walk(first, frozenset({first}), steps - 1 if isinstance(origin, str) else steps)
+    ends.discard(origin)  # a move never ends where it began
+    return ends
