@@ -35,6 +35,7 @@ from clue_stats.analysis.words import names
 from clue_stats.engine import budget
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
+from clue_stats.ingest.store.queries import league as league_reads
 from clue_stats.ingest.store.queries import nights as night_reads
 
 __all__ = [
@@ -170,9 +171,9 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
 @cached
 def club_latest(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """The Overview's first lines: the selection's latest games (editions by name) and the latest
-    nights of the whole database (analysis.corpus.night: latest_games, latest_nights)."""
+    nights of the whole database (the store's latest_games, analysis.corpus.night's latest_nights)."""
     with _open(path) as con:
-        games = night_stats.latest_games(con, filters, LATEST_GAMES)
+        games = night_reads.latest_games(con, filters, LATEST_GAMES)
         nights = night_stats.latest_nights(con, LATEST_NIGHTS)
     games = games.with_columns(pl.col("edition").map_elements(names.edition_name, return_dtype=pl.Utf8))
     return {"games": games, "nights": nights}
@@ -425,8 +426,8 @@ def league_details(
             "history": league_stats.history(con, pool, list(course), filters) if course else empty,
             "best": picks.get("best", empty),
             "worst": picks.get("worst", empty),
-            "versus": league_stats.head_to_head(con, pool, [player], None, filters) if player is not None else empty,
-            "matrix": league_stats.head_to_head(con, pool, list(leaders), list(leaders), filters)
+            "versus": league_reads.head_to_head(con, pool, [player], None, filters) if player is not None else empty,
+            "matrix": league_reads.head_to_head(con, pool, list(leaders), list(leaders), filters)
             if len(leaders) >= 2
             else empty,
         }
@@ -450,10 +451,10 @@ def person_view(path: str, version: str, filters: GameFilter, player: str) -> di
             "players": board["player"].to_list(),
             "games": league_stats.person_games(con, pool, player, filters),
             "history": league_stats.history(con, pool, [player], filters),
-            "labels": league_stats.label_counts(con, pool, player, filters),
+            "labels": league_reads.label_counts(con, pool, player, filters),
             "best": picks["best"],
             "worst": picks["worst"],
-            "versus": league_stats.head_to_head(con, pool, [player], None, filters),
+            "versus": league_reads.head_to_head(con, pool, [player], None, filters),
         }
 
 

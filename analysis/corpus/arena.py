@@ -15,11 +15,12 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
-from clue_stats.analysis.corpus.league import head_to_head, leaderboard, skill_words
+from clue_stats.analysis.corpus.league import leaderboard, skill_words
 from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
 from clue_stats.ingest.store.queries import arena as arena_reads
+from clue_stats.ingest.store.queries.league import head_to_head
 
 POOL = "bots"  # the ratings' pool of contest games (analysis.ratings)
 SOURCE = "clue-stats arena"  # the games' source, followed by the tournament's id
