@@ -14,6 +14,7 @@ records read by themselves, not through the engine's knowledge (:func:`brute_cou
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -150,7 +151,7 @@ def _placed(env: tuple[int, int, int], category: int, card: int) -> tuple[int, i
 
 
 def plain_vector_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
-    """The plain reference for big decks (benchmarks/plain_reference.py, big_decks.py): a dynamic
+    """The plain reference for big decks (benchmarks/big_decks.py): a dynamic
     program over the cards in deck order, one at a time, whose state is the room left in every hand
     and the clauses not met yet, each state carrying a vector (a dict) of counts by the envelope's
     cards so far; a clause is checked when its last card is placed. (envelope triple) -> deals."""
@@ -390,3 +391,94 @@ def brute_force_ends(board: Board, origin: Position, steps: int, occupied: froze
         walk(first, frozenset({first}), steps - 1 if isinstance(origin, str) else steps)
     ends.discard(origin)  # a move never ends where it began
     return ends
+
+
+# ---------------------------------------------------------------- the deduction benchmark's references
+
+# What benchmarks/deduction.py compares the engine with, on the same knowledge: a plain card-by-card
+# dynamic program with the envelope in its state (plain_solution_counts, plain_entropy), and rejection
+# sampling (sampled_entropy: deal at random, keep the deals consistent with the knowledge, estimate the
+# entropy from the kept envelopes until the time given runs out).
+
+
+def plain_solution_counts(k: Knowledge, deadline: float | None = None) -> dict[tuple[int, int, int], int]:
+    """The deals per envelope by a plain card-by-card dynamic program, without the engine's
+    optimisations: cards in deck order, one at a time, the envelope's cards so far in the state, a
+    clause checked when its last card is placed (the deduction benchmark's reference). Exact."""
+    if not k.consistent:
+        return {}
+    n_cards = len(k.allowed)
+    ranges = k.category_indices()
+    cat_of = [next(i for i, r in enumerate(ranges) if c in r) for c in range(n_cards)]
+    clauses = sorted(k.clauses)
+    last = [max(_bits(m)) for _, m in clauses]
+    states: dict[tuple[tuple[int, ...], tuple[int, int, int], int], int] = {(tuple(k.sizes[1:]), (-1, -1, -1), 0): 1}
+    for c in range(n_cards):
+        closing = sum(1 << i for i, last_card in enumerate(last) if last_card == c)
+        new: dict[tuple[tuple[int, ...], tuple[int, int, int], int], int] = {}
+        for j, ((caps, env, met), n) in enumerate(states.items()):
+            if deadline is not None and j % 1024 == 0 and time.process_time() > deadline:
+                raise OutOfTime
+            for p in _bits(k.allowed[c]):
+                if p == 0:
+                    if env[cat_of[c]] != -1:
+                        continue
+                    caps2, env2, met2 = caps, _placed(env, cat_of[c], c), met
+                else:
+                    if not caps[p - 1]:
+                        continue
+                    caps2 = caps[: p - 1] + (caps[p - 1] - 1,) + caps[p:]
+                    env2 = env
+                    met2 = met
+                    for i, (q, m) in enumerate(clauses):
+                        if q == p and m >> c & 1:
+                            met2 |= 1 << i
+                if closing & ~met2:
+                    continue
+                key = (caps2, env2, met2)
+                new[key] = new.get(key, 0) + n
+        states = new
+    out: dict[tuple[int, int, int], int] = {}
+    for (_, env, _), n in states.items():
+        if env not in k.excluded:
+            out[env] = out.get(env, 0) + n
+    return out
+
+
+def plain_entropy(k: Knowledge, deadline: float | None = None) -> float:
+    """The envelope's entropy in bits from :func:`plain_solution_counts`."""
+    counts = plain_solution_counts(k, deadline)
+    total = sum(counts.values())
+    if not total:
+        return math.nan
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def sampled_entropy(k: Knowledge, seconds: float, rng: random.Random) -> tuple[float, int]:
+    """Plug-in entropy of the envelopes of random deals consistent with k, and how many were kept."""
+    ranges = [list(r) for r in k.category_indices()]
+    places: list[int] = []
+    for p, size in enumerate(k.sizes[1:], start=1):
+        places += [p] * size
+    clauses = list(k.clauses)
+    kept: dict[tuple[int, ...], int] = {}
+    n_kept = 0
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        envelope = tuple(rng.choice(r) for r in ranges)
+        rest = [c for c in range(len(k.allowed)) if c not in envelope]
+        rng.shuffle(rest)
+        where = dict(zip(rest, places))
+        for c in envelope:
+            where[c] = 0
+        if any(not k.allowed[c] >> p & 1 for c, p in where.items()):
+            continue
+        if any(not any(where[c] == p for c in _bits(m)) for p, m in clauses):
+            continue
+        if envelope in k.excluded:
+            continue
+        kept[envelope] = kept.get(envelope, 0) + 1
+        n_kept += 1
+    if not n_kept:
+        return math.nan, 0
+    return -sum(n / n_kept * math.log2(n / n_kept) for n in kept.values()), n_kept
