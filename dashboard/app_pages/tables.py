@@ -178,16 +178,17 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
 NARROW_PX = 640
 ROWS_CSS = f"""<style>
+div.cs-rows-box {{ overflow-x: auto; max-width: 100%; }}
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
 table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.5rem;
   border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
 table.cs-rows td {{ padding: 0.3rem 0.5rem; border-bottom: 1px solid rgba(128,128,128,0.2);
-  vertical-align: top; overflow-wrap: anywhere; }}
+  vertical-align: top; overflow-wrap: break-word; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
-table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums;
-  white-space: nowrap; }}
+table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+table.cs-rows td.cs-num {{ white-space: nowrap; }}
 @media (max-width: {NARROW_PX}px) {{
   table.cs-rows thead {{ display: none; }}
   table.cs-rows, table.cs-rows tbody, table.cs-rows tr, table.cs-rows td {{ display: block; width: 100%; }}
@@ -245,7 +246,11 @@ def rows_html(
                     text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'{ROWS_CSS}<table class="cs-rows"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    # a table wider than the page scrolls inside its own box; words are never broken to fit it
+    return (
+        f'{ROWS_CSS}<div class="cs-rows-box"><table class="cs-rows"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def rows(
