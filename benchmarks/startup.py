@@ -12,7 +12,10 @@ pandas, markdown-it, pygments) and its import time by top-level package.
 Prints figures, asserts nothing (docs/performance.md, "Start-up of a command"); the targets of issue
 37.2 are `--help` and `--version` under 0.3 s wall and the cost before the first game under 0.5 CPU s.
 
-    .venv/bin/python benchmarks/startup.py [--runs 10]
+    .venv/bin/python benchmarks/startup.py [--runs 10] [--against /path/to/other/checkout]
+
+``--against`` runs the same commands with another checkout's `clue-stats` (its ``.venv``) in the
+same rounds, and prints each figure of this one as a ratio of that one's.
 """
 
 from __future__ import annotations
@@ -37,17 +40,19 @@ HELP_TARGET = 0.3  # s wall: `--help`, `--version`
 FIRST_GAME_TARGET = 0.5  # CPU s before the first game
 
 
-def clue_stats() -> list[str]:
-    """The `clue-stats` command of this environment (its console script), else ``python -m clue_stats``."""
-    script = Path(sys.executable).with_name("clue-stats")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "clue_stats"]
+def clue_stats(python: str = sys.executable) -> list[str]:
+    """The `clue-stats` command of an environment (its console script), else ``python -m clue_stats``."""
+    script = Path(python).with_name("clue-stats")
+    return [str(script)] if script.exists() else [python, "-m", "clue_stats"]
 
 
-def commands(folder: Path) -> dict[str, list[str]]:
+BARE = "python -c pass"
+
+
+def commands(python: str = sys.executable, label: str = "") -> dict[str, list[str]]:
     """Name -> command line; ``{db}`` is replaced by a new database file at each run."""
-    cli = clue_stats()
-    return {
-        "python -c pass": [sys.executable, "-c", "pass"],
+    cli = clue_stats(python)
+    found = {
         "clue-stats --help": [*cli, "--help"],
         "clue-stats --version": [*cli, "--version"],
         "clue-stats ingest --help": [*cli, "ingest", "--help"],
@@ -55,6 +60,7 @@ def commands(folder: Path) -> dict[str, list[str]]:
         "ingest 1 game --no-analyse": [*cli, "ingest", str(ONE_GAME), "--no-analyse", "--db", "{db}"],
         "ingest 1 game (analysed)": [*cli, "ingest", str(ONE_GAME), "--db", "{db}"],
     }
+    return {name + label: argv for name, argv in found.items()}
 
 
 def run_once(argv: list[str], folder: Path, n: int) -> tuple[float, float, float]:
@@ -74,12 +80,10 @@ def run_once(argv: list[str], folder: Path, n: int) -> tuple[float, float, float
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def imports(argv: list[str], folder: Path) -> tuple[list[str], list[tuple[str, float]]]:
+def imports(argv: list[str], folder: Path, python: str) -> tuple[list[str], list[tuple[str, float]]]:
     """The heavy libraries a run imports, and its import time (self, s) by top-level package, largest first."""
-    if argv[0] == sys.executable:
-        return [], []
-    cli = [sys.executable, "-X", "importtime", "-m", "clue_stats"]
-    rest = argv[len(clue_stats()) :]
+    cli = [python, "-X", "importtime", "-m", "clue_stats"]
+    rest = argv[len(clue_stats(python)) :]
     db = folder / "importtime.duckdb"
     done = subprocess.run(
         [*cli, *(a.replace("{db}", str(db)) for a in rest)],
@@ -106,15 +110,23 @@ def imports(argv: list[str], folder: Path) -> tuple[list[str], list[tuple[str, f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each command, interleaved")
+    parser.add_argument("--against", type=Path, help="another checkout, run with its own .venv in the same rounds")
     args = parser.parse_args()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.runs} interleaved rounds after a warm-up one")
+    print(
+        f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.runs} interleaved rounds after a warm-up one"
+    )
+    pythons = {"": sys.executable}
+    if args.against is not None:
+        pythons[f" [{args.against}]"] = str(args.against / ".venv" / "bin" / "python")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        table = commands(folder)
+        table = {BARE: [sys.executable, "-c", "pass"]}
+        for label, python in pythons.items():
+            table |= commands(python, label)
         walls: dict[str, list[float]] = defaultdict(list)
         cpus: dict[str, list[float]] = defaultdict(list)
         peaks: dict[str, list[float]] = defaultdict(list)
-        for name, argv in table.items():  # the warm-up round, not counted: it writes the bytecode caches
+        for argv in table.values():  # the warm-up round, not counted: it writes the bytecode caches
             run_once(argv, folder, -1)
         for n in range(args.runs):
             for name, argv in table.items():
@@ -122,15 +134,22 @@ def main() -> None:
                 walls[name].append(wall)
                 cpus[name].append(cpu)
                 peaks[name].append(peak)
-        bare_wall = statistics.median(walls["python -c pass"])
-        bare_cpu = statistics.median(cpus["python -c pass"])
-        print(f"{'command':<28} {'wall s':>7} {'CPU s':>7} {'x bare wall':>11} {'x bare CPU':>10} {'peak MB':>8}")
+        bare_wall = statistics.median(walls[BARE])
+        bare_cpu = statistics.median(cpus[BARE])
+        width = max(len(name) for name in table)
+        print(f"{'command':<{width}} {'wall s':>7} {'CPU s':>7} {'x bare wall':>11} {'x bare CPU':>10} {'peak MB':>8}")
         for name in table:
             wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
             print(
-                f"{name:<28} {wall:>7.3f} {cpu:>7.3f} {wall / bare_wall:>10.1f}x {cpu / bare_cpu:>9.1f}x"
+                f"{name:<{width}} {wall:>7.3f} {cpu:>7.3f} {wall / bare_wall:>10.1f}x {cpu / bare_cpu:>9.1f}x"
                 f" {statistics.median(peaks[name]):>8.0f}"
             )
+        for label in list(pythons)[1:]:
+            print(f"this checkout against{label}, median against median:")
+            for name in commands():
+                wall = statistics.median(walls[name]) / statistics.median(walls[name + label])
+                cpu = statistics.median(cpus[name]) / statistics.median(cpus[name + label])
+                print(f"  {name:<{width}} wall {wall:.2f}x, CPU {cpu:.2f}x")
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for name in ("clue-stats --help", "clue-stats --version"):
             wall = statistics.median(walls[name])
@@ -141,13 +160,12 @@ def main() -> None:
             f"target < {FIRST_GAME_TARGET}: {'met' if first < FIRST_GAME_TARGET else 'NOT met'}"
         )
         print("\nwhat each imports (one run with python -X importtime: heavy libraries; import time by package, self)")
-        for name, argv in table.items():
-            heavy, packages = imports(argv, folder)
-            if not packages:
-                continue
-            top = ", ".join(f"{package} {seconds:.3f}" for package, seconds in packages[:6])
-            total = sum(seconds for _package, seconds in packages)
-            print(f"  {name}: heavy: {', '.join(heavy) or 'none'}; imports {total:.3f} s: {top}")
+        for label, python in pythons.items():
+            for name, argv in commands(python, label).items():
+                heavy, packages = imports(argv, folder, python)
+                top = ", ".join(f"{package} {seconds:.3f}" for package, seconds in packages[:6])
+                total = sum(seconds for _package, seconds in packages)
+                print(f"  {name}: heavy: {', '.join(heavy) or 'none'}; imports {total:.3f} s: {top}")
 
 
 if __name__ == "__main__":
