@@ -27,7 +27,7 @@ from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_, Said
 from clue_stats.engine.problems import joined
-from clue_stats.ingest.store import Store, frame
+from clue_stats.ingest.store import Store, frame_of
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries import ratings as reads
 from clue_stats.ingest.store.queries.ratings import register_person_names
@@ -112,7 +112,7 @@ def rate_games(
 
 def _table(pool: str, cols: dict[str, list[Any]]) -> pl.DataFrame:
     n = len(cols["game_id"])
-    return frame(
+    return frame_of(
         {
             "pool": [pool] * n,
             **{c: cols[c] for c in ("game_index", "game_id", "content_sha256", "seat", "name", "player", "rank")},

@@ -18,7 +18,7 @@ from clue_stats.ingest.store.connection import (
     Store,
     check_is_database,
     database,
-    frame,
+    frame_of,
     read_connection,
     write_connection,
 )
@@ -94,7 +94,7 @@ __all__ = [
     "StoreError",
     "StoredGame",
     "check_is_database",
-    "frame",
+    "frame_of",
     "database",
     "delete_games",
     "ensure_schema",

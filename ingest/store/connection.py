@@ -207,7 +207,7 @@ class Store:
 
     @contextlib.contextmanager
     def registered(self, name: str, data: Any) -> Iterator[None]:
-        """``data`` (a polars frame, :func:`frame`, or an Arrow table) readable as the view ``name`` for the block."""
+        """``data`` (a polars frame, :func:`frame_of`, or an Arrow table) readable as the view ``name`` for the block."""
         self.con.register(name, data)
         try:
             yield
@@ -218,7 +218,7 @@ class Store:
         self.con.create_function(*args, **kwargs)
 
 
-def frame(
+def frame_of(
     columns: Mapping[str, Sequence[Any]], types: Mapping[str, pl.DataType | type[pl.DataType]] | None = None
 ) -> pl.DataFrame:
     """Rows for DuckDB to read (:meth:`Store.registered`), column by column: a column named in

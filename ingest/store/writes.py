@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest.store.connection import Store, frame, read_connection, write_connection
+from clue_stats.ingest.store.connection import Store, frame_of, read_connection, write_connection
 from clue_stats.ingest.store.schema import (
     ANALYSIS_TABLES,
     GAME_TABLES,
@@ -114,7 +114,7 @@ def _insert(db: Store, table: str, rows: list[dict[str, Any]]) -> None:
     columns = [c for c in TABLE[table].names() if c in given]
     if len(columns) < len(given):
         raise ValueError(f"{table} has no column {', '.join(sorted(given - set(columns)))}")
-    with db.registered("incoming", frame({c: [r.get(c) for r in rows] for c in columns})):
+    with db.registered("incoming", frame_of({c: [r.get(c) for r in rows] for c in columns})):
         db.execute(f"INSERT INTO {table} BY NAME SELECT * FROM incoming")
 
 
@@ -253,7 +253,7 @@ def write_batch(db: Store, games: list[GameRows], rejections: list[Rejection], r
         if all_rejections:
             # stored before: matched by file and text together (by text alone, every empty file's
             # rejection would fetch every empty file's row stored before it: n * n over a folder)
-            incoming = frame(
+            incoming = frame_of(
                 {
                     "source_file": [r.source_file for r in all_rejections],
                     "raw_sha256": [r.raw_sha256 for r in all_rejections],
@@ -379,7 +379,7 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
         )
         players = [r for g in games for r in g.tables.get("players", [])]
         if players:
-            incoming = frame(
+            incoming = frame_of(
                 {
                     "game_id": [r["game_id"] for r in players],
                     "seat": [r["seat"] for r in players],
@@ -395,7 +395,7 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
                 )
         versions = [g.tables["games"][0] for g in games if g.tables.get("games")]
         if versions:
-            incoming = frame(
+            incoming = frame_of(
                 {
                     "game_id": [v["game_id"] for v in versions],
                     "analysis_version": [v.get("analysis_version") for v in versions],

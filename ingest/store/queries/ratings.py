@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from clue_stats.ingest.store.connection import Store, frame
+from clue_stats.ingest.store.connection import Store, frame_of
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries.fragments import ORDER_SQL, PLAYED_SQL, POOL_SQL, review_sums, summed
 
@@ -52,7 +52,7 @@ def register_person_names(con: Store) -> dict[str, str]:
     names = person_names(standing_merges(con))
     con.register(
         "person_names",
-        frame({"name": list(names), "person": list(names.values())}, {"name": pl.String, "person": pl.String}),
+        frame_of({"name": list(names), "person": list(names.values())}, {"name": pl.String, "person": pl.String}),
     )
     return names
 
@@ -76,7 +76,7 @@ def ratings_from(con: Store, starts: dict[str, int]) -> tuple[list[tuple[Any, ..
     game_index, game_id, content_sha256, seat, name, player, rank)."""
     con.register(
         "rating_starts",
-        frame({"pool": list(starts), "start_index": list(starts.values())}, {"start_index": pl.Int32}),
+        frame_of({"pool": list(starts), "start_index": list(starts.values())}, {"start_index": pl.Int32}),
     )
     try:
         states = con.execute(
