@@ -1,15 +1,18 @@
 """A command starts at once (issue 37.2): `clue-stats --help`, `--version` and each command's `--help`
 import neither the store's libraries (DuckDB, polars, pyarrow, numpy) nor what only a Markdown help
-or a traceback needs (markdown-it, pygments); no command a user runs on games imports pandas. Each
-is run in a fresh process, as a user runs it, and the modules it imported are read from that
-process. The times are a benchmark's (benchmarks/startup.py, docs/performance.md), not a test's."""
+or a traceback needs (markdown-it, pygments); no command a user runs on games imports pandas. The
+fast tier reads it from the sources (what importing clue_stats.cli reaches); the slow tier runs each
+command in a fresh process, as a user runs it, and reads the modules that process imported. The
+times are a benchmark's (benchmarks/startup.py, docs/performance.md), not a test's."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,79 @@ import typer.main
 
 from clue_stats import help_screens
 from clue_stats.cli import app
-from tests.helpers import SAMPLES
+from tests.helpers import ROOT, SAMPLES
 
 HEAVY = ("duckdb", "polars", "pyarrow", "numpy", "pandas", "markdown_it", "pygments", "streamlit")
+# what a module may not import when the command line is imported (its own imports at the top, or a
+# module's that it imports at the top): those libraries, and rich's Markdown (markdown-it, pygments)
+NOT_AT_START = (*HEAVY, "altair", "rich.markdown", "rich.traceback")
+LAYERS = ("engine", "ingest", "analysis", "dashboard", "clue_stats")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(parts if parts[0] == "clue_stats" else ("clue_stats", *parts))
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_at_start(path: Path) -> set[str]:
+    """What a program module imports when it is imported (:func:`imports_of_source`)."""
+    package = _module_name(path).split(".")
+    return imports_of_source(path.read_text(encoding="utf-8"), package if path.name == "__init__.py" else package[:-1])
+
+
+def imports_of_source(source: str, package: list[str]) -> set[str]:
+    """The imports of a module of ``package`` that run when it is imported: those at its top (in a
+    class body, a try or an if too), not those inside a function (run later) or under TYPE_CHECKING
+    (never run)."""
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                found.add(module)
+                found.update(f"{module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.If):
+                visit(node.orelse if _is_type_checking(node) else node.body + node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body + [s for h in node.handlers for s in h.body] + node.orelse + node.finalbody)
+            elif isinstance(node, (ast.With, ast.ClassDef)):
+                visit(node.body)
+
+    visit(ast.parse(source).body)
+    return found
+
+
+def loaded_with(start: str) -> dict[str, str]:
+    """Every name imported when ``start`` is imported (following the program's own modules and their
+    packages' __init__), each with the program module that imports it."""
+    files = {_module_name(p): p for layer in LAYERS for p in sorted((ROOT / layer).rglob("*.py"))}
+    seen: dict[str, str] = {}
+    queue = deque([(start, "")])
+    while queue:
+        name, by = queue.popleft()
+        parts = name.split(".")
+        for n in range(1, len(parts) + 1):  # a module's packages are imported first
+            module = ".".join(parts[:n])
+            if module in seen:
+                continue
+            if module in files or n == len(parts):
+                seen[module] = by
+            if module in files:
+                queue.extend((found, module) for found in imported_at_start(files[module]))
+    return seen
+
 
 # runs the command line as the console script does, then prints the top-level modules it imported
 PROBE = """
@@ -63,6 +136,66 @@ def command_lines() -> list[list[str]]:
 
     walk(typer.main.get_command(app), [])
     return found
+
+
+def chain(loaded: dict[str, str], name: str) -> list[str]:
+    """The imports that lead from the start of :func:`loaded_with` to ``name``."""
+    found = [name]
+    while loaded.get(found[0]):
+        found.insert(0, loaded[found[0]])
+    return found
+
+
+def test_the_command_line_imports_no_heavy_library_at_the_top() -> None:
+    """Read from the sources (quick, so in the fast tier): importing clue_stats.cli, which is all that
+    --help and --version run, reaches no import of NOT_AT_START; a command imports them inside its
+    function, marked ``# deferred: start-up`` (tests/test_layers.py)."""
+    loaded = loaded_with("clue_stats.cli")
+    assert "clue_stats.commands.ingest" in loaded and "typer" in loaded  # the reader follows the commands
+    wrong = sorted(
+        " -> ".join(chain(loaded, name))
+        for name in loaded
+        if any(name == x or name.startswith(x + ".") for x in NOT_AT_START)
+    )
+    assert not wrong, "imported with the command line (defer it into the command):\n" + "\n".join(wrong)
+
+
+def test_the_reader_sees_what_a_module_imports_at_its_top() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import json\n"
+        "from .sibling import thing\n"
+        "if TYPE_CHECKING:\n"
+        "    import polars\n"
+        "try:\n"
+        "    import duckdb\n"
+        "except ImportError:\n"
+        "    import sqlite3\n"
+        "class C:\n"
+        "    import re\n"
+        "    def f(self):\n"
+        "        import numpy  # deferred: start-up\n"
+        "def g():\n"
+        "    import pandas  # deferred: start-up\n"
+    )
+    assert imports_of_source(source, ["clue_stats", "commands"]) == {
+        "typing",
+        "typing.TYPE_CHECKING",
+        "json",
+        "clue_stats.commands.sibling",
+        "clue_stats.commands.sibling.thing",
+        "duckdb",
+        "sqlite3",
+        "re",
+    }
+
+
+def test_the_reader_follows_the_programs_modules_to_a_heavy_import() -> None:
+    """clue_stats.ingest.store imports DuckDB at its top (through its modules): the check would see a
+    command that imported the store at its top."""
+    loaded = loaded_with("clue_stats.ingest.store")
+    assert "duckdb" in loaded and "polars" in loaded
+    assert loaded["clue_stats.ingest.store.connection"] == "clue_stats.ingest.store"
 
 
 @pytest.mark.slow  # a new process
