@@ -275,6 +275,24 @@ print("ok")
     assert done.stdout.strip() == "ok", done.stderr
 
 
+@pytest.mark.slow  # a new process
+def test_a_typer_that_imports_more_of_them_is_imported_the_ordinary_way() -> None:
+    """A stand-in lacks what typer imports (as a later typer might): typer.rich_utils is imported
+    again with the real modules, and works."""
+    check = """
+import sys
+from clue_stats import help_screens
+help_screens._LATER = {"rich.markdown": "NotWhatTyperImports"}
+rich_utils = help_screens.load_rich_utils()
+import rich.markdown
+assert rich_utils.Markdown is rich.markdown.Markdown and "markdown_it" in sys.modules
+assert type(sys.modules["rich.markdown"]) is type(sys) and hasattr(sys.modules["rich.markdown"], "__file__")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [
