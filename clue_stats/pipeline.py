@@ -38,6 +38,7 @@ from clue_stats.ingest import cluelog, formats, store
 from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows, Rejection, Store, reads
+from clue_stats.ingest.store.queries import nights as night_reads
 from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 
 BATCH_GAMES = 500  # games per write transaction
@@ -584,6 +585,20 @@ def merge_players(
         store.record_merge(con, name, merged_into)
         update_ratings(con)
     return name, merged_into
+
+
+def order_night(db: str | Path, night: str, game_ids: list[str], wait_seconds: float = 30.0) -> list[str]:
+    """`clue-stats night DATE GAME ...`: record the order a night's games were played in (the games
+    named first, in that order; the night's others after them as they stood), or with no games take
+    a recorded order back (their times order them again), and rate again, in one transaction.
+    Returns the night's games in their new order. Raises OrderRefused with the reason."""
+    from clue_stats.analysis.corpus.night import order_plan  # deferred: start-up
+
+    with store.write_connection(db, wait_seconds) as con, con.atomic():  # the order and the ratings, or neither
+        games, ordered = order_plan(con, night, game_ids)
+        store.set_night_order(con, games, ordered if game_ids else None)
+        update_ratings(con)
+        return night_reads.night_game_ids(con, night, night)
 
 
 def unmerge_player(db: str | Path, name: str, wait_seconds: float = 30.0) -> int:

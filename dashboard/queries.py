@@ -472,9 +472,11 @@ def nights(path: str, version: str) -> list[str]:
 def night_view(path: str, version: str, night: str) -> dict[str, Any]:
     """What the Night page shows of one night (analysis.corpus.night.stored_night): its games in played order
     (``games``), its players with their ratings before and after (``players``), and its moments
-    (``best``, ``blunder``, ``longest_wait``: dicts, or None), each with the line of its record."""
+    (``best``, ``blunder``, ``longest_wait``: dicts, or None), each with the line of its record; and
+    whether the club gave the games their order (``ordered``)."""
     with _open(path) as con:
         summary, _ = night_stats.stored_night(con, night, night)
+        ordered = night_reads.night_ordered(con, [g.game_id for g in summary.games])
         lines = {
             g.game_id: dict(reads.game_table(con, "events", g.game_id).select("seq", "line").iter_rows())
             for g in summary.games
@@ -512,7 +514,7 @@ def night_view(path: str, version: str, night: str) -> dict[str, Any]:
         key: None if pick is None else {**vars(pick), "line": lines.get(pick.game_id, {}).get(pick.seq)}
         for key, pick in (("best", summary.best), ("blunder", summary.blunder), ("longest_wait", summary.longest_wait))
     }
-    return {"games": games, "players": players, **moments}
+    return {"games": games, "players": players, "ordered": ordered, **moments}
 
 
 # ---------------------------------------------------------------- data quality

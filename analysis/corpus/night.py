@@ -9,6 +9,7 @@ post-mortem (analysis.review.post_mortem) follows the summary on the same page.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,6 +20,7 @@ from clue_stats.analysis.review.post_mortem import PostMortem, SuggestionLine, g
 from clue_stats.analysis.words.records import Places
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import joined
 from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.queries import nights as reads
 
@@ -85,6 +87,44 @@ def parse_date(text: str) -> str:
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
         raise UsageError(T_("not a date: {text} (write it as YYYY-MM-DD)", text=repr(text))) from None
+
+
+class OrderRefused(UsageError):
+    """A night's order that cannot be recorded; the message says why."""
+
+
+def order_plan(con: Store, night: str, game_ids: list[str]) -> tuple[list[str], list[str]]:
+    """The night's games now (in played order) and the club's order to record for them: the games
+    named first, in the order named, then the night's others as they stand. Reads only. Raises
+    OrderRefused: a night without games, a game named twice, an id no game has, a game of another
+    night."""
+    games = reads.night_game_ids(con, night, night)
+    if not games:
+        raise OrderRefused(T_("no stored game was played on the night of {night}", night=night))
+    twice = sorted({g for g in game_ids if game_ids.count(g) > 1})
+    if twice:
+        raise OrderRefused(T_("{games}: named twice; name each game once", games=joined(repr(g) for g in twice)))
+    stranger = [g for g in game_ids if g not in games]
+    if stranger:
+        nights = reads.nights_of(con, stranger)
+        known = reads.stored_game_ids(con)
+        reasons = []
+        for g in stranger:
+            if g not in nights:
+                close = difflib.get_close_matches(g, games, n=1) or difflib.get_close_matches(g, known, n=1)
+                hint = T_(" (did you mean {game}?)", game=repr(close[0])) if close else ""
+                reasons.append(T_("no stored game has the id {game}{hint}", game=repr(g), hint=hint))
+            elif nights[g] is None:
+                reasons.append(T_("game {game} has no date, so it belongs to no night", game=repr(g)))
+            else:
+                reasons.append(T_("game {game} was played on the night of {other}", game=repr(g), other=nights[g]))
+        said = reasons[0]
+        for reason in reasons[1:]:
+            said = T_("{said}; {reason}", said=said, reason=reason)
+        raise OrderRefused(
+            T_("{reasons}; the night of {night} holds {games}", reasons=said, night=night, games=", ".join(games))
+        )
+    return games, [*game_ids, *(g for g in games if g not in game_ids)]
 
 
 def anchor(game_id: str) -> str:

@@ -5,13 +5,15 @@ after the night. UI only: the night is analysis.night's, read through dashboard.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.computers.suggestions import WORST_LABEL
-from clue_stats.analysis.words import N_, _, decimal, label_word, n_, number, percent, when
+from clue_stats.analysis.words import N_, _, decimal, label_word, language, n_, number, percent, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.common import help_link, page_context, read, replay_url, require_games
 from clue_stats.dashboard.app_pages.page_text import md
@@ -94,6 +96,40 @@ rows(
     links={"replay": _("open replay")},
     headers={"game_id": _("game")},
 )
+
+# the club's order: a game moved up is recorded as `clue-stats night` records it (the ratings rated again)
+with st.expander(_("Played in another order?"), expanded=bool(data["ordered"])):
+    st.caption(
+        _(
+            "Games without a time are listed as they were typed and stored. Move a game up to its place; "
+            "the league's ratings are computed again. In a terminal: {command}"
+        ).format(command=f"`clue-stats night {night} GAME GAME ...`")
+    )
+    ids = games["game_id"].to_list()
+    order: list[str] | None = None
+    for i in range(1, len(ids)):
+        if st.button(
+            _("Move game {n} up: {game}").format(n=number(i + 1), game=ids[i]),
+            key=f"night_up_{i}",
+            use_container_width=True,
+        ):
+            order = [*ids[: i - 1], ids[i], ids[i - 1], *ids[i + 1 :]]
+    if data["ordered"] and st.button(_("Order by the games' times again"), key="night_order_clear"):
+        order = []
+    if order is not None:
+        done = subprocess.run(
+            # the ids after "--": an id from a log may start with "-"
+            [sys.executable, "-m", "clue_stats", "--lang", language(), "night", "--db", ctx.path]
+            + (["--", night, *order] if order else ["--clear", "--", night]),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0:
+            st.error(md(done.stderr.strip() or done.stdout.strip()))
+        else:
+            st.cache_data.clear()
+            st.rerun()
 
 st.subheader(_("The night's moments"))
 moments = []

@@ -404,6 +404,17 @@ TABLES: tuple[Table, ...] = (
             C("unmerged_at", "TIMESTAMP"),
         ),
     ),
+    # the order a club gave a night's games (`clue-stats night DATE GAME ...`, the night page): it
+    # comes before the games' times in the played order (ingest.store.queries.fragments.ORDER_SQL)
+    Table(
+        "night_order",
+        (
+            _GAME_ID,
+            C("position", "INTEGER", True, header=N_("played as game")),
+            C("ordered_at", "TIMESTAMP", True),
+        ),
+        key=("game_id",),
+    ),
 )
 TABLE = {t.name: t for t in TABLES}
 SCHEMA = "\n".join(t.ddl() for t in TABLES)

@@ -342,6 +342,22 @@ def delete_games(db: Store, game_ids: list[str]) -> list[str]:
     return found
 
 
+def set_night_order(db: Store, night_games: list[str], ordered: list[str] | None) -> None:
+    """Give a night's games (``night_games``: all of them) the club's order ``ordered`` (every one
+    of them, first played first), or take it back (None: their times order them again); run it in the
+    caller's ``atomic()`` that rates the games again, so that the two commit together."""
+    with db.atomic():
+        db.execute("DELETE FROM night_order WHERE game_id IN (SELECT unnest(?))", [night_games])
+        if ordered:
+            at = now()
+            rows = frame_of(
+                {"game_id": ordered, "position": list(range(len(ordered))), "ordered_at": [at] * len(ordered)},
+                {"game_id": pl.String, "position": pl.Int32, "ordered_at": pl.Datetime("us")},
+            )
+            with db.registered("incoming_order", rows):
+                db.execute("INSERT INTO night_order BY NAME SELECT * FROM incoming_order")
+
+
 # The start of the message of an over_budget problem of the analysis (a stage the budget cut), and
 # of the one an older clue-stats wrote for a game it left unanalysed: replaced with the analysis.
 ANALYSIS_CUT = "the analysis left out "

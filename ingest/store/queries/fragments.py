@@ -76,13 +76,25 @@ POOL_SQL = (
     + " ELSE 'people' END"
 )
 
-# Played order. A game's moment is its played_at as written (ISO text sorts in time order); a game
-# with a date but no time takes the time of the game typed before it in its file on that date, so that
-# it stays where it was typed among the timed ones (a club that timed the first two games of a night
-# and not the third: the third is third); a game without played_at, its ingest time. Ties (one
-# moment, or dates alone) in the order the games were stored and read: ingested_at, then the source
-# file and the line. PLAYED_SQL gives every game its moment (played_key); ORDER_SQL orders by it,
-# {k} being the alias of PLAYED_SQL's rows and {g} that of games.
+NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
+_STAMP = "try_cast(replace(left({g}.played_at, 19), 'T', ' ') AS TIMESTAMP)"
+# the night a game belongs to, as YYYY-MM-DD (alias g: games)
+NIGHT_SQL = (
+    f"CASE WHEN length({{g}}.played_at) > 10 AND {_STAMP} IS NOT NULL "
+    f"THEN strftime({_STAMP} - INTERVAL {NIGHT_ENDS_HOUR} HOUR, '%Y-%m-%d') "
+    "ELSE left({g}.played_at, 10) END"
+)
+
+# Played order. Night by night (a game without played_at: the day it was stored); within a night,
+# first the order the club gave its games (table night_order: `clue-stats night`, the night page),
+# then each game's moment: its played_at as written (ISO text sorts in time order); a game with a date
+# but no time takes the time of the game typed before it in its file on that date, so that it stays
+# where it was typed among the timed ones (a club that timed the first two games of a night and not
+# the third: the third is third); a game without played_at, its ingest time. Ties (one moment, or
+# dates alone) in the order the games were stored and read: ingested_at, then the source file and
+# the line. PLAYED_SQL gives every game its night (night_key), its place in the club's order
+# (position, NULL where none was given) and its moment (played_key); ORDER_SQL orders by them, {k}
+# being the alias of PLAYED_SQL's rows and {g} that of games.
 _TIMED = "CASE WHEN length(played_at) > 10 THEN replace(played_at, ' ', 'T') END"
 PLAYED_SQL = f"""
 SELECT game_id, coalesce(
@@ -92,17 +104,18 @@ SELECT game_id, coalesce(
             PARTITION BY source_file, left(played_at, 10) ORDER BY line NULLS LAST, ingested_at, game_id
             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
         played_at) END,
-    strftime(ingested_at, '%Y-%m-%dT%H:%M:%S')) AS played_key
-FROM games"""
-ORDER_SQL = "{k}.played_key, {g}.ingested_at, {g}.source_file NULLS LAST, {g}.line NULLS LAST, {g}.game_id"
-
-NIGHT_ENDS_HOUR = 6  # a game played before 06:00 belongs to the night before
-_STAMP = "try_cast(replace(left({g}.played_at, 19), 'T', ' ') AS TIMESTAMP)"
-# the night a game belongs to, as YYYY-MM-DD (alias g: games)
-NIGHT_SQL = (
-    f"CASE WHEN length({{g}}.played_at) > 10 AND {_STAMP} IS NOT NULL "
-    f"THEN strftime({_STAMP} - INTERVAL {NIGHT_ENDS_HOUR} HOUR, '%Y-%m-%d') "
-    "ELSE left({g}.played_at, 10) END"
+    strftime(ingested_at, '%Y-%m-%dT%H:%M:%S')) AS played_key,
+    coalesce({NIGHT_SQL.format(g="games")}, strftime(ingested_at, '%Y-%m-%d')) AS night_key,
+    night_order.position
+FROM games LEFT JOIN night_order USING (game_id)"""
+ORDER_SQL = (
+    "{k}.night_key, {k}.position NULLS LAST, {k}.played_key, {g}.ingested_at, {g}.source_file NULLS LAST, "
+    "{g}.line NULLS LAST, {g}.game_id"
+)
+# the same order, the last played first
+ORDER_DESC_SQL = (
+    "{k}.night_key DESC, {k}.position DESC NULLS FIRST, {k}.played_key DESC, {g}.ingested_at DESC, "
+    "{g}.source_file DESC NULLS FIRST, {g}.line DESC NULLS FIRST, {g}.game_id DESC"
 )
 
 

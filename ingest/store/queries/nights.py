@@ -11,6 +11,7 @@ import polars as pl
 from clue_stats.ingest.store.connection import Store
 from clue_stats.ingest.store.queries.fragments import (
     NIGHT_SQL,
+    ORDER_DESC_SQL,
     ORDER_SQL,
     PLAYED_SQL,
     POOL_SQL,
@@ -30,6 +31,26 @@ def night_game_ids(con: Store, first: str, last: str) -> list[str]:
         [first, last],
     ).fetchall()
     return [r[0] for r in rows]
+
+
+def nights_of(con: Store, game_ids: list[str]) -> dict[str, str | None]:
+    """The night of each stored game of ``game_ids`` (None for a game without played_at); an id no
+    stored game has is left out."""
+    rows = con.execute(
+        f"SELECT g.game_id, {NIGHT_SQL.format(g='g')} FROM games g WHERE g.game_id IN (SELECT unnest(?))", [game_ids]
+    ).fetchall()
+    return {game_id: night for game_id, night in rows}
+
+
+def night_ordered(con: Store, game_ids: list[str]) -> bool:
+    """Whether the club gave an order to any of ``game_ids`` (table night_order)."""
+    rows = con.execute("SELECT count(*) FROM night_order WHERE game_id IN (SELECT unnest(?))", [game_ids]).fetchall()
+    return bool(rows[0][0])
+
+
+def stored_game_ids(con: Store) -> list[str]:
+    """Every stored game's id, sorted (what a mistyped id is matched against)."""
+    return [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
 
 
 def nights_played(con: Store) -> list[str]:
@@ -110,8 +131,7 @@ def latest_games(con: Store, filters: GameFilter, limit: int = 10) -> pl.DataFra
                        AS players,
                    g.winner
             FROM games g JOIN played k USING (game_id) WHERE {where}
-            ORDER BY k.played_key DESC, g.ingested_at DESC, g.source_file DESC NULLS FIRST,
-                     g.line DESC NULLS FIRST, g.game_id DESC
+            ORDER BY {ORDER_DESC_SQL.format(g="g", k="k")}
             LIMIT ?""",
         [*params, limit],
     )

@@ -38,7 +38,7 @@ rateable AS (
 ),
 played AS ({PLAYED_SQL}),
 pooled AS (
-    SELECT g.*, {POOL_SQL.format(g="g")} AS pool, k.played_key
+    SELECT g.*, {POOL_SQL.format(g="g")} AS pool, k.played_key, k.night_key, k.position
     FROM games g JOIN played k USING (game_id) WHERE g.game_id IN (SELECT game_id FROM rateable)
 )
 SELECT pool, (row_number() OVER (PARTITION BY pool ORDER BY {ORDER_SQL.format(g="g", k="g")}) - 1)::INTEGER
