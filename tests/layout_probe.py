@@ -17,21 +17,35 @@ MEASURE = r"""
     const id = el.getAttribute && (el.getAttribute('data-testid') || el.className || el.tagName);
     return `${el.tagName.toLowerCase()}[${String(id).slice(0, 40)}] "${(el.innerText || el.textContent || '').trim().slice(0, 40)}"`;
   };
-  const scrollsSideways = (el) => {
-    for (let e = el.parentElement; e; e = e.parentElement) {
+  // Streamlit's data grid draws its cells in a canvas and scrolls them with its key columns pinned
+  const GRID = '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
+  // what a person cannot see is not measured: the sidebar folded away on a phone, hidden elements
+  const shown = (el) => {
+    if (el.closest('[data-testid="stSidebar"][aria-expanded="false"]')) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= 0) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const clipped = (el) => {
+    for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
       const s = getComputedStyle(e);
-      if ((s.overflowX === 'auto' || s.overflowX === 'scroll' || s.overflowX === 'hidden') && e !== document.body
-          && e !== document.documentElement && e.clientWidth < width) return true;
+      if (s.overflowX !== 'visible' && e.getBoundingClientRect().right <= width + 1) return true;
     }
     return false;
   };
   for (const el of document.querySelectorAll('body *')) {
     if (found.wide.length >= 12) break;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
+    if (!shown(el) || el.closest(GRID)) continue;
     const s = getComputedStyle(el);
-    if (s.visibility === 'hidden' || s.position === 'fixed') continue;
-    if (r.right > width + 1 && r.left < width && !scrollsSideways(el)) found.wide.push(`${describe(el)} right=${Math.round(r.right)}`);
+    const r = el.getBoundingClientRect();
+    if (s.position !== 'fixed' && r.right > width + 1 && !clipped(el)) {
+      found.wide.push(`${describe(el)} right=${Math.round(r.right)}`);
+    } else if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1
+               && el.tagName !== 'TEXTAREA') {
+      // a box whose content scrolls sideways: a table cut on the right until one scrolls it
+      found.wide.push(`${describe(el)} scrolls sideways by ${el.scrollWidth - el.clientWidth} px`);
+    }
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
@@ -39,6 +53,7 @@ MEASURE = r"""
     const text = node.textContent;
     if (!text || !text.trim() || !node.parentElement) continue;
     const parent = node.parentElement;
+    if (!shown(parent) || parent.closest(GRID)) continue;
     if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEXTAREA', 'CODE', 'PRE'].includes(parent.tagName)) continue;
     if (parent.closest('pre, code, [data-testid="stCode"], svg')) continue;
     const re = /[\p{L}\p{N}][\p{L}\p{N}'’:._-]*[\p{L}\p{N}]/gu;

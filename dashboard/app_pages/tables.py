@@ -8,6 +8,7 @@ module is the one place that turns those into words, so that one name always mea
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from functools import partial
@@ -17,7 +18,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.words import N_, _, decimal, number, percent, significant, when
-from clue_stats.dashboard.app_pages.common import replay_column
+from clue_stats.dashboard.app_pages.common import NARROW_PX, replay_column
 from clue_stats.ingest.store.schema import HEADERS as STORED_HEADERS
 from clue_stats.ingest.store.schema import IN_BITS, SHARES
 
@@ -151,6 +152,9 @@ def readable(
     return frame, config, formats
 
 
+PHONE_ROWS = 100  # rows a phone shows as cards (a grid's longer table is for a wider screen)
+_SHOWN_TABLES = itertools.count()  # each table's containers a key of their own
+
 PINNED = 2  # key columns kept in view; more would leave a phone no width to scroll the rest in
 
 
@@ -171,23 +175,35 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
     config.update(kwargs.pop("column_config", {}) or {})
     for column in [c for c in first if c in shown.columns][:PINNED]:
         config[column] = {**(config.get(column) or {}), "pinned": True}
-    st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
+    # the grid on a wide screen; on a phone, the first PHONE_ROWS rows a card each (page_layout's CSS
+    # shows one of the two): a grid there showed two columns and cut the rest
+    n = next(_SHOWN_TABLES)
+    with st.container(key=f"cs-grid-{n}"):
+        st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
+    with st.container(key=f"cs-cards-{n}"):
+        links = {c: _("open replay") for c in frame.columns if c == "replay"}
+        st.html(rows_html(frame.head(PHONE_ROWS), first, links=links))
+        if frame.height > PHONE_ROWS:
+            st.caption(
+                _("The first {shown} of {rows} rows; a wider screen shows them all, sortable.").format(
+                    shown=number(PHONE_ROWS), rows=number(frame.height)
+                )
+            )
 
 
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
-NARROW_PX = 640
 ROWS_CSS = f"""<style>
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
-table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.5rem;
+table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
   border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
-table.cs-rows td {{ padding: 0.3rem 0.5rem; border-bottom: 1px solid rgba(128,128,128,0.2);
-  vertical-align: top; overflow-wrap: anywhere; }}
+table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,128,128,0.2);
+  vertical-align: top; overflow-wrap: break-word; word-break: normal; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
-table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums;
-  white-space: nowrap; }}
+table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+table.cs-rows td.cs-num {{ white-space: nowrap; }}
 @media (max-width: {NARROW_PX}px) {{
   table.cs-rows thead {{ display: none; }}
   table.cs-rows, table.cs-rows tbody, table.cs-rows tr, table.cs-rows td {{ display: block; width: 100%; }}
@@ -206,6 +222,7 @@ def rows_html(
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
     colours: Mapping[str, Mapping[str, str]] | None = None,
+    numeric: Sequence[str] = (),
 ) -> str:
     """The HTML of :func:`rows` (a ``<table class="cs-rows">``), every value escaped.
 
@@ -215,22 +232,23 @@ def rows_html(
     row's key (bold on a phone)."""
     colours = dict(colours or {})
     links = dict(links or {})
+    right = set(numeric)  # columns of numbers already written as words: aligned as numbers
     headers = dict(headers or {})
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
-    numeric = {c for c in order if frame.schema[c].is_numeric() and c not in links}
+    aligned = {c for c in order if (frame.schema[c].is_numeric() or c in right) and c not in links}
     titles = {c: headers.get(c) or header(c) for c in order}
 
     def cell_class(column: str) -> str:
         classes = (
             (["cs-key"] if column in first else [])
-            + (["cs-num"] if column in numeric else [])
+            + (["cs-num"] if column in aligned else [])
             + (["cs-link"] if column in links else [])
             + (["cs-tag"] if column in colours else [])
         )
         return f' class="{" ".join(classes)}"' if classes else ""
 
     num = ' class="cs-num"'
-    head = "".join(f"<th{num if c in numeric else ''}>{html.escape(titles[c])}</th>" for c in order)
+    head = "".join(f"<th{num if c in aligned else ''}>{html.escape(titles[c])}</th>" for c in order)
     body = []
     for row in frame.select(order).iter_rows(named=True):
         cells = []
@@ -254,11 +272,12 @@ def rows(
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
     colours: Mapping[str, Mapping[str, str]] | None = None,
+    numeric: Sequence[str] = (),
 ) -> None:
     """A short table that reads on a phone (a list of games, a player's best suggestions): every
     column shown whole, as a table on a wide screen and as stacked rows, header beside value, under
     640 px. For long tables (hundreds of rows, sorting) use :func:`show`, whose key columns stay pinned."""
-    st.html(rows_html(frame, first, links, headers, colours))
+    st.html(rows_html(frame, first, links, headers, colours, numeric))
 
 
 def said(frame: pl.DataFrame, column: str, words: Callable[[Any], str | None], alias: str | None = None) -> pl.Series:
