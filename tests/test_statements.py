@@ -140,3 +140,57 @@ def test_a_pseudonymised_export_names_nobody_in_a_statement():
 
     out = pseudonymise_payload(GAME.read_text().splitlines()[5], "salt")
     assert "Ann" not in out and "Bob" not in out and json.loads(out)["remaining"]["suspects"] == 3
+
+
+# ---------------------------------------------------------------- the four cases ../spec decides
+STATED = (
+    '"not_in_envelope":["white","green"],"remaining":{"suspects":3,"weapons":["rope","wrench","lead_pipe","revolver"]},'
+    '"holds":{"Bob":["white"]},"lacks":{"Bob":["wrench"]}'
+)
+
+
+def test_a_statement_after_the_end_is_after_end_and_counts_in_neither_precision_nor_recall():
+    lines = GAME.read_text().splitlines()
+    after_end = "\n".join([*lines[:5], *lines[6:], lines[5]]) + "\n"  # the same statement, after `end`
+    game = game_of(after_end)
+    rows = analyse_game(game, validate(game)).tables["statements"]
+    assert [(r["player"], r["claim"], r["grade"]) for r in rows] == [("Ann", "statement", "after_end")]
+    assert (rows[0]["stated_units"], rows[0]["proven_units"], rows[0]["missed_units"]) == (0, 0, 0)
+    assert statements.precision_recall(rows) == (None, None)
+
+
+def test_a_statement_after_the_speakers_own_correct_accusation_is_after_end():
+    lines = GAME.read_text().splitlines()
+    accusation = '{"type":"accuse","player":"Ann","suspect":"peacock","weapon":"wrench","room":"study","correct":true}'
+    text = "\n".join([*lines[:5], accusation, lines[5], lines[6].replace('"winner":null', '"winner":"Ann"')]) + "\n"
+    [raw] = cluelog.read_text(text, "g.jsonl").games
+    game, _problems = cluelog.build_game(raw)
+    assert game is not None
+    rows = statements.statement_rows(game, lambda player, seq: None)  # nothing is counted after the game
+    assert [r["grade"] for r in rows] == ["after_end"]
+
+
+def test_an_empty_list_is_a_count_of_0_one_claim_one_grade():
+    as_list = graded(game_of(GAME.read_text().replace(STATED, '"remaining":{"weapons":[]}')))
+    as_count = graded(game_of(GAME.read_text().replace(STATED, '"remaining":{"weapons":0}')))
+    assert list(as_list) == list(as_count) == [("remaining", "weapons", None, None)]
+    weapons = as_list[("remaining", "weapons", None, None)]
+    # one weapon is always in the envelope: false, and a count of 0 scores 0 proven (case 4), although
+    # Ann's view proves 2 of the 6 weapons crossed off (her own)
+    assert (weapons["grade"], weapons["stated_count"], weapons["proven_units"]) == ("false", 0, 0)
+    same = as_count[("remaining", "weapons", None, None)]
+    assert {k: v for k, v in weapons.items() if k != "game_id"} == {k: v for k, v in same.items() if k != "game_id"}
+
+
+def test_a_card_named_twice_in_one_statement_counts_once():
+    twice = STATED.replace('["white","green"]', '["white","green","white"]').replace(
+        '"holds":{"Bob":["white"]}', '"holds":{"Bob":["white","white"]}'
+    )
+    once = graded(game_of(GAME.read_text()))
+    rows = graded(game_of(GAME.read_text().replace(STATED, twice)))
+
+    def without_id(found):
+        return {key: {k: v for k, v in r.items() if k != "game_id"} for key, r in found.items()}
+
+    assert without_id(rows) == without_id(once) and len(rows) == 7
+    assert statements.precision_recall(list(rows.values())) == (7 / 9, 1.0)

@@ -22,11 +22,14 @@ from typing import Any
 
 from clue_stats.engine import deduction
 from clue_stats.engine.counting import Counts
-from clue_stats.engine.game import Game, Statement
+from clue_stats.engine.game import Accuse, End, Game, Statement
 from clue_stats.engine.knowledge import ENVELOPE, Knowledge
 
 PROVEN, POSSIBLE, FALSE, MISSED = "proven", "possible", "false", "missed"
-GRADES = (PROVEN, POSSIBLE, FALSE, MISSED)
+# a statement after the game (after `end`, or after the speaker's own correct accusation): what
+# everyone at the table then knows; counted in neither precision nor recall (../spec: case 1)
+AFTER_END = "after_end"
+GRADES = (PROVEN, POSSIBLE, FALSE, MISSED, AFTER_END)
 
 
 def _grade(n: int, total: int) -> str:
@@ -38,7 +41,7 @@ def _row(seq: int, player: str, claim: str, grade: str, **columns: Any) -> dict[
     row = {
         "seq": seq, "player": player, "claim": claim, "category": None, "card": None, "about": None,
         "stated_count": None, "actual_count": None, "grade": grade,
-        "stated_units": 0 if grade == MISSED else 1, "proven_units": 1 if grade == PROVEN else 0,
+        "stated_units": 0 if grade in (MISSED, AFTER_END) else 1, "proven_units": 1 if grade == PROVEN else 0,
         "missed_units": 1 if grade == MISSED else 0,
     }  # fmt: skip
     row.update(columns)
@@ -55,9 +58,10 @@ def grade_statement(game: Game, record: Statement, counts: Counts) -> list[dict[
         grade = _grade(total - in_envelope[card], total)
         return _row(seq, player, claim, grade, category=game.deck.category(card), card=card)
 
-    rows.extend(crossed_off(card) for card in record.not_in_envelope)
+    # a card named twice in one statement is one claim (case 3): each counted once, in its first place
+    rows.extend(crossed_off(card) for card in dict.fromkeys(record.not_in_envelope))
     for claim, pairs in (("holds", record.holds), ("lacks", record.lacks)):
-        for who, card in pairs:
+        for who, card in dict.fromkeys(pairs):
             n = counts.card_places.get(card, {}).get(who, 0)
             rows.append(
                 _row(seq, player, claim, _grade(n if claim == "holds" else total - n, total), card=card, about=who)
@@ -66,6 +70,10 @@ def grade_statement(game: Game, record: Statement, counts: Counts) -> list[dict[
         n = counts.solutions.get(record.solution, 0)
         rows.append(_row(seq, player, "solution", _grade(n, total), card=" ".join(record.solution)))
     for category, said in record.remaining:
+        if not isinstance(said, int):
+            said = tuple(dict.fromkeys(said))
+            if not said:  # an empty list is a count of 0: one claim, one grade (case 2)
+                said = 0
         cards = game.deck.of(category)
         possible = [c for c in cards if in_envelope[c] > 0]
         if isinstance(said, int):
@@ -94,8 +102,23 @@ def grade_statement(game: Game, record: Statement, counts: Counts) -> list[dict[
 def statement_rows(game: Game, before: Callable[[str | None, int], Knowledge]) -> list[dict[str, Any]]:
     """Every statement of the game graded against its player's view just before it."""
     rows: list[dict[str, Any]] = []
+    ended = False
+    won: set[str] = set()  # players whose accusation was correct: their game is over
     for record in game.records:
-        if isinstance(record, Statement):
+        if isinstance(record, End):
+            ended = True
+        elif isinstance(record, Accuse) and record.correct:
+            won.add(record.player)
+        if isinstance(record, Statement) and (ended or record.player in won):
+            # after the game: stored, graded after_end, no units (case 1); nothing is counted
+            rows.append(
+                {
+                    "game_id": game.game_id,
+                    "line": record.line,
+                    **_row(record.seq, record.player, "statement", AFTER_END),
+                }
+            )
+        elif isinstance(record, Statement):
             counts = deduction.count(before(record.player, record.seq))
             rows.extend(
                 {"game_id": game.game_id, "line": record.line, **r} for r in grade_statement(game, record, counts)
