@@ -19,6 +19,9 @@ MEASURE = r"""
   };
   // Streamlit's data grid draws its cells in a canvas and scrolls them with its key columns pinned
   const GRID = '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
+  // what scrolls sideways by design: code (a JSON line as it is written), the documentation's own
+  // tables on the Help page (its Markdown, many columns of reference)
+  const SCROLLS = 'pre, code, [data-testid="stCode"], [data-testid="stMarkdownContainer"] table';
   // what a person cannot see is not measured: the sidebar folded away on a phone, hidden elements
   const shown = (el) => {
     if (el.closest('[data-testid="stSidebar"][aria-expanded="false"]')) return false;
@@ -42,7 +45,7 @@ MEASURE = r"""
     if (s.position !== 'fixed' && r.right > width + 1 && !clipped(el)) {
       found.wide.push(`${describe(el)} right=${Math.round(r.right)}`);
     } else if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1
-               && el.tagName !== 'TEXTAREA') {
+               && !['TEXTAREA', 'PRE'].includes(el.tagName) && !el.closest(SCROLLS)) {
       // a box whose content scrolls sideways: a table cut on the right until one scrolls it
       found.wide.push(`${describe(el)} scrolls sideways by ${el.scrollWidth - el.clientWidth} px`);
     }

@@ -137,7 +137,8 @@ def race_chart(data: Race, width: int | None = None, height: int = 300) -> alt.L
         marks = [{**m, "moment": words[m["kind"]]} for m in data.marks]
         layers.append(
             alt.Chart(alt.InlineData(values=marks))
-            .mark_point(size=110, filled=True, opacity=1, strokeWidth=1.5)
+            # large enough to see on a phone, with a thin white edge where it sits on a line
+            .mark_point(size=150, filled=True, opacity=1, strokeWidth=1)
             .encode(
                 x=x,
                 y=y,
@@ -145,13 +146,19 @@ def race_chart(data: Race, width: int | None = None, height: int = 300) -> alt.L
                     "moment:N",
                     title=_("moment"),
                     scale=alt.Scale(domain=kinds, range=[style[k][0] for k in kinds]),
-                    legend=alt.Legend(orient="bottom", direction="vertical"),
+                    # each kind's own mark in the legend, drawn whole (a white edge hid the thin cross
+                    # of "accused wrongly" on the legend's white)
+                    legend=alt.Legend(
+                        orient="bottom", direction="vertical", symbolSize=150, symbolStrokeWidth=0, symbolOpacity=1
+                    ),
                 ),
                 fill=alt.Fill(
                     "moment:N",
                     title=_("moment"),
                     scale=alt.Scale(domain=kinds, range=[style[k][1] for k in kinds]),
-                    legend=alt.Legend(orient="bottom", direction="vertical"),
+                    legend=alt.Legend(
+                        orient="bottom", direction="vertical", symbolSize=150, symbolStrokeWidth=0, symbolOpacity=1
+                    ),
                 ),
                 stroke=alt.value("white"),
                 tooltip=[alt.Tooltip("what:N", title=_("moment"))],

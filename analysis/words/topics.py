@@ -36,11 +36,22 @@ DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's 
 # The topics in every language: what a player, a club or a client's maker reads. The rest (how the
 # engine counts, its measurements, how to add a language) is written for the project's developers
 # and stays English; the Help page says so.
-TRANSLATED = ("event-format", "notation", "importers", "analysis", "dashboard", "report", "league", "problems")
+TRANSLATED = (
+    "getting-started",
+    "event-format",
+    "notation",
+    "importers",
+    "analysis",
+    "dashboard",
+    "report",
+    "league",
+    "problems",
+)
 
 # The order a user reads them in: writing games down, getting them in, what is computed and shown,
 # then the reference and the measurements. A file not named here comes after, by name.
 READING_ORDER = (
+    "getting-started",
     "event-format",
     "notation",
     "importers",
