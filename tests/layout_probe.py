@@ -66,6 +66,10 @@ MEASURE = r"""
       range.setEnd(node, m.index + m[0].length);
       const rects = [...range.getClientRects()].filter(r => r.width > 0);
       if (rects.length < 2) continue;
+      // a word longer than its line (a file's path, a long id) must break somewhere: not a fault
+      const whole = rects.reduce((sum, r) => sum + r.width, 0);
+      const room = parent.getBoundingClientRect().right - Math.min(...rects.map(r => r.left));
+      if (whole > room - 1) continue;
       const tops = new Set(rects.map(r => Math.round(r.top)));
       if (tops.size < 2) continue;
       // a hyphen or a slash is a place a word may break: only a break between two letters counts

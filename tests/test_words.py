@@ -132,7 +132,8 @@ def test_numbers_dates_and_plurals_as_each_language_writes_them() -> None:
                 words.when("2026-09-04T20:30"),
                 words.label_word("blunder"),
             )
-    assert said["en"] == ("1 game", "1,007 games", "0.82", "28%", "99.5%", "2026-09-04T20:30", "blunder")
+    # English dates through Babel too, never the log's ISO with its "T"
+    assert said["en"] == ("1 game", "1,007 games", "0.82", "28%", "99.5%", "September 4, 2026, 8:30\u202fPM", "blunder")
     assert said["de"] == (
         "1 Partie",
         "1.007 Partien",
@@ -776,7 +777,12 @@ def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its
     assert (
         named["en"][0] == "custom deck" and named["de"][0] == "eigenes Kartenset" and named["sv"][0] == "egen kortlek"
     )
-    assert named["en"][1] == named["de"][1] == named["sv"][1]
+    # a built-in edition's name in the reader's language too
+    assert (named["en"][1], named["de"][1], named["sv"][1]) == (
+        "Cluedo (classic)",
+        "Cluedo (klassisch)",
+        "Cluedo (klassisk)",
+    )
 
 
 @pytest.mark.parametrize("code", ["en", *TRANSLATED])

@@ -56,9 +56,10 @@ th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: ta
   .cards thead { display: none; }
   .cards table, .cards tbody, .cards tr, .cards td { display: block; width: 100%; box-sizing: border-box; }
   .cards tr { padding: .35rem 0; border-bottom: 1px solid #ccc; }
-  .cards td { display: flex; gap: .6rem; border: none; padding: .1rem 0; text-align: left; }
+  .cards td { display: grid; grid-template-columns: 40% minmax(0, 1fr); gap: .6rem; border: none;
+    padding: .1rem 0; text-align: left; }
   .cards td.num { text-align: left; }
-  .cards td::before { content: attr(data-label); flex: 0 0 40%; font-weight: 600; color: #555; } }
+  .cards td::before { content: attr(data-label); font-weight: 600; color: #555; } }
 """
 
 

@@ -193,6 +193,7 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
 
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
+MANY_COLUMNS = 8
 ROWS_CSS = f"""<style>
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
 table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
@@ -200,6 +201,8 @@ table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
 table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,128,128,0.2);
   vertical-align: top; overflow-wrap: break-word; word-break: normal; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
+table.cs-rows.cs-many {{ font-size: 0.8rem; }}
+table.cs-rows.cs-many th, table.cs-rows.cs-many td {{ padding-left: 0.25rem; padding-right: 0.25rem; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
 table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
@@ -208,9 +211,10 @@ table.cs-rows td.cs-num {{ white-space: nowrap; }}
   table.cs-rows thead {{ display: none; }}
   table.cs-rows, table.cs-rows tbody, table.cs-rows tr, table.cs-rows td {{ display: block; width: 100%; }}
   table.cs-rows tr {{ padding: 0.4rem 0; border-bottom: 1px solid rgba(128,128,128,0.35); }}
-  table.cs-rows td {{ display: flex; gap: 0.6rem; border: none; padding: 0.1rem 0; text-align: left; }}
+  table.cs-rows td {{ display: grid; grid-template-columns: 38% minmax(0, 1fr); gap: 0.6rem; border: none;
+    padding: 0.1rem 0; text-align: left; }}
   table.cs-rows td.cs-num {{ text-align: left; white-space: normal; }}
-  table.cs-rows td::before {{ content: attr(data-label); flex: 0 0 38%; font-weight: 600; opacity: 0.75; }}
+  table.cs-rows td::before {{ content: attr(data-label); font-weight: 600; opacity: 0.75; }}
   table.cs-rows td.cs-key {{ font-weight: 600; }}
 }}
 </style>"""
@@ -263,7 +267,8 @@ def rows_html(
                     text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'{ROWS_CSS}<table class="cs-rows"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    many = " cs-many" if len(order) >= MANY_COLUMNS else ""  # a wide table: smaller type, so it fits 1280 px
+    return f'{ROWS_CSS}<table class="cs-rows{many}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def rows(
