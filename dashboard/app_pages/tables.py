@@ -268,7 +268,9 @@ def rows_html(
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     many = " cs-many" if len(order) >= MANY_COLUMNS else ""  # a wide table: smaller type, so it fits 1280 px
-    return f'{ROWS_CSS}<table class="cs-rows{many}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return (
+        f'{ROWS_CSS}<table class="cs-rows{many}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    )
 
 
 def rows(
