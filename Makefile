@@ -8,8 +8,10 @@ SIMULATED := build/simulated
 
 .PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean catalogues
 
-# uv (from PyPI, into the environment) installs in seconds; pip is the fallback where uv cannot be had
-$(STAMP): pyproject.toml
+# uv (from PyPI, into the environment) installs in seconds; pip is the fallback where uv cannot be had.
+# The install builds the compiled core of the counting programs (setup.py: engine/_kernels.pyx, with
+# Cython from the build requirements and the machine's C compiler), again when its source changes
+$(STAMP): pyproject.toml setup.py engine/_kernels.pyx
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv || true
 	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'; \
@@ -88,14 +90,15 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis $(DB) $(DB).wal
 
 # the languages' catalogues (docs/translating.md): every message of the code and every --help text
-# (clue_stats/help_screens.py) into each .po (new ones untranslated, gone ones dropped), then each .po
+# (clue_stats/help_screens.py, printed by clue_stats/help_texts.py) into each .po (new ones untranslated, gone ones dropped), then each .po
 # compiled to the .mo the program reads; the same for the translated topics of docs/ (the docs
-# catalogue: a block of a topic is a message, analysis/words/topics.py)
+# catalogue: a block of a topic is a message, analysis/words/topics.py); then the catalogue check: no term
+# the glossary forbids (analysis/locale/<lang>/forbidden-terms.txt), no count written by hand ('Zeile(n)')
 LOCALES = analysis/locale
 catalogues: install
 	mkdir -p build
-	$(BIN)/python -m clue_stats.help_screens > build/help_texts.py
-	$(BIN)/pybabel extract -k N_ -k T_ -k n_:2,3 --no-location --sort-output --project clue-stats \
+	$(BIN)/python -m clue_stats.help_texts > build/help_texts.py
+	$(BIN)/pybabel extract -k N_ -k T_ -k n_:2,3 -k nT_:2,3 --no-location --sort-output --project clue-stats \
 	  -o build/clue_stats.pot analysis clue_stats dashboard ingest engine build/help_texts.py
 	$(BIN)/pybabel update -i build/clue_stats.pot -d $(LOCALES) -D clue_stats --ignore-obsolete \
 	  --no-fuzzy-matching -w 100
@@ -106,3 +109,4 @@ catalogues: install
 	  $(BIN)/pybabel init -i build/docs.pot -d $(LOCALES) -D docs -l $$lang -w 100; done
 	$(BIN)/pybabel update -i build/docs.pot -d $(LOCALES) -D docs --ignore-obsolete --no-fuzzy-matching -w 100
 	$(BIN)/pybabel compile -d $(LOCALES) -D docs --statistics
+	$(BIN)/python -m clue_stats.catalogue_check  # the players' words (glossary) and no count written by hand

@@ -97,6 +97,9 @@ def build_wheel(python: str, dist: Path) -> Path:
     ):
         if needed not in names:
             sys.exit(f"wheel check: the wheel lacks {needed}")
+    # the compiled core of the counting programs, machine code built with the wheel (setup.py)
+    if not any(n.startswith("clue_stats/engine/_kernels.") and n.endswith((".so", ".pyd")) for n in names):
+        sys.exit("wheel check: the wheel lacks the compiled core clue_stats/engine/_kernels (setup.py)")
     print(f"{wheel.name}: {len(names)} files, one import name (clue_stats)")
     return wheel
 

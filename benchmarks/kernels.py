@@ -4,8 +4,10 @@ against those of another checkout, on the same inputs, in one process.
     .venv/bin/python benchmarks/kernels.py --against ../before [--games 5] [--rounds 7]
 
 ``--against``: the root of another checkout of clue-stats (``git worktree add ../before <commit>``).
-Its two kernel modules are loaded from its files (numba compiles them into its own __pycache__ on
-the first run). The inputs: every count of the entropy tables of generated 6-player games
+Its two kernel modules are loaded from its files: those of a checkout before the compiled core
+(engine/_kernels.pyx) need numba in this environment (``.venv/bin/uv pip install numba``), which
+compiles them into that checkout's __pycache__ on the first run; a checkout with the compiled core
+needs it built (its own ``make install``), and its built module is loaded beside this tree's. The inputs: every count of the entropy tables of generated 6-player games
 (clue_stats/testing.py: 40 random suggestions, one wrong accusation, every hand dealt) and every run
 of the gain program for the best available gain of their first 12 suggestions, captured through
 this tree's engine. Both versions then run all of them, rounds interleaved (A B, B A, ...), CPU time
@@ -42,13 +44,18 @@ def load(root: Path):
         spec.loader.exec_module(mod)
         return mod
 
-    counting = module("other_counting_kernel", root / "engine" / "counting_kernel.py")
-    ours = sys.modules["clue_stats.engine.counting_kernel"]
-    sys.modules["clue_stats.engine.counting_kernel"] = counting  # what its gain program imports
+    # its compiled core, where it has one (built in place by its own `make install`): what its
+    # kernel modules import as clue_stats.engine._kernels while they load
+    built = sorted((root / "engine").glob("_kernels.*.so")) + sorted((root / "engine").glob("_kernels.*.pyd"))
+    saved = {name: sys.modules[name] for name in ("clue_stats.engine.counting_kernel", "clue_stats.engine._kernels")}
     try:
+        if built:
+            sys.modules["clue_stats.engine._kernels"] = module("other._kernels", built[0])
+        counting = module("other_counting_kernel", root / "engine" / "counting_kernel.py")
+        sys.modules["clue_stats.engine.counting_kernel"] = counting  # what its gain program imports
         gain = module("other_gain_kernel", root / "engine" / "gain_kernel.py")
     finally:
-        sys.modules["clue_stats.engine.counting_kernel"] = ours
+        sys.modules.update(saved)
     return counting, gain
 
 

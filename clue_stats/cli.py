@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from clue_stats import commands
 from clue_stats.typer_app import app
+from clue_stats.usage_errors import run
 
 __all__ = ["app", "commands", "main"]
 
 
 def main() -> None:
-    from clue_stats.usage_errors import run
-
     run(app)

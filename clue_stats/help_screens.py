@@ -5,7 +5,7 @@ typer writes a command's help from its docstring and each option's from its ``he
 said in the reader's language, to run in its block, and typer's own words on the help screen too (the panels' titles,
 ``[default: ...]``, ``[required]``, "Usage:", the help option's "Show this message and exit.").
 The texts are messages of the catalogue like any other: :func:`texts` lists them, `make catalogues`
-writes them to ``build/help_texts.py`` for pybabel to extract (``python -m clue_stats.help_screens``),
+writes them to ``build/help_texts.py`` for pybabel to extract (``python -m clue_stats.help_texts``),
 and tests/test_words.py finds each of them in every catalogue. A text a catalogue lacks is shown in
 English. The type typer writes beside each argument and option (``<str>``, ``<int range>``) and
 the usage line's ``[OPTIONS]`` are messages too: :func:`texts` finds every type the app shows, so a
@@ -131,17 +131,3 @@ def _said_usage(context: Any, prefix: str) -> Any:
             super().write_usage(prog, args, prefix if prefix_ is None else prefix_)
 
     return type("Context", (context,), {"formatter_class": Formatter})
-
-
-def main() -> None:
-    """The help texts as a Python module of marked messages, for pybabel (`make catalogues`)."""
-    from clue_stats.cli import app
-
-    print("# the help texts of `clue-stats` (clue_stats.help_screens), written by `make catalogues` for pybabel")
-    print("from clue_stats.analysis.words import N_")
-    for text in texts(app):
-        print(f"N_({text!r})")
-
-
-if __name__ == "__main__":
-    main()

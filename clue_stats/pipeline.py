@@ -29,7 +29,8 @@ from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analys
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_, Count, Problem
+from clue_stats.engine.markers import T_, Count
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay, validate
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats, store
@@ -550,7 +551,7 @@ def store_game(
 def update_ratings(con: Store, from_scratch: bool = False) -> list[str]:
     """Bring the ``ratings`` table in line with the stored games (after ingest, delete, replace or a
     merge): each pool recomputed from its first changed game. Returns the pools recomputed."""
-    from clue_stats.analysis.corpus.ratings import rating_updates
+    from clue_stats.analysis.corpus.ratings import rating_updates  # deferred: start-up
 
     updates = rating_updates(con, from_scratch=from_scratch)
     store.replace_ratings(con, updates)
@@ -575,7 +576,7 @@ def merge_players(
     merged into): between the persons the names belong to, so ``unmerge`` of that name undoes it.
     Raises MergeRefused with the reason when the merge cannot be (a person with a bot or simulated
     player only with ``force``)."""
-    from clue_stats.analysis.corpus.ratings import merge_plan
+    from clue_stats.analysis.corpus.ratings import merge_plan  # deferred: start-up
 
     with store.write_connection(db, wait_seconds) as con, con.atomic():  # the merge and the ratings, or neither
         name, merged_into = merge_plan(con, name, merged_into, force)

@@ -21,8 +21,10 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import typer
 from rich.console import Console, ConsoleDimensions
 
+from clue_stats.analysis import words
+from clue_stats.analysis.words import _, error_message
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import store
 
@@ -133,19 +135,14 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
         except typer.Exit:
             raise
         except ClueStatsError as exc:  # in the reader's language where it has a template (T_)
-            from clue_stats.analysis.words import error_message
-
             raise fail(error_message(exc), exit_code(exc)) from None
         except KeyboardInterrupt:
-            from clue_stats.analysis.words import _
-
             raise fail(_("interrupted"), ExitCode.FAILURE) from None
         except BrokenPipeError:
             raise typer.Exit(ExitCode.OK) from None
         except OSError as exc:  # a file the command writes: a full disk, no permission
             if os.environ.get("CLUE_STATS_DEBUG") or exc.filename is None:
                 raise
-            from clue_stats.analysis.words import _
 
             text = (
                 _("cannot write {file}: {error} (the disk is full); nothing was written")
@@ -156,7 +153,6 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
         except Exception as exc:  # the program's own failure: a message, not a traceback
             if os.environ.get("CLUE_STATS_DEBUG"):
                 raise
-            from clue_stats.analysis.words import _
 
             raise fail(
                 _("internal error: {error} (set CLUE_STATS_DEBUG=1 for the traceback)").format(
@@ -184,7 +180,7 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from importlib.metadata import PackageNotFoundError, version  # deferred: start-up
 
         try:
             out.print(f"clue-stats {version('clue-stats')}", markup=False)
@@ -207,8 +203,6 @@ def main_options(
     ),
 ) -> None:
     """Replay analysis and exact statistics for Cluedo / Clue game records."""
-    from clue_stats.analysis import words
-
     try:
         words.set_language(lang)  # None: chosen again from the environment, for every command
     except ValueError as exc:  # a UsageError, said in the language of the environment

@@ -27,9 +27,10 @@ from rich.panel import Panel
 from rich.text import Text
 from typer import rich_utils
 
+from clue_stats import help_screens
 from clue_stats.analysis import words
 from clue_stats.analysis.words import _
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said, nT_
 
 # typer's exceptions (click's: vendored in typer/_click since 0.22, the click package before)
 click_exceptions: Any = importlib.import_module(typer.BadParameter.__module__)
@@ -86,7 +87,12 @@ _ARGUMENT_USAGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said]]] =
 _USAGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Said]]] = [
     (
         re.compile(r"Got unexpected extra argument\(s\) \((?P<arguments>.*)\)", re.S),
-        lambda m: T_("Got unexpected extra argument(s) ({arguments})", arguments=m["arguments"]),
+        lambda m: nT_(
+            len(m["arguments"].split()),
+            "Got an unexpected extra argument ({arguments})",
+            "Got unexpected extra arguments ({arguments})",
+            arguments=m["arguments"],
+        ),
     ),
     (
         re.compile(r"No such command (?P<name>.+?)\. Did you mean (?P<commands>.+)\?", re.S),
@@ -219,8 +225,6 @@ def show(exc: Any) -> None:
 def run(app: typer.Typer) -> NoReturn:
     """Run the app on the command line (sys.argv) as typer's own main does, its usage errors said
     in the reader's language; exit with the command's code (2 for a usage error)."""
-    from clue_stats import help_screens
-
     try:
         # typer's command with its help in the reader's language; an Exit's code, or what the command returned (None)
         with help_screens.command(app, language(sys.argv[1:])) as command:

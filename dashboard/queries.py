@@ -15,21 +15,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from clue_stats.analysis.corpus import agents, ratings, summaries
+from clue_stats.analysis.corpus import agents, puzzles, ratings, summaries
 from clue_stats.analysis.corpus import league as league_stats
 from clue_stats.analysis.corpus import night as night_stats
 from clue_stats.analysis.corpus import players as player_stats
 from clue_stats.analysis.corpus import positions as position_stats
-from clue_stats.analysis.review import timeline
+from clue_stats.analysis.review import post_mortem as report
+from clue_stats.analysis.review import rows as review
+from clue_stats.analysis.review import timeline, why
 from clue_stats.analysis.review.post_mortem import over_budget_messages
 from clue_stats.analysis.words import names
+from clue_stats.engine import budget
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
 from clue_stats.ingest.store.queries import nights as night_reads
@@ -255,12 +258,6 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
     missing when they are; ``places`` says a record by its line (analysis.words.records.Places).
     Its sentences are in ``lang``, the reader's language (words.language(): part of the cache's
     key, so that each language has its own). Raises GameNotFound for an unknown id."""
-    from dataclasses import replace
-
-    from clue_stats.analysis.review import post_mortem as report
-    from clue_stats.analysis.review import rows as review
-    from clue_stats.analysis.review import why
-
     with _open(path) as con:
         data = report.gather(con, game_id)
     frame, missing = replay_timeline(path, version, game_id)
@@ -285,8 +282,6 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
 def puzzle_list(path: str, version: str, player: str | None, night: str | None) -> dict[str, Any]:
     """The Puzzles page's read (analysis.corpus.puzzles): the players with puzzles, the nights, and the
     puzzles of the choice, cards by the edition's names (ids kept as ``*_id``)."""
-    from clue_stats.analysis.corpus import puzzles
-
     with _open(path) as con:
         everyone = puzzles.puzzles(con)
         chosen = puzzles.puzzles(con, player, night)
@@ -322,9 +317,6 @@ def puzzle_attempt(
     """A suggestion the reader chose at a puzzle, rated against the best (analysis.corpus.puzzles.attempt)
     under the page's budget; None and the reason when it passes it. The reason is said in ``lang``,
     the reader's language (words.language(): part of the cache's key)."""
-    from clue_stats.analysis.corpus import puzzles
-    from clue_stats.engine import budget
-
     game = replay_game(path, version, game_id).game
     try:
         return puzzles.attempt(game, seq, cards, best, best_gain, timeline.page_limits()), None

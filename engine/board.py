@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import InputError, UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 Square = tuple[int, int]
 Position = str | Square  # a room id, or a square

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from clue_stats.engine.errors import ClueStatsError, UsageError
-from clue_stats.engine.problems import T_, Count, Said
+from clue_stats.engine.markers import T_, Count, Said
 
 N = TypeVar("N", int, float)
 

@@ -17,9 +17,9 @@ the clauses in progress are met. A clause whose last card is placed is either me
 is dropped at once. A group's envelope choice stands for one given member of the group: by symmetry
 every member of a group has the same count, so no division is ever needed.
 
-The program runs compiled (engine.counting_kernel, numba, 64-bit integers): once when a bound on
-every count it returns fits in 63 bits, else modulo 2**64 and modulo primes, the counts rebuilt by
-the Chinese remainder theorem (a state must still fit one 64-bit key); as plain Python with exact
+The program runs compiled (engine.counting_kernel, machine code built with the package, 64-bit
+integers): once when a bound on every count it returns fits in 63 bits, else modulo 2**64 and
+modulo primes, the counts rebuilt by the Chinese remainder theorem (a state must still fit one 64-bit key); as plain Python with exact
 big integers only past that. Both follow the same plan and are tested against each other and
 against enumeration of all deals.
 """

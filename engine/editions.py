@@ -20,7 +20,8 @@ from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import T_, Said, kind_word, quoted
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import kind_word, quoted
 
 T = TypeVar("T")
 

@@ -24,7 +24,7 @@ inside (NotationError, Unconvertible) become problems before they leave the read
 
 from __future__ import annotations
 
-from clue_stats.engine.problems import Said
+from clue_stats.engine.markers import Said
 
 
 class ClueStatsError(Exception):

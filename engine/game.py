@@ -6,12 +6,15 @@ the analysis read them. Records are frozen: a replay never changes what was logg
 
 from __future__ import annotations
 
+import abc
 import functools
+import typing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from clue_stats.engine.editions import Deck, Edition, Variant
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said
 
 UNSEEN = "?"  # a card that was shown or peeked at, but not seen by the log's writer
 ALL = "all"  # a reveal to everyone
@@ -162,6 +165,79 @@ class Extension(Record):
 
 
 Event = Deal | RoomCards | Turn | Move | Peek | Suggest | Reveal | ClueCard | Accuse | Statement | End | Extension
+RECORD_TYPES: tuple[type[Event], ...] = typing.get_args(Event)
+
+T = TypeVar("T")
+
+
+class RecordVisitor(abc.ABC, Generic[T]):
+    """One walk over the record types (python-chess's visitors over one traversal): a method per type,
+    ``visit_`` and the type's name, each returning a ``T``. The replay's checks, the clue-log/1 and
+    notation writers and the words for a record are visitors; a visitor without a method for every
+    type cannot be made (abc refuses it, and mypy says so), so a new record type adds its class and
+    its method here, then one method in each visitor (tests/test_walk.py lists them)."""
+
+    def visit(self, record: Event) -> T:
+        return visit(record, self)
+
+    @abc.abstractmethod
+    def visit_deal(self, r: Deal) -> T: ...
+
+    @abc.abstractmethod
+    def visit_room_cards(self, r: RoomCards) -> T: ...
+
+    @abc.abstractmethod
+    def visit_turn(self, r: Turn) -> T: ...
+
+    @abc.abstractmethod
+    def visit_move(self, r: Move) -> T: ...
+
+    @abc.abstractmethod
+    def visit_peek(self, r: Peek) -> T: ...
+
+    @abc.abstractmethod
+    def visit_suggest(self, r: Suggest) -> T: ...
+
+    @abc.abstractmethod
+    def visit_reveal(self, r: Reveal) -> T: ...
+
+    @abc.abstractmethod
+    def visit_clue_card(self, r: ClueCard) -> T: ...
+
+    @abc.abstractmethod
+    def visit_accuse(self, r: Accuse) -> T: ...
+
+    @abc.abstractmethod
+    def visit_statement(self, r: Statement) -> T: ...
+
+    @abc.abstractmethod
+    def visit_end(self, r: End) -> T: ...
+
+    @abc.abstractmethod
+    def visit_extension(self, r: Extension) -> T: ...
+
+
+def visitor_method(record_type: type[Record]) -> str:
+    """The name of the visitor's method for a record type: ``visit_`` and its name (``visit_room_cards``)."""
+    return "visit_" + record_type.type
+
+
+# the dispatch: a record's exact type to its method's name (one look-up a record, no isinstance chain)
+_DISPATCH: dict[type[Record], str] = {t: visitor_method(t) for t in RECORD_TYPES}
+
+
+def visit(record: Event, visitor: RecordVisitor[T]) -> T:
+    """The visitor's method for the record's type, called with the record."""
+    name = _DISPATCH.get(type(record))
+    if name is None:  # the program's own failure: only records are walked
+        raise TypeError(f"not a record the walk knows: {type(record).__name__}")
+    method: Callable[[Event], T] = getattr(visitor, name)
+    return method(record)
+
+
+def walk(records: Iterable[Event], visitor: RecordVisitor[T]) -> list[T]:
+    """Every record visited in order: what the visitor's methods return."""
+    return [visit(r, visitor) for r in records]
 
 
 @dataclass

@@ -22,7 +22,8 @@ from typing import Any
 
 from clue_stats.engine.board import Board, Position, Square, load_board
 from clue_stats.engine.game import UNSEEN, Accuse, ClueCard, Game, Move, Suggest, Turn
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 
 
 def board_for(game: Game) -> Board | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from clue_stats.engine.markers import MESSAGE_LIMIT, T_, Count, Said
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -153,7 +155,6 @@ PLAY_RULES = frozenset(
 # names and says how many more, quotes a value cut to a length, and is itself cut past a length.
 NAMES_SHOWN = 5  # names a message lists before "and 4,990 more"
 VALUE_LIMIT = 60  # characters of a name or value quoted in a message; the rest becomes "…"
-MESSAGE_LIMIT = 1000  # characters of a message; the rest becomes "… (cut)"
 
 
 def cut(value: str, limit: int = VALUE_LIMIT) -> str:
@@ -206,60 +207,6 @@ def _commas(names: list[str | Said]) -> str | Said:
     for n in names[1:]:
         joined = Said("{a}, {b}", (("a", joined), ("b", n)))  # no words: said as it is in every language
     return joined
-
-
-class Count(int):
-    """A count in a message ("and {more} more"): English writes it "4,990", each language its way."""
-
-
-@dataclass(frozen=True)
-class Said:
-    """A message as its template and its values, so that a reader can have it in their language: the
-    template is English with named fields, marked for the catalogues by :func:`T_`; the values
-    (names, cards, quoted input, numbers) are never translated. ``head`` and ``tail`` are said as they
-    are in every language: the rule's code before a finding, the notation's line and its caret after.
-    ``str()`` is the English message, the one stored in ``message``."""
-
-    template: str
-    # a value may be a count (written as the reader's language writes numbers) or a phrase of its
-    # own, said as a template
-    fields: tuple[tuple[str, str | Count | Said], ...] = ()
-    head: str = ""
-    tail: str = ""
-
-    def values(self) -> dict[str, str]:
-        """The values in English (a phrase said as its English, a count as "4,990")."""
-        return {name: f"{value:,}" if isinstance(value, Count) else str(value) for name, value in self.fields}
-
-    def parts(self) -> dict[str, object]:
-        """The template's values, head and tail as JSON holds them (a phrase as its own template and
-        values), for the store and the display layer."""
-        values = {name: value.parts() | {"template": value.template} if isinstance(value, Said)
-                  else {"count": int(value)} if isinstance(value, Count) else value
-                  for name, value in self.fields}  # fmt: skip
-        return {"values": values, "head": self.head, "tail": self.tail}
-
-    def __str__(self) -> str:
-        return self.head + self.template.format_map(self.values()) + self.tail
-
-    def followed_by(self, tail: str) -> Said:
-        return replace(self, tail=self.tail + tail)
-
-
-def T_(template: str, **fields: object) -> Said:
-    """A problem's message: its English template, with named fields (``T_("{player} accuses twice",
-    player=name)``), and the values; a value that is itself a phrase to translate is a ``T_`` too
-    (``hint=T_(" (did you mean {name}?)", name=...)``). The marker `make catalogues` extracts from engine/ and ingest/
-    (which have no catalogue of their own: the display layer says ``_(template)``). A count is given
-    as a :class:`Count`, so that each language writes it its way (a line number is not a count)."""
-    # a value longer than a whole message is cut there: the message is cut there anyway (MESSAGE_LIMIT)
-    return Said(
-        template,
-        tuple(
-            (name, value if isinstance(value, (Said, Count)) else str(value)[: MESSAGE_LIMIT + 1])
-            for name, value in fields.items()
-        ),
-    )
 
 
 # the words for the kinds of name a message speaks of ("unknown {kind} ..."), each a phrase a

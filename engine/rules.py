@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clue_stats.engine import budget
+from clue_stats.engine import budget, movement
 from clue_stats.engine.game import (
     UNSEEN,
     Accuse,
@@ -22,13 +22,16 @@ from clue_stats.engine.game import (
     Game,
     Move,
     Peek,
+    RecordVisitor,
     Reveal,
     RoomCards,
     Statement,
     Suggest,
     Turn,
+    walk,
 )
-from clue_stats.engine.problems import T_, Problem, Said, listed
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem, listed
 
 # The order in which characters sit around the classic board, clockwise: who starts after Scarlett.
 CHARACTER_ORDER = ("scarlett", "mustard", "white", "orchid", "green", "peacock", "plum")
@@ -80,74 +83,9 @@ class _Referee:
 
     def check_deck(self) -> None:
         game = self.game
-        where: dict[str, str | Said] = {}
-        for r in game.records:
-            if isinstance(r, Deal):
-                if r.player in self.hands:
-                    self.problem("deal_twice", T_("{player}'s hand is dealt a second time", player=r.player), r)
-                    continue
-                self.hands[r.player] = frozenset(r.cards)
-                size = game.hand_sizes[game.seat(r.player)]
-                if len(r.cards) != size:
-                    self.problem(
-                        "hand_size",
-                        T_(
-                            "{player} is dealt {n_cards} cards; their hand holds {size}",
-                            player=r.player,
-                            n_cards=len(r.cards),
-                            size=size,
-                        ),
-                        r,
-                    )
-                for card in r.cards:
-                    if card in where:
-                        self.problem(
-                            "card_twice",
-                            T_(
-                                "{card} is dealt to {player} but is already {where}",
-                                card=self.name(card),
-                                player=r.player,
-                                where=where[card],
-                            ),
-                            r,
-                        )
-                    where[card] = T_("in {player}'s hand", player=r.player)
-            elif isinstance(r, RoomCards):
-                if game.variant.room_cards == 0:
-                    self.problem("room_cards", T_("room cards are set aside only in the duel variant"), r)
-                    continue
-                if len(r.rooms) != game.variant.room_cards or len(set(r.rooms)) != len(r.rooms):
-                    self.problem(
-                        "room_cards",
-                        T_(
-                            "the duel sets {room_cards} cards on as many different rooms, not on {rooms}",
-                            room_cards=game.variant.room_cards,
-                            rooms=_fmt(game, r.rooms),
-                        ),
-                        r,
-                    )
-                for room, card in (r.cards or {}).items():
-                    if room not in r.rooms:
-                        self.problem(
-                            "room_cards",
-                            T_(
-                                "a card is set on {room}, which is not one of the room-card rooms", room=self.name(room)
-                            ),
-                            r,
-                        )
-                    if card in where:
-                        self.problem(
-                            "card_twice",
-                            T_(
-                                "{card} is set on {room} but is already {where}",
-                                card=self.name(card),
-                                room=self.name(room),
-                                where=where[card],
-                            ),
-                            r,
-                        )
-                    where[card] = T_("on {room}", room=self.name(room))
-                    self.set_aside[card] = room
+        deck = _DeckCheck(self)
+        walk(game.records, deck)
+        where = deck.where
         solution = game.solution()
         self.out.solution = solution
         end = game.end()
@@ -218,175 +156,10 @@ class _Referee:
         return player
 
     def replay(self) -> None:
-        game, flags = self.game, self.game.flags
-        has_turns = any(isinstance(r, Turn) for r in game.records)
-        current: str | None = None  # whose turn it is (turn records only)
-        suggested_this_turn = False
-        last_suggester: str | None = None  # the suggester of the previous suggestion, for accusations
-        accused: set[str] = set()
-        past_suggestions: dict[str, set[tuple[str, str, str]]] = {}
-        won_at: Accuse | None = None
-        ended: End | None = None
-        previous_turn: Turn | None = None
-        every_turn = flags.get("suggestion_every_turn")
-        for r in game.records:
-            if isinstance(r, (Extension, Statement)):
-                continue  # a statement is what a player says, not a move: allowed anywhere, even after the end
-            if ended is not None:
-                what = T_("a second end record") if isinstance(r, End) else T_("a {type} record", type=r.type)
-                self.problem(
-                    "after_end", T_("{what} after the end of the game (line {line})", what=what, line=ended.line), r
-                )
-                continue
-            if won_at is not None and not isinstance(r, End):
-                self.problem(
-                    "after_win",
-                    T_("a {type} record after {player}'s correct accusation", type=r.type, player=won_at.player),
-                    r,
-                )
-                continue
-            actor = getattr(r, "player", None)
-            if isinstance(r, (Turn, Suggest, Accuse)) and actor in self.out.eliminated:
-                self.problem(
-                    "eliminated_acts",
-                    T_(
-                        "{actor} is out after a wrong accusation but {what}",
-                        actor=actor,
-                        what="takes a turn" if isinstance(r, Turn) else r.type + "s",
-                    ),
-                    r,
-                )
-            if isinstance(r, Turn):
-                if every_turn and previous_turn is not None and not suggested_this_turn:
-                    self.problem(
-                        "no_suggestion",
-                        T_(
-                            "{player}'s turn ends without a suggestion; this variant wants one every turn",
-                            player=previous_turn.player,
-                        ),
-                        r,
-                    )
-                if current is None:
-                    self.first_player_ok(r)
-                elif r.player != self.next_active(current) and actor not in self.out.eliminated:
-                    self.problem(
-                        "turn_order",
-                        T_(
-                            "{player} takes a turn after {current}; {next_active} plays next",
-                            player=r.player,
-                            current=current,
-                            next_active=self.next_active(current),
-                        ),
-                        r,
-                    )
-                if r.roll is not None:
-                    if not flags.get("board"):
-                        self.problem(
-                            "no_board",
-                            T_("{player} rolls the dice in a variant played without a board", player=r.player),
-                            r,
-                        )
-                    elif len(r.roll) != 2 or any(d != UNSEEN and not 1 <= d <= 6 for d in r.roll):  # type: ignore[operator]
-                        self.problem(
-                            "bad_roll",
-                            T_("{player}'s roll {roll} is not two dice", player=r.player, roll=list(r.roll)),
-                            r,
-                        )
-                    elif UNSEEN in r.roll and not flags.get("magnifier_moves"):
-                        self.problem(
-                            "bad_roll",
-                            T_("{player} rolls a magnifier, but this edition's dice have none", player=r.player),
-                            r,
-                        )
-                if self.out.first_player is None:
-                    self.out.first_player = r.player
-                current, suggested_this_turn, previous_turn = r.player, False, r
-                last_suggester = None
-            elif isinstance(r, Move):
-                if not flags.get("board"):
-                    self.problem(
-                        "no_board", T_("{player} moves a token in a variant played without a board", player=r.player), r
-                    )
-                elif has_turns and r.player != current:
-                    self.problem(
-                        "not_your_turn",
-                        T_("{player} moves during {current}'s turn", player=r.player, current=current),
-                        r,
-                    )
-            elif isinstance(r, Suggest):
-                self.check_suggestion(r)
-                if has_turns:
-                    if r.player != current:
-                        self.problem(
-                            "not_your_turn",
-                            T_("{player} suggests during {current}'s turn", player=r.player, current=current),
-                            r,
-                        )
-                    elif suggested_this_turn:
-                        self.problem(
-                            "suggest_twice", T_("{player} suggests a second time in one turn", player=r.player), r
-                        )
-                elif every_turn and last_suggester is not None and r.player != self.next_active(last_suggester):
-                    self.problem(
-                        "turn_order",
-                        T_(
-                            "{player} suggests after {last_suggester}; {next_active} plays next",
-                            player=r.player,
-                            last_suggester=last_suggester,
-                            next_active=self.next_active(last_suggester),
-                        ),
-                        r,
-                    )
-                if flags.get("no_repeat_own_suggestion") and r.cards in past_suggestions.get(r.player, set()):
-                    self.problem(
-                        "repeat_suggestion",
-                        T_("{player} repeats their suggestion {cards}", player=r.player, cards=_fmt(game, r.cards)),
-                        r,
-                    )
-                past_suggestions.setdefault(r.player, set()).add(r.cards)
-                if self.out.first_player is None:
-                    self.out.first_player = r.player
-                suggested_this_turn = True
-                last_suggester = r.player
-            elif isinstance(r, Accuse):
-                if r.player in accused:
-                    self.problem("accused_twice", T_("{player} accuses a second time", player=r.player), r)
-                accused.add(r.player)
-                if has_turns and r.player != current:
-                    self.problem(
-                        "not_your_turn",
-                        T_("{player} accuses during {current}'s turn", player=r.player, current=current),
-                        r,
-                    )
-                if flags.get("accuse_only_after_suggestion") and last_suggester != r.player:
-                    self.problem(
-                        "accuse_without_suggestion",
-                        T_("{player} accuses without a suggestion of their own just before", player=r.player),
-                        r,
-                    )
-                correct = self.check_accusation(r)
-                if correct:
-                    won_at = r
-                    self.out.winner = r.player
-                else:
-                    self.out.eliminated.add(r.player)
-                if not has_turns:
-                    last_suggester = None if flags.get("accuse_only_after_suggestion") else last_suggester
-            elif isinstance(r, Peek):
-                self.check_peek(r)
-            elif isinstance(r, Reveal):
-                self.check_reveal(r)
-            elif isinstance(r, ClueCard) and not flags.get("clue_cards"):
-                self.problem(
-                    "no_clue_cards", T_("{player} draws a clue card in a game played without them", player=r.player), r
-                )
-            elif isinstance(r, End):
-                ended = r
-                self.check_end(r, won_at)
-        if ended is None:
+        play = _PlayCheck(self)
+        walk(self.game.records, play)
+        if play.ended is None:
             self.problem("no_end", T_("the game has no end record"), None)
-        if every_turn and not has_turns:
-            return
 
     # ------------------------------------------------------------ single records
 
@@ -658,6 +431,326 @@ class _Referee:
         self.out.winner = expected if r.winner is None else r.winner
 
 
+class _DeckCheck(RecordVisitor[None]):
+    """The deck, record by record: each hand dealt once and of its size, the duel's room cards, and no
+    card in two places (``where`` says where each card dealt or set aside is)."""
+
+    def __init__(self, referee: _Referee):
+        self.ref = referee
+        self.where: dict[str, str | Said] = {}
+
+    def visit_deal(self, r: Deal) -> None:
+        ref, game, where = self.ref, self.ref.game, self.where
+        if r.player in ref.hands:
+            ref.problem("deal_twice", T_("{player}'s hand is dealt a second time", player=r.player), r)
+            return
+        ref.hands[r.player] = frozenset(r.cards)
+        size = game.hand_sizes[game.seat(r.player)]
+        if len(r.cards) != size:
+            ref.problem(
+                "hand_size",
+                T_(
+                    "{player} is dealt {n_cards} cards; their hand holds {size}",
+                    player=r.player,
+                    n_cards=len(r.cards),
+                    size=size,
+                ),
+                r,
+            )
+        for card in r.cards:
+            if card in where:
+                ref.problem(
+                    "card_twice",
+                    T_(
+                        "{card} is dealt to {player} but is already {where}",
+                        card=ref.name(card),
+                        player=r.player,
+                        where=where[card],
+                    ),
+                    r,
+                )
+            where[card] = T_("in {player}'s hand", player=r.player)
+
+    def visit_room_cards(self, r: RoomCards) -> None:
+        ref, game, where = self.ref, self.ref.game, self.where
+        if game.variant.room_cards == 0:
+            ref.problem("room_cards", T_("room cards are set aside only in the duel variant"), r)
+            return
+        if len(r.rooms) != game.variant.room_cards or len(set(r.rooms)) != len(r.rooms):
+            ref.problem(
+                "room_cards",
+                T_(
+                    "the duel sets {room_cards} cards on as many different rooms, not on {rooms}",
+                    room_cards=game.variant.room_cards,
+                    rooms=_fmt(game, r.rooms),
+                ),
+                r,
+            )
+        for room, card in (r.cards or {}).items():
+            if room not in r.rooms:
+                ref.problem(
+                    "room_cards",
+                    T_("a card is set on {room}, which is not one of the room-card rooms", room=ref.name(room)),
+                    r,
+                )
+            if card in where:
+                ref.problem(
+                    "card_twice",
+                    T_(
+                        "{card} is set on {room} but is already {where}",
+                        card=ref.name(card),
+                        room=ref.name(room),
+                        where=where[card],
+                    ),
+                    r,
+                )
+            where[card] = T_("on {room}", room=ref.name(room))
+            ref.set_aside[card] = room
+
+    # the other records deal no card and set none aside
+
+    def visit_turn(self, r: Turn) -> None:
+        return None
+
+    def visit_move(self, r: Move) -> None:
+        return None
+
+    def visit_peek(self, r: Peek) -> None:
+        return None
+
+    def visit_suggest(self, r: Suggest) -> None:
+        return None
+
+    def visit_reveal(self, r: Reveal) -> None:
+        return None
+
+    def visit_clue_card(self, r: ClueCard) -> None:
+        return None
+
+    def visit_accuse(self, r: Accuse) -> None:
+        return None
+
+    def visit_statement(self, r: Statement) -> None:
+        return None
+
+    def visit_end(self, r: End) -> None:
+        return None
+
+    def visit_extension(self, r: Extension) -> None:
+        return None
+
+
+class _PlayCheck(RecordVisitor[None]):
+    """The order of play and the edition's rules, record by record, with the state of play so far."""
+
+    def __init__(self, referee: _Referee):
+        self.ref = referee
+        self.game = game = referee.game
+        self.flags = game.flags
+        self.has_turns = any(isinstance(r, Turn) for r in game.records)
+        self.every_turn = self.flags.get("suggestion_every_turn")
+        self.current: str | None = None  # whose turn it is (turn records only)
+        self.suggested_this_turn = False
+        self.last_suggester: str | None = None  # the suggester of the previous suggestion, for accusations
+        self.accused: set[str] = set()
+        self.past_suggestions: dict[str, set[tuple[str, str, str]]] = {}
+        self.won_at: Accuse | None = None
+        self.ended: End | None = None
+        self.previous_turn: Turn | None = None
+
+    def in_play(self, r: Event, end: bool = False) -> bool:
+        """Whether the record comes while the game is on: not after its end, nor (but for the end
+        record) after a correct accusation; a problem if not."""
+        if self.ended is not None:
+            what = T_("a second end record") if end else T_("a {type} record", type=r.type)
+            self.ref.problem(
+                "after_end", T_("{what} after the end of the game (line {line})", what=what, line=self.ended.line), r
+            )
+            return False
+        if self.won_at is not None and not end:
+            self.ref.problem(
+                "after_win",
+                T_("a {type} record after {player}'s correct accusation", type=r.type, player=self.won_at.player),
+                r,
+            )
+            return False
+        return True
+
+    def not_out(self, r: Turn | Suggest | Accuse, what: str) -> None:
+        """A player out after a wrong accusation takes no turn, suggests and accuses no more."""
+        if r.player in self.ref.out.eliminated:
+            self.ref.problem(
+                "eliminated_acts",
+                T_("{actor} is out after a wrong accusation but {what}", actor=r.player, what=what),
+                r,
+            )
+
+    def visit_turn(self, r: Turn) -> None:
+        if not self.in_play(r):
+            return
+        ref, flags, current = self.ref, self.flags, self.current
+        self.not_out(r, "takes a turn")
+        if self.every_turn and self.previous_turn is not None and not self.suggested_this_turn:
+            ref.problem(
+                "no_suggestion",
+                T_(
+                    "{player}'s turn ends without a suggestion; this variant wants one every turn",
+                    player=self.previous_turn.player,
+                ),
+                r,
+            )
+        if current is None:
+            ref.first_player_ok(r)
+        elif r.player != ref.next_active(current) and r.player not in ref.out.eliminated:
+            ref.problem(
+                "turn_order",
+                T_(
+                    "{player} takes a turn after {current}; {next_active} plays next",
+                    player=r.player,
+                    current=current,
+                    next_active=ref.next_active(current),
+                ),
+                r,
+            )
+        if r.roll is not None:
+            if not flags.get("board"):
+                ref.problem(
+                    "no_board",
+                    T_("{player} rolls the dice in a variant played without a board", player=r.player),
+                    r,
+                )
+            elif len(r.roll) != 2 or any(d != UNSEEN and not 1 <= d <= 6 for d in r.roll):  # type: ignore[operator]
+                ref.problem(
+                    "bad_roll",
+                    T_("{player}'s roll {roll} is not two dice", player=r.player, roll=list(r.roll)),
+                    r,
+                )
+            elif UNSEEN in r.roll and not flags.get("magnifier_moves"):
+                ref.problem(
+                    "bad_roll",
+                    T_("{player} rolls a magnifier, but this edition's dice have none", player=r.player),
+                    r,
+                )
+        if ref.out.first_player is None:
+            ref.out.first_player = r.player
+        self.current, self.suggested_this_turn, self.previous_turn = r.player, False, r
+        self.last_suggester = None
+
+    def visit_move(self, r: Move) -> None:
+        if not self.in_play(r):
+            return
+        if not self.flags.get("board"):
+            self.ref.problem(
+                "no_board", T_("{player} moves a token in a variant played without a board", player=r.player), r
+            )
+        elif self.has_turns and r.player != self.current:
+            self.ref.problem(
+                "not_your_turn",
+                T_("{player} moves during {current}'s turn", player=r.player, current=self.current),
+                r,
+            )
+
+    def visit_suggest(self, r: Suggest) -> None:
+        if not self.in_play(r):
+            return
+        ref, game = self.ref, self.game
+        self.not_out(r, r.type + "s")
+        ref.check_suggestion(r)
+        if self.has_turns:
+            if r.player != self.current:
+                ref.problem(
+                    "not_your_turn",
+                    T_("{player} suggests during {current}'s turn", player=r.player, current=self.current),
+                    r,
+                )
+            elif self.suggested_this_turn:
+                ref.problem("suggest_twice", T_("{player} suggests a second time in one turn", player=r.player), r)
+        elif self.every_turn and self.last_suggester is not None and r.player != ref.next_active(self.last_suggester):
+            ref.problem(
+                "turn_order",
+                T_(
+                    "{player} suggests after {last_suggester}; {next_active} plays next",
+                    player=r.player,
+                    last_suggester=self.last_suggester,
+                    next_active=ref.next_active(self.last_suggester),
+                ),
+                r,
+            )
+        if self.flags.get("no_repeat_own_suggestion") and r.cards in self.past_suggestions.get(r.player, set()):
+            ref.problem(
+                "repeat_suggestion",
+                T_("{player} repeats their suggestion {cards}", player=r.player, cards=_fmt(game, r.cards)),
+                r,
+            )
+        self.past_suggestions.setdefault(r.player, set()).add(r.cards)
+        if ref.out.first_player is None:
+            ref.out.first_player = r.player
+        self.suggested_this_turn = True
+        self.last_suggester = r.player
+
+    def visit_accuse(self, r: Accuse) -> None:
+        if not self.in_play(r):
+            return
+        ref = self.ref
+        self.not_out(r, r.type + "s")
+        if r.player in self.accused:
+            ref.problem("accused_twice", T_("{player} accuses a second time", player=r.player), r)
+        self.accused.add(r.player)
+        if self.has_turns and r.player != self.current:
+            ref.problem(
+                "not_your_turn",
+                T_("{player} accuses during {current}'s turn", player=r.player, current=self.current),
+                r,
+            )
+        if self.flags.get("accuse_only_after_suggestion") and self.last_suggester != r.player:
+            ref.problem(
+                "accuse_without_suggestion",
+                T_("{player} accuses without a suggestion of their own just before", player=r.player),
+                r,
+            )
+        if ref.check_accusation(r):
+            self.won_at = r
+            ref.out.winner = r.player
+        else:
+            ref.out.eliminated.add(r.player)
+        if not self.has_turns and self.flags.get("accuse_only_after_suggestion"):
+            self.last_suggester = None
+
+    def visit_peek(self, r: Peek) -> None:
+        if self.in_play(r):
+            self.ref.check_peek(r)
+
+    def visit_reveal(self, r: Reveal) -> None:
+        if self.in_play(r):
+            self.ref.check_reveal(r)
+
+    def visit_clue_card(self, r: ClueCard) -> None:
+        if self.in_play(r) and not self.flags.get("clue_cards"):
+            self.ref.problem(
+                "no_clue_cards", T_("{player} draws a clue card in a game played without them", player=r.player), r
+            )
+
+    def visit_end(self, r: End) -> None:
+        if self.in_play(r, end=True):
+            self.ended = r
+            self.ref.check_end(r, self.won_at)
+
+    # the deck is checked before the play (_DeckCheck); a statement is what a player says, not a move,
+    # allowed anywhere, even after the end; an extension is kept, never interpreted
+
+    def visit_deal(self, r: Deal) -> None:
+        self.in_play(r)
+
+    def visit_room_cards(self, r: RoomCards) -> None:
+        self.in_play(r)
+
+    def visit_statement(self, r: Statement) -> None:
+        return None
+
+    def visit_extension(self, r: Extension) -> None:
+        return None
+
+
 def replay(game: Game) -> Replay:
     """Replay a game, checking every rule that needs no deduction; see :func:`validate`."""
     referee = _Referee(game)
@@ -668,8 +761,6 @@ def replay(game: Game) -> Replay:
             "no_deals", T_("no hand is logged: only the consistency of what was logged can be checked"), None
         )
     if game.flags.get("board") and any(isinstance(r, Move) for r in game.records):
-        from clue_stats.engine import movement
-
         referee.out.problems.extend(movement.check_movement(game))
     return referee.out
 
@@ -683,7 +774,7 @@ def validate(game: Game) -> Replay:
         return result
     known = game.hands()
     if len(known) < game.n_players:
-        from clue_stats.engine import deduction
+        from clue_stats.engine import deduction  # deferred: start-up
 
         try:
             found = deduction.first_inconsistent(game)

@@ -30,7 +30,7 @@ from clue_stats.engine import editions as ed
 from clue_stats.engine.board import Board, Position, Square, load_board
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.game import Accuse, Deal, End, Event, Game, Move, Player, Response, Suggest, Turn
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.engine.strategies import Seat, Strategy, make_strategy, parse_spec
 
 # Clockwise round the board from Miss Scarlett (Dr Orchid sits where Mrs White does).

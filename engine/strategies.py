@@ -20,7 +20,7 @@ from fractions import Fraction
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import UNSEEN, Game, Suggest
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 Triple = tuple[str, str, str]
 CATEGORIES = ("suspects", "weapons", "rooms")
@@ -371,7 +371,7 @@ class EntropyStrategy(Strategy):
         return min(1.0, self._estimate(room)[0] / 2.0)
 
     def suggestion(self, game: Game, room: str) -> tuple[str, str]:
-        from clue_stats.engine import deduction  # numba's compiled kernels load only for this strategy
+        from clue_stats.engine import deduction  # deferred: start-up (the deduction engine, for this strategy only)
 
         k = deduction.knowledge_at(game, self.seat.me, len(game.records))
         nb = self.notebook

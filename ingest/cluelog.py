@@ -14,6 +14,7 @@ The rules of the game are checked later, by :func:`engine.rules.validate`.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import io
 import json
@@ -40,14 +41,17 @@ from clue_stats.engine.game import (
     Move,
     Peek,
     Player,
+    RecordVisitor,
     Response,
     Reveal,
     RoomCards,
     Statement,
     Suggest,
     Turn,
+    visit,
 )
-from clue_stats.engine.problems import T_, Problem, Said, cut, listed, quoted
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem, cut, listed, quoted
 from clue_stats.ingest import strict_json
 from clue_stats.ingest.raw import RawGame, ReadResult
 
@@ -337,7 +341,6 @@ class _Builder:
         match = self.names.get(ed.slug(name))
         if match is not None:
             return match
-        import difflib
 
         # compared as far as a message shows them: a name of 170 KB costs no more than one of 60 characters
         shown = {cut(n): n for n in self.names.values()}
@@ -988,47 +991,84 @@ def record_dicts(game: Game) -> list[dict[str, Any]]:
 
 
 def event_dict(r: Event) -> dict[str, Any]:
-    if isinstance(r, Extension):
-        return {**r.raw, **r.extra}
-    d: dict[str, Any] = {"type": r.type}
-    if isinstance(r, Deal):
-        d.update(player=r.player, cards=list(r.cards))
-    elif isinstance(r, RoomCards):
-        d["rooms"] = list(r.rooms)
+    """A record as its clue-log/1 dict: its type, its fields, then its ``t``, ``note`` and ``x-`` fields."""
+    d = visit(r, _WRITER)
+    d.update(r.extra)
+    return d
+
+
+def _solution(cards: tuple[str, str, str]) -> dict[str, str]:
+    return dict(zip(("suspect", "weapon", "room"), cards))
+
+
+class _RecordFields(RecordVisitor[dict[str, Any]]):
+    """The clue-log/1 writer of one record: its type and fields as the format writes them (cards as ids,
+    tuples as lists, a field left out where the format says it may be)."""
+
+    def visit_deal(self, r: Deal) -> dict[str, Any]:
+        return {"type": r.type, "player": r.player, "cards": list(r.cards)}
+
+    def visit_room_cards(self, r: RoomCards) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": r.type, "rooms": list(r.rooms)}
         if r.cards is not None:
             d["cards"] = dict(r.cards)
-    elif isinstance(r, Turn):
-        d["player"] = r.player
+        return d
+
+    def visit_turn(self, r: Turn) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": r.type, "player": r.player}
         if r.roll is not None:
             d["roll"] = list(r.roll)
-    elif isinstance(r, Move):
-        d.update(player=r.player, to=_square(r.to))
+        return d
+
+    def visit_move(self, r: Move) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": r.type, "player": r.player, "to": _square(r.to)}
         if r.via is not None:
             d["via"] = r.via
         if r.path is not None:
             d["path"] = [list(s) for s in r.path]
-    elif isinstance(r, Peek):
-        d.update(player=r.player, room=r.room, card=r.card)
-    elif isinstance(r, Suggest):
-        d.update(
-            player=r.player,
-            suspect=r.suspect,
-            weapon=r.weapon,
-            room=r.room,
-            responses=[{"player": x.player, "shows": x.shows} for x in r.responses],
-        )
-    elif isinstance(r, Reveal):
-        d.update(player=r.player, card=r.card, to=r.to if r.to == ALL else list(r.to))
+        return d
+
+    def visit_peek(self, r: Peek) -> dict[str, Any]:
+        return {"type": r.type, "player": r.player, "room": r.room, "card": r.card}
+
+    def visit_suggest(self, r: Suggest) -> dict[str, Any]:
+        return {
+            "type": r.type,
+            "player": r.player,
+            "suspect": r.suspect,
+            "weapon": r.weapon,
+            "room": r.room,
+            "responses": [{"player": x.player, "shows": x.shows} for x in r.responses],
+        }
+
+    def visit_reveal(self, r: Reveal) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": r.type,
+            "player": r.player,
+            "card": r.card,
+            "to": r.to if r.to == ALL else list(r.to),
+        }
         if r.cause is not None:
             d["cause"] = r.cause
-    elif isinstance(r, ClueCard):
-        d.update(player=r.player, text=r.text)
-    elif isinstance(r, Accuse):
-        d.update(player=r.player, suspect=r.suspect, weapon=r.weapon, room=r.room)
+        return d
+
+    def visit_clue_card(self, r: ClueCard) -> dict[str, Any]:
+        return {"type": r.type, "player": r.player, "text": r.text}
+
+    def visit_accuse(self, r: Accuse) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": r.type,
+            "player": r.player,
+            "suspect": r.suspect,
+            "weapon": r.weapon,
+            "room": r.room,
+        }
         if r.correct is not None:
             d["correct"] = r.correct
-    elif isinstance(r, Statement):
-        d["player"] = r.player
+        return d
+
+    def visit_statement(self, r: Statement) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": r.type, "player": r.player}
         if r.not_in_envelope:
             d["not_in_envelope"] = list(r.not_in_envelope)
         for key, pairs in (("holds", r.holds), ("lacks", r.lacks)):
@@ -1038,14 +1078,19 @@ def event_dict(r: Event) -> dict[str, Any]:
                     grouped.setdefault(who, []).append(card)
                 d[key] = grouped
         if r.solution is not None:
-            d["solution"] = dict(zip(("suspect", "weapon", "room"), r.solution))
+            d["solution"] = _solution(r.solution)
         if r.remaining:
             d["remaining"] = {c: v if isinstance(v, int) else list(v) for c, v in r.remaining}
-    elif isinstance(r, End):
-        d["winner"] = r.winner
-        d["solution"] = None if r.solution is None else dict(zip(("suspect", "weapon", "room"), r.solution))
-    d.update(r.extra)
-    return d
+        return d
+
+    def visit_end(self, r: End) -> dict[str, Any]:
+        return {"type": r.type, "winner": r.winner, "solution": None if r.solution is None else _solution(r.solution)}
+
+    def visit_extension(self, r: Extension) -> dict[str, Any]:
+        return dict(r.raw)  # as read, its type ("x-...") included
+
+
+_WRITER = _RecordFields()
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -1070,11 +1115,12 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 def clean_name(name: str) -> str:
     """A player's name as it is compared, stored and shown: in Unicode's composed form (NFC: "Weiß"
     typed with a combining mark or without is one name), without invisible characters (a zero-width
-    space makes no new player)."""
+    space makes no new player), every run of white space of any kind (a no-break space, a tab) one
+    space and none at either end ("José " and "José" are one name)."""
     name = unicodedata.normalize("NFC", name)
-    if name.isascii():
-        return name
-    return "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    if not name.isascii():
+        name = "".join(c for c in name if c not in _FILLERS and unicodedata.category(c) != "Cf")
+    return " ".join(name.split())
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ].*)?\Z", re.S)

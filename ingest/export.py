@@ -17,14 +17,22 @@ dropped), its names replaced.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
+from clue_stats.engine.markers import T_
 from clue_stats.ingest.cluelog import FIELDS, PLAYER_FIELDS
 from clue_stats.ingest.store import pseudonym_secret, read_connection
+from clue_stats.ingest.store.connection import NO_SPACE, DiskFull
 from clue_stats.ingest.store.queries.export import table_columns, write_table
 from clue_stats.ingest.store.schema import TABLE
 
@@ -120,33 +128,65 @@ def export(
     with read_connection(
         db, persons=True
     ) as con:  # one name per person; first: a database that cannot be read leaves no folder behind
-        folder.mkdir(parents=True, exist_ok=True)
-        # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string)
-        con.create_function(
-            "pseudonym",
-            lambda name: pseudonym(name, salt),
-            ["VARCHAR"],
-            "VARCHAR",
-            null_handling="special",
-        )
-        con.create_function(
-            "game_pseudonym",
-            lambda game_id: game_pseudonym(game_id, salt),
-            ["VARCHAR"],
-            "VARCHAR",
-            null_handling="special",
-        )
-        con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
-        for table in TABLES:
-            if not table_columns(con, table):  # a table newer than the database (made by an older clue-stats)
-                continue
-            written[table] = write_table(
-                con,
-                table,
-                str(folder / f"{table}.{fmt}"),
-                fmt,
-                pseudonymise,
-                LEFT_OUT.get(table, ()),
-                NAME_COLUMNS.get(table, ()),
-            )
+        # written into a folder of its own beside OUT, moved into OUT at the end: a full disk (or any
+        # failure) leaves no file half written, nor an empty folder
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix=f".{folder.name}.partial-", dir=folder.parent))
+        try:
+            _register(con, salt)
+            for table in TABLES:
+                if not table_columns(con, table):  # a table newer than the database (made by an older clue-stats)
+                    continue
+                written[table] = write_table(
+                    con,
+                    table,
+                    str(partial / f"{table}.{fmt}"),
+                    fmt,
+                    pseudonymise,
+                    LEFT_OUT.get(table, ()),
+                    NAME_COLUMNS.get(table, ()),
+                )
+            _move_into(partial, folder)
+        except (duckdb.Error, OSError) as exc:
+            shutil.rmtree(partial, ignore_errors=True)
+            if NO_SPACE in str(exc) or getattr(exc, "errno", None) == errno.ENOSPC:
+                raise DiskFull(
+                    T_(
+                        "the disk holding {folder} is full ({error}): nothing was written; free some space and run "
+                        "the command again",
+                        folder=folder,
+                        error=NO_SPACE,
+                    )
+                ) from None
+            raise
     return written
+
+
+def _register(con: Any, salt: str) -> None:
+    # "special": NULL reaches the function (duckdb 1.x and 2.x both take the string)
+    con.create_function(
+        "pseudonym",
+        lambda name: pseudonym(name, salt),
+        ["VARCHAR"],
+        "VARCHAR",
+        null_handling="special",
+    )
+    con.create_function(
+        "game_pseudonym",
+        lambda game_id: game_pseudonym(game_id, salt),
+        ["VARCHAR"],
+        "VARCHAR",
+        null_handling="special",
+    )
+    con.create_function("pseudonymise_payload", lambda p: pseudonymise_payload(p, salt), ["VARCHAR"], "VARCHAR")
+
+
+def _move_into(partial: Path, folder: Path) -> None:
+    """The finished files into OUT: the folder renamed as a whole when OUT is new, else each file
+    renamed into it (each rename whole: a file of OUT is the old one or the new one, never half)."""
+    if not folder.exists():
+        partial.rename(folder)
+        return
+    for path in sorted(partial.iterdir()):
+        os.replace(path, folder / path.name)
+    partial.rmdir()

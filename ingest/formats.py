@@ -15,35 +15,23 @@ import os
 import sys
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.kinds import TABLETOP
-from clue_stats.ingest.raw import RawGame, ReadResult
+from clue_stats.ingest.raw import Format, RawGame, ReadResult
 
 CLUE_LOG = "clue-log"
 NOTATION = "notation"
 
 
-@dataclass(frozen=True)
-class Format:
-    """A format ingest and `convert --from` read: clue-log/1, the notation, or an importer's."""
-
-    name: str  # what `convert --from` takes
-    description: str
-    extensions: tuple[str, ...]  # lower-case, with the dot: the files ingest offers to this reader
-    read: Callable[[str, str | None], ReadResult]  # (text, source file) -> games and problems
-    # (text, file name) -> is it this format, unmistakably; None: the extension alone says so
-    detect: Callable[[str, str | None], bool] | None
-    kind: str | None  # who plays the games of this format (ingest.kinds); None: each game says
-
-
 def _read_notation(text: str, source_file: str | None) -> ReadResult:
-    from clue_stats.ingest import notation  # the notation's reader loads on first use
+    from clue_stats.ingest import notation  # deferred: start-up (the notation's reader loads on first use)
 
     return notation.read(text, source_file)
 
@@ -52,7 +40,7 @@ def _read_notation(text: str, source_file: str | None) -> ReadResult:
 def registry() -> dict[str, Format]:
     """Every format, by name: clue-log/1 and the notation, then each importer ingest.importers
     registers (imported on first use: the importers' libraries load only when a file needs them)."""
-    from clue_stats.ingest.importers import FORMATS as IMPORTERS
+    from clue_stats.ingest.importers import FORMATS as IMPORTERS  # deferred: start-up
 
     found = {
         CLUE_LOG: Format(CLUE_LOG, "clue-log/1, the event log", (".jsonl",), cluelog.read_text, None, None),

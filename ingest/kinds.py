@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 TABLETOP, DIGITAL, CONTEST, SIMULATED = "tabletop", "digital", "contest", "simulated"
 KINDS: dict[str, str] = {

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation_check import check, response_order_findings
 from clue_stats.ingest.notation_lex import Line, NotationError, lex, pointer

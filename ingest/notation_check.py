@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from clue_stats.engine.editions import Deck
-from clue_stats.engine.problems import T_, Said, listed
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import listed
 from clue_stats.ingest.notation_parse import Parsed, Span
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said
 
 _DECODER = json.JSONDecoder(strict=False)  # a tab typed inside quotes is kept, not refused
 

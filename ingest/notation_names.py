@@ -21,7 +21,8 @@ import heapq
 from collections.abc import Collection, Iterator, Sequence
 
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import NAMES_SHOWN, T_, Count, Said, cut, kind_word, listed, quoted
+from clue_stats.engine.markers import T_, Count, Said
+from clue_stats.engine.problems import NAMES_SHOWN, cut, kind_word, listed, quoted
 from clue_stats.ingest.notation_lex import NotationError, Token
 
 KIND_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room", None: "card"}

@@ -18,7 +18,8 @@ from typing import Any
 
 from clue_stats.engine import editions as ed
 from clue_stats.engine.editions import Deck, UnknownName, slug
-from clue_stats.engine.problems import T_, Said, kind_word, listed
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import kind_word, listed
 from clue_stats.ingest.notation_lex import Line, NotationError, Token, split_words
 from clue_stats.ingest.notation_names import CardNames, PlayerNames
 

@@ -29,11 +29,13 @@ from clue_stats.engine.game import (
     Game,
     Move,
     Peek,
+    RecordVisitor,
     Reveal,
     RoomCards,
     Statement,
     Suggest,
     Turn,
+    visit,
 )
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation_lex import NotationError, lex
@@ -141,10 +143,18 @@ def statement_notation(r: Statement, n: _Names) -> str:
     return " / ".join(parts)
 
 
-def _record_line(r: Event, game: Game, n: _Names) -> str:
-    if isinstance(r, Deal):
-        return f"{n.player(r.player)} has {n.cards(r.cards) or '-'}"
-    if isinstance(r, Suggest):
+class _RecordLine(RecordVisitor[str]):
+    """The notation writer of one record: its line (without its time and note), names written as
+    ``names`` says; a record the notation cannot say raises :class:`NotationWriteError`."""
+
+    def __init__(self, game: Game, names: _Names):
+        self.game, self.n = game, names
+
+    def visit_deal(self, r: Deal) -> str:
+        return f"{self.n.player(r.player)} has {self.n.cards(r.cards) or '-'}"
+
+    def visit_suggest(self, r: Suggest) -> str:
+        game, n = self.game, self.n
         seat = game.seat(r.player)
         others = [game.names[(seat + k) % game.n_players] for k in range(1, game.n_players)]
         if [x.player for x in r.responses] == others and all(x.passed for x in r.responses):
@@ -155,10 +165,13 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
                 for x in r.responses
             )
         return f"{n.player(r.player)}: {n.cards(r.cards)}{answers}"
-    if isinstance(r, Accuse):
+
+    def visit_accuse(self, r: Accuse) -> str:
         verdict = "" if r.correct is None else " right" if r.correct else " wrong"
-        return f"{n.player(r.player)}! {n.cards(r.cards)}{verdict}"
-    if isinstance(r, Reveal):
+        return f"{self.n.player(r.player)}! {self.n.cards(r.cards)}{verdict}"
+
+    def visit_reveal(self, r: Reveal) -> str:
+        n = self.n
         if r.to != ALL and not r.to:
             raise NotationWriteError(f"record {r.seq}: a reveal to nobody (an empty 'to' list) cannot be written")
         owner = "nobody" if r.player is None else n.player(r.player)
@@ -166,20 +179,28 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
         audience = "all" if r.to == ALL else " ".join(n.player(p) for p in r.to)
         cause = "" if r.cause is None else f" cause {free_text(r.cause)}"
         return f"{owner} reveals {card} to {audience}{cause}"
-    if isinstance(r, End):
-        winner = "nobody" if r.winner is None else n.player(r.winner)
-        return f"end {winner}" + ("" if r.solution is None else f": {n.cards(r.solution)}")
-    if isinstance(r, Turn):
+
+    def visit_end(self, r: End) -> str:
+        winner = "nobody" if r.winner is None else self.n.player(r.winner)
+        return f"end {winner}" + ("" if r.solution is None else f": {self.n.cards(r.solution)}")
+
+    def visit_turn(self, r: Turn) -> str:
         roll = "" if r.roll is None else "".join(f" {d}" for d in r.roll) or " -"
-        return f"{n.player(r.player)} turn{roll}"
-    if isinstance(r, Move):
+        return f"{self.n.player(r.player)} turn{roll}"
+
+    def visit_move(self, r: Move) -> str:
+        n = self.n
         to = f"{r.to[0]},{r.to[1]}" if isinstance(r.to, tuple) else n.card(r.to)
         via = "" if r.via is None else f" {r.via}"
         path = "" if r.path is None else " path" + "".join(f" {a},{b}" for a, b in r.path)
         return f"{n.player(r.player)} moves {to}{via}{path}"
-    if isinstance(r, Peek):
+
+    def visit_peek(self, r: Peek) -> str:
+        n = self.n
         return f"{n.player(r.player)} peeks {n.card(r.room)} {'?' if r.card is None else n.card(r.card)}"
-    if isinstance(r, RoomCards):
+
+    def visit_room_cards(self, r: RoomCards) -> str:
+        n = self.n
         if r.cards is None:
             return "room-cards " + n.cards(r.rooms)
         strays = [room for room in r.cards if room not in r.rooms]
@@ -189,13 +210,15 @@ def _record_line(r: Event, game: Game, n: _Names) -> str:
             )
         items = [f"{n.card(room)}={n.card(r.cards[room]) if room in r.cards else '?'}" for room in r.rooms]
         return "room-cards " + " ".join(items)
-    if isinstance(r, ClueCard):
-        return f"{n.player(r.player)} draws {free_text(r.text)}"
-    if isinstance(r, Statement):
-        return f"{n.player(r.player)} says " + statement_notation(r, n)
-    if isinstance(r, Extension):
+
+    def visit_clue_card(self, r: ClueCard) -> str:
+        return f"{self.n.player(r.player)} draws {free_text(r.text)}"
+
+    def visit_statement(self, r: Statement) -> str:
+        return f"{self.n.player(r.player)} says " + statement_notation(r, self.n)
+
+    def visit_extension(self, r: Extension) -> str:
         raise NotationWriteError(f"record {r.seq}: the extension record {r.kind!r} has no notation")
-    raise NotationWriteError(f"record {r.seq}: a {r.type} record has no notation")  # pragma: no cover
 
 
 def _header_lines(game: Game, n: _Names) -> list[str]:
@@ -273,7 +296,7 @@ def record_line(game: Game, r: Event) -> str:
             return False
 
     attempts = [
-        partial(lambda mode: _extra(_record_line(r, game, _Names(game, mode)), r.extra, where), mode)
+        partial(lambda mode: _extra(visit(r, _RecordLine(game, _Names(game, mode))), r.extra, where), mode)
         for mode in (0, 1, 2)
     ]
     return _first_that_reads_back(attempts, reads_back, where)
@@ -293,7 +316,7 @@ def write_game(game: Game) -> str:
         return "\n".join(_header_lines(game, _Names(game, mode)))
 
     def record_text(r: Event, where: str, mode: int) -> str:
-        return _extra(_record_line(r, game, _Names(game, mode)), r.extra, where)
+        return _extra(visit(r, _RecordLine(game, _Names(game, mode))), r.extra, where)
 
     header = _first_that_reads_back(
         [partial(header_text, mode) for mode in (0, 1, 2)], header_reads_back, "the game record"

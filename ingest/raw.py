@@ -7,6 +7,7 @@ into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,3 +48,16 @@ class RawGame:
 class ReadResult:
     games: list[RawGame] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # about the file, outside any game
+
+
+@dataclass(frozen=True)
+class Format:
+    """A format ingest and `convert --from` read: clue-log/1, the notation, or an importer's."""
+
+    name: str  # what `convert --from` takes
+    description: str
+    extensions: tuple[str, ...]  # lower-case, with the dot: the files ingest offers to this reader
+    read: Callable[[str, str | None], ReadResult]  # (text, source file) -> games and problems
+    # (text, file name) -> is it this format, unmistakably; None: the extension alone says so
+    detect: Callable[[str, str | None], bool] | None
+    kind: str | None  # who plays the games of this format (ingest.kinds); None: each game says

@@ -28,7 +28,8 @@ from typing import Any
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import validate
 from clue_stats.ingest import cluelog
 from clue_stats.ingest.notation import problem_at

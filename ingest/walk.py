@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 
 SPECIAL = "special"  # a named pipe, a device or a socket
 REPEATED = "repeated"  # a folder reached again through a link

@@ -269,6 +269,13 @@ def test_a_tournament_is_stored_reviewed_and_its_leaderboard_is_the_stores(tmp_p
     assert sum(row["wins"] for row in board.to_dicts()) == wins
     assert reviewed == suggestions > 0
     assert set(pairs["player"].to_list()) == set(board["program"].to_list())
+    # `clue-stats agents` reads the same figures from the store (a program's strategy is its name)
+    agents = runner.invoke(app, ["agents", "--db", str(db), "--json"], catch_exceptions=False)
+    by_agent = {row["agent"]: row for row in json.loads(agents.stdout)["agents"]}
+    for row in board.to_dicts():
+        theirs = by_agent[row["program"]]
+        for column in ("player_games", "review_accuracy", "unsure_accusations", "missed_wins", "rule_breaks"):
+            assert theirs[column] == row[column], (row["program"], column)
 
 
 @pytest.mark.slow
@@ -330,3 +337,80 @@ def test_a_seat_given_no_listener_port_still_plays_builtin():
     played = _play(seats, seed="7")
     assert played.records[0]["type"] == "game" and played.records[-1]["type"] == "end"
     assert Listener(1.0).port is None
+
+
+def test_the_arena_report_is_written_in_the_readers_language(tmp_path):
+    launch = _launch(tmp_path, "builtin:notebook", "builtin:random", "builtin:bluffer")
+    report = tmp_path / "arena.html"
+    result = runner.invoke(
+        app,
+        ["--lang", "de", "arena", str(launch), "--db", str(tmp_path / "a.duckdb"), "--games", "3",
+         "--players", "3", "--seed", "4", "--report", str(report)],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    page = report.read_text()
+    assert '<html lang="de">' in page
+    for words in ("Rangliste", "Jedes Programm gegen jedes andere", "Regelverstöße", "Kein Programm hat eine Regel"):
+        assert words in page
+    assert "Leaderboard" not in page and "Each program" not in page
+    for program in ("notebook", "random", "bluffer"):
+        assert f"<td>{program}</td>" in page
+    assert "Rangliste" in result.stdout  # the terminal's table too
+
+
+class _Coy(_Logged):
+    """Never accuses."""
+
+    async def ask(self, message: Message, timeout: float) -> Message:
+        answer = await super().ask(message, timeout)
+        return Message("-") if message.verb == "accuse" else answer
+
+
+class _Reckless(_Logged):
+    """Accuses at its first chance, naming a card of its own hand."""
+
+    async def ask(self, message: Message, timeout: float) -> Message:
+        answer = await super().ask(message, timeout)
+        if message.verb != "accuse":
+            return answer
+        hand = self.bot.hand
+        d = protocol.deck()
+        pick = [next((c for c in d.of(cat) if c in hand), d.of(cat)[0]) for cat in protocol.CATEGORIES]
+        return Message("accuse", protocol.codes((pick[0], pick[1], pick[2])))
+
+
+def _findings_of(played: referee.Played) -> list[tuple[str, str, str]]:
+    return [(played.records[p.seq]["type"], played.records[p.seq]["player"], p.message) for p in played.findings]
+
+
+def test_a_bot_that_does_not_accuse_when_nobody_could_answer_is_taken_out():
+    for seed in range(40):
+        played = _play([_Coy("Coy"), _Logged("B"), _Logged("C")], seed=str(seed))
+        found = _findings_of(played)
+        if found:
+            break
+    assert found, "in 40 deals the coy bot once made a suggestion nobody could answer"
+    [(record_type, player, message)] = found
+    assert (record_type, player) == ("suggest", "Coy") and message.startswith("missed_accusation: Coy ")
+    assert played.removed == {"Coy": "missed_accusation"} and played.records[-1]["type"] == "end"
+
+
+def test_a_suicidal_accusation_is_a_wrong_one_and_a_rule_break():
+    played = _play([_Reckless("Rash"), _Logged("B"), _Logged("C")], seed="3")
+    [(record_type, player, message)] = _findings_of(played)
+    assert (record_type, player) == ("accuse", "Rash") and message.startswith("suicidal_accusation: Rash ")
+    accusation = next(r for r in played.records if r["type"] == "accuse")
+    assert accusation["player"] == "Rash" and accusation["correct"] is False
+    assert played.winner in ("B", "C")
+
+
+def test_the_arena_listens_on_the_loopback_only():
+    async def address() -> str:
+        listener = Listener(1.0)
+        await listener.open()
+        host = listener.server.sockets[0].getsockname()[0]
+        await listener.close()
+        return host
+
+    assert asyncio.run(address()) == "127.0.0.1"

@@ -18,7 +18,8 @@ from clue_stats import pipeline
 from clue_stats.analysis import words
 from clue_stats.cli import app
 from clue_stats.engine import budget
-from clue_stats.engine.problems import MESSAGE_LIMIT, T_, Problem, Said, listed
+from clue_stats.engine.markers import MESSAGE_LIMIT, T_, Said
+from clue_stats.engine.problems import Problem, listed
 from clue_stats.ingest import formats
 
 runner = CliRunner()

@@ -309,7 +309,7 @@ def test_the_replays_kept_warnings_are_said_in_the_readers_language(club: Path, 
     next(s for s in at.sidebar.selectbox if s.key == "language").set_value("de").run()
     assert not at.exception
     shown = " ".join(str(v) for df in at.dataframe for v in df.value.to_numpy().ravel())
-    assert "kein Blatt ist protokolliert" in shown and "no hand is logged" not in shown
+    assert "keine Hand ist protokolliert" in shown and "no hand is logged" not in shown
 
 
 @pytest.mark.slow

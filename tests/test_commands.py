@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -150,24 +153,17 @@ def test_convert_reads_other_clients_and_reports_problems(tmp_path):
     assert unknown.exit_code == 2 and "--from" in unknown.stderr
 
 
-def test_an_installed_tool_caches_the_compiled_kernels_in_the_users_cache_folder(tmp_path, monkeypatch):
-    import clue_stats
+def test_no_command_compiles_anything_at_run_time():
+    # the counting programs are machine code built with the package (engine/_kernels.pyx): a
+    # command that counts loads the extension module and never imports a compiler
+    from clue_stats.engine import _kernels
 
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    # a package folder that cannot be written (an installed tool): the user's cache folder
-    assert clue_stats.numba_cache_dir(package_writable=False) == tmp_path / "cache" / "clue-stats" / "numba"
-    assert clue_stats.numba_cache_dir(package_writable=True) is None  # a clone: numba's own, beside the sources
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))  # the user's own choice wins
-    assert clue_stats.numba_cache_dir(package_writable=False) is None
-
-
-def test_the_first_run_says_it_prepares_the_counting_engine_and_later_runs_do_not(tmp_path, monkeypatch):
-    from clue_stats.prepare import MESSAGE
-
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # where the mark is kept: none yet, a first run
-    first = CliRunner().invoke(app, ["validate", str(SAMPLES)])
-    assert first.exit_code == 0, first.output
-    assert f"{MESSAGE} ..." in first.stderr and f"{MESSAGE}: done in" in first.stderr
-    again = CliRunner().invoke(app, ["validate", str(SAMPLES)])
-    assert again.exit_code == 0 and MESSAGE not in again.stderr
+    assert _kernels.__file__ is not None
+    assert _kernels.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    code = (
+        "import sys; from typer.testing import CliRunner; from clue_stats.cli import app; "
+        f"r = CliRunner().invoke(app, ['validate', {str(SAMPLES)!r}]); assert r.exit_code == 0, r.output; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite', 'Cython')))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"

@@ -23,6 +23,40 @@ def test_information_gained_against_expected_in_the_worked_example() -> None:
     assert players["Anna"]["gained_vs_expected_bits"] == pytest.approx(sum(s["gained_vs_expected_bits"] for s in anna))
 
 
+def test_named_cards_already_known_in_the_worked_example() -> None:
+    """docs/analysis.md, "Named cards already known": Anna knows the Knife from her deal, Ben the Study
+    (he holds the Hall); then each also knows what the other showed or what follows from it."""
+    rows = analyse_game(load(docs_log("## Worked example")))
+    known = {s["seq"]: s["known_named_cards"] for s in rows.tables["suggestions"]}
+    assert known == {4: 1, 6: 1, 8: 2, 10: 2}
+
+
+def test_the_refuters_choice_is_stored_in_the_worked_example() -> None:
+    """docs/analysis.md, "What the refuter gave away": Ben held Green and the Hall when Anna named them,
+    Anna Plum and the Rope when Ben did (a choice each time); nobody showed at seq 8 and 10."""
+    rows = analyse_game(load(docs_log("## Worked example")))
+    choices = {s["seq"]: s["refuter_choices"] for s in rows.tables["suggestions"]}
+    assert choices == {4: 2, 6: 2, 8: None, 10: None}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_named_cards_already_known_are_the_suggesters_own_cards_at_least(seed: int) -> None:
+    """A card in the suggester's hand is always known, a card nobody could know yet (before any answer,
+    not held) never is; unrated suggestions have none."""
+    game = random_game(seed, n_players=4, n_suggestions=12)
+    hands = game.hands()
+    rows = analyse_game(game, review=False)
+    first = min(s["seq"] for s in rows.tables["suggestions"])
+    for s in rows.tables["suggestions"]:
+        if s["player"] not in hands:
+            assert s["known_named_cards"] is None
+            continue
+        named = {s["suspect"], s["weapon"], s["room"]}
+        assert len(named & hands[s["player"]]) <= s["known_named_cards"] <= 3
+        if s["seq"] == first:  # nothing answered yet: only the own cards are known (no card is deduced at 4 players)
+            assert s["known_named_cards"] == len(named & hands[s["player"]])
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_gained_is_the_suggesters_own_information_at_the_record(seed: int) -> None:
     game = random_game(seed, n_players=4, n_suggestions=12)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clue_stats.engine import (
+    _kernels,
     counting,
     counting_kernel,
 )
@@ -343,27 +344,18 @@ def test_one_state_with_many_successors():
 
 
 def _expanded(pl, s, keys, room):
-    """The successors of every state of ``keys`` at step ``s`` through counting_kernel._successors
-    with arrays of ``room`` entries, chunk after chunk: one (key, ways, id, hand) row per successor,
-    and the chunks' sizes (None when one state alone had more successors than the room)."""
-    n_hands = len(pl.caps)
+    """The successors of every state of ``keys`` at step ``s`` through the compiled core's expansion
+    (engine._kernels.expand, the one both programs call) with arrays of ``room`` entries, chunk
+    after chunk: one (key, ways, id, hand) row per successor, and the chunks' sizes (None when one
+    state alone had more successors than the room)."""
     layout = counting_kernel._packed(pl)
-    off, cmask = layout[:n_hands], layout[n_hands : 2 * n_hands]
-    eoff, emask = layout[2 * n_hands : 2 * n_hands + 3], layout[2 * n_hands + 3 : 2 * n_hands + 6]
-    moff, tag_hand, tag_offset = layout[2 * n_hands + 6], layout[3 * n_hands + 10], layout[3 * n_hands + 12]
-    keep = int(sum(int(emask[c]) << int(eoff[c]) for c in range(3))) | int(layout[3 * n_hands + 11])
-    scratch = [np.empty(n_hands + 1, np.int64) for _ in range(6)]
-    arrays = [np.empty(room, np.int64) for _ in range(5)]
     rows, chunks, lo = [], [], 0
     while lo < len(keys):
-        hi = counting_kernel._successors(
-            pl.steps, s, keys, np.empty(0, np.int64), lo, len(keys), eoff, emask, tag_offset, tag_hand,
-            off, cmask, moff, keep, counting_kernel._BINOM, 0, *scratch, *arrays,
-        )  # fmt: skip
+        hi, sk, sw, sl, sh, ends = _kernels.expand(pl.steps, layout, len(pl.caps), s, keys, lo, room)
         if hi < 0:
             return rows, None
-        sk, sw, sl, sh, ends = arrays
-        rows += list(zip(sk[: ends[hi - lo - 1]], sw, sl, sh, strict=False))
+        assert len(ends) == hi - lo and ends[-1] == len(sk)
+        rows += list(zip(sk.tolist(), sw.tolist(), sl.tolist(), sh.tolist()))
         chunks.append(hi - lo)
         lo = hi
     return rows, chunks

@@ -76,3 +76,27 @@ def test_a_report_onto_a_full_disk_leaves_no_empty_file(tmp_path, small_disk):
     assert result.exit_code == 1
     assert f"cannot write {report}: No space left on device (the disk is full); nothing was written" in result.output
     assert sorted(p.name for p in small_disk.iterdir()) == ["filler"]  # no report, empty or half, no temporary file
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_an_export_onto_a_full_disk_says_so_and_leaves_nothing_half_written(tmp_path, small_disk, existing):
+    """The export's files are written into a folder of their own and moved into --out at the end: a
+    disk that fills up part way says so (exit 1) and leaves neither a half-written file nor a folder."""
+    db = tmp_path / "club.duckdb"
+    games = tmp_path / "games.jsonl"
+    games.write_text(cluelog.write_games(simulate(300, 6, "classic", ("notebook", "random"), seed=3)))
+    assert runner.invoke(app, ["ingest", str(games), "--db", str(db), "--no-analyse"]).exit_code == 0
+    out = small_disk / "export"
+    if existing:  # an earlier export's folder: its files stay as they were
+        out.mkdir()
+        (out / "games.csv").write_text("an earlier export\n")
+    result = runner.invoke(app, ["export", "--db", str(db), "--out", str(out), "--format", "csv"])
+    assert result.exit_code == 1, result.output
+    assert f"the disk holding {out} is full (No space left on device): nothing was written" in result.output
+    assert "internal error" not in result.output and "IOException" not in result.output
+    if existing:
+        assert sorted(p.name for p in small_disk.iterdir()) == ["export"]
+        assert [p.name for p in out.iterdir()] == ["games.csv"]
+        assert (out / "games.csv").read_text() == "an earlier export\n"
+    else:
+        assert list(small_disk.iterdir()) == []  # no folder, empty or half filled, no temporary one

@@ -124,3 +124,37 @@ def test_names_an_older_version_stored_as_typed_are_cleaned_once_and_the_league_
     assert names == ["Ben", "Cleo", NFC]
     assert NFD not in events and NFC in events
     assert rated == [("Ben", 3), ("Cleo", 3), (NFC, 3)]  # one person in every game, rated again
+
+
+def test_names_that_differ_only_by_space_of_any_kind_are_one_name():
+    assert clean_name("José ") == clean_name("José") == clean_name("\u00a0José\u200b") == "José"
+    assert clean_name("José\u00a0Luis") == clean_name("José  Luis") == clean_name("José\tLuis") == "José Luis"
+    assert clean_name("Ann\u3000Lee\u2003") == "Ann Lee"
+
+
+@pytest.mark.slow
+def test_the_migration_never_leaves_two_seats_of_one_game_with_one_name(tmp_path, db):
+    """An older database where one game seats "Ann" and "Ann" + a zero-width space (and another "José "
+    beside "José" elsewhere): cleaned, the second seat becomes "Ann (2)" in every table of its game,
+    and the next ingest rates that game like the others."""
+    path = tmp_path / "league.jsonl"
+    path.write_text(_game("one", names=("Ann", "Ben", "Cleo")) + _game("two", names=("José", "Ben", "Cleo")))
+    assert runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"]).exit_code == 0
+    with store.write_connection(db) as con, con.atomic():  # as an older version stored them
+        for table, column in (("players", "name"), ("events", "player"), ("ratings", "name"), ("ratings", "player")):
+            con.execute(f"UPDATE {table} SET {column} = 'Ann\u200b' WHERE {column} = 'Ben' AND game_id = 'one'")
+            con.execute(f"UPDATE {table} SET {column} = 'José ' WHERE {column} = 'José'")
+        con.execute("DELETE FROM settings WHERE key = ?", [store.NAMES_CLEANED])
+    later = tmp_path / "later.jsonl"
+    later.write_text(_game("three", names=("José", "Ben", "Cleo")))
+    result = runner.invoke(app, ["ingest", str(later), "--db", str(db), "--no-analyse"])
+    assert result.exit_code == 0, result.output
+    with store.read_connection(db) as con:
+        seats = con.execute("SELECT name FROM players WHERE game_id = 'one' ORDER BY seat").fetchall()
+        events = {r[0] for r in con.execute("SELECT player FROM events WHERE game_id = 'one'").fetchall()}
+        rated = dict(con.execute("SELECT game_id, count(*) FROM ratings GROUP BY game_id").fetchall())
+        names = sorted(r[0] for r in con.execute("SELECT DISTINCT name FROM players").fetchall())
+    assert [s for (s,) in seats] == ["Ann", "Ann (2)", "Cleo"]
+    assert {"Ann", "Ann (2)", "Cleo"} <= events and "Ann\u200b" not in events
+    assert rated == {"one": 3, "two": 3, "three": 3}  # the game keeps its ratings
+    assert names == ["Ann", "Ann (2)", "Ben", "Cleo", "José"]

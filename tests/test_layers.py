@@ -389,3 +389,146 @@ def test_tests_share_helpers_through_one_module() -> None:
         if imports_another_test_module(name, beside)
     ]
     assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------- no import circle, no import hidden in a function
+
+DEFERRED = "# deferred: start-up"  # the word an import inside a function says itself with (issue "No waiting")
+MARKERS = ROOT / "engine" / "markers.py"  # the translation markers, below every layer
+
+
+def module_name(path: Path) -> str:
+    """engine/game.py -> clue_stats.engine.game; clue_stats/commands/__init__.py -> clue_stats.commands."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(parts if parts[0] == "clue_stats" else ("clue_stats", *parts))
+
+
+def program_files() -> dict[str, Path]:
+    return {module_name(path): path for layer in LAYERS for path in sources(layer)}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the program's modules it imports, at any depth (in a function, under TYPE_CHECKING)."""
+    files = program_files()
+    return {
+        name: {target for _, target in imports(path) if target in files and target != name}
+        for name, path in files.items()
+    }
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: each set of modules that import each other round (Tarjan's strongly
+    connected components of more than one module), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                connect(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return sorted(found)
+
+
+def test_no_import_circle() -> None:
+    """No modules import each other round, whether the import is at the top, in a function or for
+    the type checker only: a circle is cut by moving what both need below both, never hidden."""
+    found = circles(import_graph())
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"a"}, "f": {"g"}, "g": {"f"}}
+    assert circles(graph) == [["a", "b", "c"], ["f", "g"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def imports_in_functions(source: str) -> list[tuple[int, str]]:
+    """(line, statement) of every import inside a function (a ``__main__`` block apart) whose lines do
+    not say ``# deferred: start-up``."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    found: list[tuple[int, str]] = []
+
+    def look(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt) and _is_main_block(child) and node is tree:
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and in_function:
+                statement = lines[child.lineno - 1 : child.end_lineno]
+                if not any(DEFERRED in line for line in statement):
+                    found.append((child.lineno, statement[0].strip()))
+            look(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    look(tree, False)
+    return found
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_no_import_inside_a_function_but_for_start_up(layer: str) -> None:
+    """An import sits at the top of its module; one deferred to keep a command's start quick says
+    so on its line (``# deferred: start-up``); any other inside a function is a failure (it would
+    hide a circle, or nothing)."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {statement}"
+        for path in sources(layer)
+        for line, statement in imports_in_functions(path.read_text(encoding="utf-8"))
+    ]
+    assert not wrong, f"imports inside functions without '{DEFERRED}':\n" + "\n".join(wrong)
+
+
+def test_the_check_sees_an_import_inside_a_function() -> None:
+    source = (
+        "import json\n"
+        "def f():\n"
+        "    import re\n"
+        "    from clue_stats.engine import deduction  # deferred: start-up\n"
+        "    from clue_stats.engine.game import (  # deferred: start-up\n"
+        "        Deal,\n"
+        "    )\n"
+        "    class C:\n"
+        "        def g(self):\n"
+        "            from clue_stats import cli  # to hide a circle\n"
+        "    return lambda: __import__('x')\n"
+        "if __name__ == '__main__':\n"
+        "    import sys\n"
+    )
+    assert imports_in_functions(source) == [(3, "import re"), (10, "from clue_stats import cli  # to hide a circle")]
+
+
+def test_the_markers_are_at_the_bottom() -> None:
+    """engine/markers.py (T_, N_, Said) imports nothing of the program, so every layer may import it;
+    no other module defines a marker of its own."""
+    assert not [name for _, name in imports(MARKERS) if name.split(".")[0] == "clue_stats"]
+    defined_elsewhere = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}"
+        for layer in LAYERS
+        for path in sources(layer)
+        if path != MARKERS
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name in ("T_", "N_")
+    ]
+    assert not defined_elsewhere, "\n".join(defined_elsewhere)

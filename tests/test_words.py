@@ -25,7 +25,7 @@ from tests.helpers import LATE_GAME, ROOT, SAMPLES, SEASON, write_games
 
 runner = CliRunner()
 TRANSLATED = [code for code in words.LANGUAGES if code != words.SOURCE]
-KEYWORDS = {"_": None, "N_": None, "T_": None, "n_": (2, 3)}  # as `make catalogues` extracts them
+KEYWORDS = {"_": None, "N_": None, "T_": None, "n_": (2, 3), "nT_": (2, 3)}  # as `make catalogues` extracts them
 FIELD = re.compile(r"\{\w+\}")
 
 
@@ -327,7 +327,7 @@ def test_problem_messages_are_said_in_the_readers_language_with_their_code_and_v
     twice = str(FIXTURES / "invalid" / "card_twice.jsonl")
     german = runner.invoke(app, ["--lang", "de", "ingest", twice, "--db", str(db)])
     assert (
-        "card_twice.jsonl:4: card_twice: Dagger wird an Cat ausgeteilt, ist aber schon im Blatt von Bob"
+        "card_twice.jsonl:4: card_twice: Dagger wird an Cat ausgeteilt, ist aber schon in der Hand von Bob"
         in german.stderr
     )
     with store.read_connection(db) as con:
@@ -384,7 +384,7 @@ def test_usage_errors_are_said_in_the_readers_language_and_stay_as_they_were_in_
     CLUE_STATS_LANG, exit 2, no traceback; in English exactly as before (typer's own words)."""
     from clue_stats.cli import app
     from clue_stats.engine.errors import UsageError
-    from clue_stats.engine.problems import T_
+    from clue_stats.engine.markers import T_
 
     error = UsageError(T_("no such file: {path}", path="x.jsonl"))
     assert (str(error), error.message, error.said.template) == ("no such file: x.jsonl",) * 2 + (
@@ -520,7 +520,7 @@ def test_every_commands_words_are_german_or_swedish_with_only_its_values_as_writ
     ]
     heads = {
         "de": ("Notizblock von Anna in spieleabend-2026-11-20-1 nach Eintrag 17, Zeile 18 (Zug 15)", "Fallakte"),
-        "sv": ("Anteckningsblocket för Anna i spieleabend-2026-11-20-1 efter post 17, rad 18 (drag 15)", "kuvert"),
+        "sv": ("Anteckningsbladet för Anna i spieleabend-2026-11-20-1 efter post 17, rad 18 (drag 15)", "kuvert"),
     }
     for code in TRANSLATED:
         said = {" ".join(c[:2]): runner.invoke(app, ["--lang", code, *c]) for c in commands}
@@ -775,7 +775,7 @@ def test_an_edition_is_named_in_the_readers_language_where_it_has_no_name_of_its
         with words.speaking(code):
             named[code] = (edition_name(CUSTOM), edition_name("classic"))
     assert (
-        named["en"][0] == "custom deck" and named["de"][0] == "eigenes Kartenset" and named["sv"][0] == "egen kortlek"
+        named["en"][0] == "custom deck" and named["de"][0] == "eigener Kartensatz" and named["sv"][0] == "egen kortlek"
     )
     # a built-in edition's name in the reader's language too
     assert (named["en"][1], named["de"][1], named["sv"][1]) == (

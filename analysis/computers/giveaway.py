@@ -52,3 +52,13 @@ def giveaway_columns(game: Game, knowledge_before) -> dict[int, float | None]:
     return {
         r.seq: giveaway_bits(game, r, knowledge_before(r.player, r.seq)) for r in game.records if isinstance(r, Suggest)
     }
+
+
+def refuter_choices(game: Game, record: Suggest) -> int | None:
+    """How many of the named cards the first refuter held: more than 1, the card shown was their choice
+    (None: nobody showed, or the log does not hold their hand)."""
+    shown = record.shower
+    if shown is None:
+        return None
+    hand = game.hands().get(shown.player)
+    return None if hand is None else len(set(record.cards) & hand)

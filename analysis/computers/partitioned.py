@@ -11,8 +11,8 @@ analyse independently. The stages:
    out (the same rows `clue-stats ingest` stores), games that cannot be rebuilt reported, not raised;
 3. :func:`analyse_file` runs it on one partition file and writes one Parquet file per output table;
 4. :func:`run_partitioned` maps it over the partition files with ``dask.bag`` on a Dask cluster: a
-   ``distributed.LocalCluster`` it starts (processes, one thread each: the analysis is pure Python
-   and numba, so threads would share one GIL) or an existing cluster's scheduler address.
+   ``distributed.LocalCluster`` it starts (processes, one thread each: the analysis is mostly pure
+   Python, so threads would share one GIL) or an existing cluster's scheduler address.
 
 OUT must be on storage every worker can read and write (a shared file system on a real cluster):
 the partitions are written to OUT/_partitions (removed at the end) and the results beside them.
@@ -37,8 +37,10 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from clue_stats.analysis.computers.game_analysis import analyse_within
 from clue_stats.engine.budget import Limits
-from clue_stats.ingest.store import StoreError
+from clue_stats.ingest.store import StoreError, game_from_payloads
+from clue_stats.ingest.store.schema import TABLE
 
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
 OUTPUT_TABLES = ("suggestions", "information", "accusations", "statements", "players")
@@ -51,8 +53,6 @@ def output_schema(table: str) -> pa.Schema:
     """The Arrow schema of a table as the store declares it (ingest.store.schema), so that every
     partition's file has the same types, even where a column is all NULL (the best available gain
     with ``review=False``)."""
-    from clue_stats.ingest.store.schema import TABLE
-
     if table not in TABLE:
         raise ValueError(f"not a table of the store: {table!r}")
     return TABLE[table].arrow_schema()
@@ -166,9 +166,6 @@ def analyse_stored(
     """The analysis rows of one stored game, by the function ingest uses, each stage under the
     budget ``limits`` (default: the environment's or the defaults, as ingest's), and the
     over_budget messages of the stages it cut. Raises StoreError when the records do not make a game."""
-    from clue_stats.analysis.computers.game_analysis import analyse_within
-    from clue_stats.ingest.store import game_from_payloads
-
     game = game_from_payloads(payloads, lines, game_id)
     rows, cuts = analyse_within(game, None, None, review, limits or Limits.from_env())
     return {t: rows.tables.get(t, []) for t in OUTPUT_TABLES}, [p.message for p in cuts]
@@ -242,8 +239,8 @@ def run_partitioned(
     partitions as they are (each must hold whole games: e.g. one export per database). ``limits``:
     the budget of each stage of each game's analysis (default: the environment's or the defaults,
     as ingest's), read here so that every worker counts under the same one."""
-    import dask.bag as db
-    from distributed import Client, LocalCluster
+    import dask.bag as db  # deferred: start-up
+    from distributed import Client, LocalCluster  # deferred: start-up
 
     limits = limits or Limits.from_env()
     out = Path(out)

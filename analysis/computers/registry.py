@@ -21,7 +21,8 @@ from clue_stats.analysis.words import N_
 from clue_stats.engine import budget, deduction, rules
 from clue_stats.engine.game import Accuse, Game, Suggest
 from clue_stats.engine.knowledge import Knowledge
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay
 from clue_stats.ingest.store import Columns
 
@@ -212,13 +213,20 @@ class StatementsComputer:
 @dataclass
 class Giveaway:
     given: dict[int, float | None]  # suggestion seq -> giveaway_bits
+    choices: dict[int, int | None]  # suggestion seq -> refuter_choices: the named cards the first refuter held
 
     @property
     def computed(self) -> bool:
         return any(v is not None for v in self.given.values())
 
     def columns(self) -> list[Columns]:
-        return [Columns("suggestions", "seq", {s: {"giveaway_bits": v} for s, v in self.given.items()})]
+        return [
+            Columns(
+                "suggestions",
+                "seq",
+                {s: {"giveaway_bits": v, "refuter_choices": self.choices[s]} for s, v in self.given.items()},
+            )
+        ]
 
 
 class GiveawayComputer:
@@ -226,7 +234,9 @@ class GiveawayComputer:
     own_stages: ClassVar[bool] = False
 
     def compute(self, ctx: GameAnalysis, done: Results) -> Giveaway:
-        return Giveaway(giveaway.giveaway_columns(ctx.game, ctx.before))
+        game = ctx.game
+        choices = {r.seq: giveaway.refuter_choices(game, r) for r in game.records if isinstance(r, Suggest)}
+        return Giveaway(giveaway.giveaway_columns(game, ctx.before), choices)
 
 
 # ---------------------------------------------------------------- the suggestions' review

@@ -14,7 +14,7 @@ Candidates: where the suggestion's room is where the suggester stands (board edi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from clue_stats.analysis.computers.accusations import is_certain
@@ -83,7 +83,19 @@ UNRATED: dict[str, Any] = {
     "accuracy": None,
     "bits_lost": None,
     "label": None,
+    "known_named_cards": None,
 }
+
+
+def known_cards(k: Knowledge, cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards whose place the knowledge fixes (one place left: the suggester's own, one shown to
+    them, or one deduced)."""
+    out = []
+    for c in dict.fromkeys(cards):
+        mask = k.allowed[k.card_index[c]]
+        if mask and mask & (mask - 1) == 0:
+            out.append(c)
+    return tuple(out)
 
 
 def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -> dict[str, Any]:
@@ -105,7 +117,8 @@ def score(game: Game, record: Suggest, before: Knowledge, review: bool = True) -
         s, w, r = (before.card_index[c] for c in record.cards)
         gain = gains[(s, w, r)]
         best_gain, best = deduction.best_of(before, gains, rooms)
-    out = {**UNRATED, "expected_gain_bits": gain}
+    # a named card whose place the suggester already knew is one no answer teaches them anything about
+    out = {**UNRATED, "expected_gain_bits": gain, "known_named_cards": len(known_cards(before, record.cards))}
     if not review:
         return out
     if best_gain <= gain + TIE:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import polars as pl
 
 from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
-from clue_stats.analysis.corpus.league import head_to_head, leaderboard
+from clue_stats.analysis.corpus.league import head_to_head, leaderboard, skill_words
 from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store.queries import arena as arena_reads
 
 POOL = "bots"  # the ratings' pool of contest games (analysis.ratings)
 SOURCE = "clue-stats arena"  # the games' source, followed by the tournament's id
@@ -54,8 +55,6 @@ def pairwise(con: Store, tournament: str | None = None) -> pl.DataFrame:
 
 def leaderboard_cells(row: dict) -> dict[str, str]:
     """One leaderboard row as people read it, in their language."""
-    from clue_stats.analysis.corpus.league import skill_words
-
     wins = _("{figure} ({low} to {high}), {part} of {whole}").format(
         figure=percent(row["win_rate"]),
         low=percent(row["win_low"]),
@@ -76,3 +75,21 @@ def leaderboard_cells(row: dict) -> dict[str, str]:
         "missed_wins": cells["missed_wins"],
         "rule_breaks": cells["rule_breaks"],
     }
+
+
+def rule_breaks(con: Store, tournament: str | None = None, limit: int = 200) -> pl.DataFrame:
+    """The tournament's rule breaks, in game order: game_id, program (the player named at the
+    finding's record), message (its code first, English), template and fields (to say it in the
+    reader's language: analysis.words.said). At most ``limit``."""
+    return arena_reads.rule_breaks(con, tournament_filter(tournament), limit)
+
+
+def games_played(con: Store, tournament: str | None = None) -> tuple[int, int]:
+    """(games, games won) of the tournament."""
+    return arena_reads.games_won(con, tournament_filter(tournament))
+
+
+def game_number(game_id: str) -> int:
+    """A game's number in its tournament, from its id (``arena-<tournament>-<number>``)."""
+    tail = game_id.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else 0

@@ -9,6 +9,7 @@ post-mortem (analysis.review.post_mortem) follows the summary on the same page.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -16,10 +17,10 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
-from clue_stats.analysis.review.post_mortem import PostMortem, SuggestionLine
+from clue_stats.analysis.review.post_mortem import PostMortem, SuggestionLine, gather, post_mortem
 from clue_stats.analysis.words.records import Places
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest.store import GameFilter, Store
 from clue_stats.ingest.store.queries import nights as reads
 
@@ -90,8 +91,6 @@ def parse_date(text: str) -> str:
 
 def anchor(game_id: str) -> str:
     """A section id made of the game id (ids come from logs and may hold any character)."""
-    import re
-
     return "game-" + (re.sub(r"[^0-9A-Za-z_-]+", "-", game_id).strip("-") or "x")
 
 
@@ -182,8 +181,6 @@ def _players(con: Store, ids: list[str]) -> list[NightPlayer]:
 def stored_night(con: Store, first: str, last: str) -> tuple[Night, dict[str, PostMortem]]:
     """The summary of the nights from ``first`` to ``last`` and each game's post-mortem, from the
     stored analysis alone (the dashboard's Night page; the report may complete a game's analysis)."""
-    from clue_stats.analysis.review.post_mortem import gather, post_mortem
-
     night = gather_night(con, first, last)
     pms = {g.game_id: post_mortem(gather(con, g.game_id)) for g in night.games}
     night_moments(night, pms)

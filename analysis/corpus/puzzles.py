@@ -9,6 +9,7 @@ made (analysis.review.why counts its answers).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import polars as pl
@@ -71,6 +72,4 @@ def attempt(
 
 
 def _no_limit():
-    import contextlib
-
     return contextlib.nullcontext()

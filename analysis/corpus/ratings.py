@@ -14,6 +14,7 @@ hands its rows to ``ingest.store.replace_ratings``, the code that writes.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,8 @@ from openskill.models import PlackettLuce
 from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_, Said, joined
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import joined
 from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries import ratings as reads
@@ -193,8 +195,6 @@ def merge_plan(con: Store, name: str, merged_into: str, force: bool = False) -> 
     belong to now (a name merged before brings its person along). Raises MergeRefused: a name no
     game has, two names already one person, two persons who sat in one game, or (unless ``force``)
     a person and a bot or simulated player (names whose games are rated in different pools)."""
-    import difflib
-
     known = set(reads.known_names(con))
     for n in (name, merged_into):
         if n not in known:

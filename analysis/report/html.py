@@ -32,6 +32,7 @@ from clue_stats.analysis.report.document import (
     Text,
     plain,
 )
+from clue_stats.analysis.report.sections import document
 from clue_stats.analysis.review.post_mortem import PostMortem
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
@@ -170,6 +171,4 @@ def render_document(doc: Document) -> str:
 
 def render_html(pm: PostMortem, charts: bool = True) -> str:
     """The whole report as one HTML document (charts=False leaves the SVG out, e.g. for quick tests)."""
-    from clue_stats.analysis.report.sections import document
-
     return render_document(document(pm, charts))

@@ -40,7 +40,7 @@ from clue_stats.analysis.report.document import (
     Text,
     plain,
 )
-from clue_stats.analysis.report.sections import sparkline
+from clue_stats.analysis.report.sections import document, sparkline
 from clue_stats.analysis.review.post_mortem import PostMortem
 
 __all__ = ["md_escape", "render_document", "render_markdown", "sparkline"]
@@ -124,6 +124,4 @@ def render_document(doc: Document) -> str:
 
 
 def render_markdown(pm: PostMortem) -> str:
-    from clue_stats.analysis.report.sections import document
-
     return render_document(document(pm, charts=False))

@@ -11,6 +11,7 @@ To add a section to the summary: write a function returning a :class:`Section` f
 from __future__ import annotations
 
 from clue_stats.analysis.corpus.night import Night, NightPlayer, Pick
+from clue_stats.analysis.report import html, markdown
 from clue_stats.analysis.report.document import (
     META,
     MUTED,
@@ -226,12 +227,8 @@ def document(night: Night, pms: dict[str, PostMortem], charts: bool = True) -> D
 
 
 def render_night_html(night: Night, pms: dict[str, PostMortem], charts: bool = True) -> str:
-    from clue_stats.analysis.report.html import render_document
-
-    return render_document(document(night, pms, charts))
+    return html.render_document(document(night, pms, charts))
 
 
 def render_night_markdown(night: Night, pms: dict[str, PostMortem]) -> str:
-    from clue_stats.analysis.report.markdown import render_document
-
-    return render_document(document(night, pms, charts=False))
+    return markdown.render_document(document(night, pms, charts=False))

@@ -43,6 +43,7 @@ from clue_stats.analysis.review.post_mortem import (
 )
 from clue_stats.analysis.review.post_mortem import fmt_bits as bits
 from clue_stats.analysis.review.post_mortem import fmt_share as share
+from clue_stats.analysis.review.rows import race, race_caption
 from clue_stats.analysis.words import (
     _,
     kind_words,
@@ -216,9 +217,8 @@ def _entropy(pm: PostMortem, charts: bool) -> Section:
         blocks.append(Paragraph(_("Not computed: over the counting budget (see the game in brief)."), MUTED))
         return section
     if charts:
-        from clue_stats.analysis.report.svg_charts import to_svg
-        from clue_stats.analysis.review.charts import race_chart
-        from clue_stats.analysis.review.rows import race, race_caption
+        from clue_stats.analysis.report.svg_charts import to_svg  # deferred: start-up
+        from clue_stats.analysis.review.charts import race_chart  # deferred: start-up
 
         blocks.append(
             Figure(
@@ -330,7 +330,11 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
         blocks.append(Paragraph(_("No suggestions in this game.")))
         return section
     if charts:
-        from clue_stats.analysis.report.svg_charts import suggestion_chart, suggestion_window, to_svg
+        from clue_stats.analysis.report.svg_charts import (  # deferred: start-up
+            suggestion_chart,
+            suggestion_window,
+            to_svg,
+        )
 
         suggestions = pm.suggestions
         window = suggestion_window(sum(1 for s in suggestions if s.expected_gain is not None))

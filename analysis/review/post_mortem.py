@@ -19,6 +19,9 @@ from typing import Any
 
 import polars as pl
 
+from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
+from clue_stats.analysis.computers.statements import GRADES, MISSED
+from clue_stats.analysis.review import timeline
 from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said, said_value
 from clue_stats.analysis.words.records import Places, describe, triple_names
 from clue_stats.engine.budget import Limits
@@ -82,8 +85,6 @@ def gather(con: Store, game_id: str) -> ReportData:
 
 def missing_analysis(data: ReportData) -> str | None:
     """What the store lacks for a full report, in words (None: nothing)."""
-    from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION
-
     version = data.header.get("analysis_version")
     if version is None:
         return N_("the analysis")
@@ -98,8 +99,6 @@ def with_analysis(data: ReportData, limits: Limits | None = None) -> ReportData:
     """The same data with the whole analysis computed in memory (best available gain included),
     by the one function ingest and `clue-stats analyse` use, each stage under the budget ``limits``
     (None: no limit; a stage past it is left out, and said so); nothing is written."""
-    from clue_stats.analysis.computers.game_analysis import analyse_within
-
     rows, cuts = analyse_within(data.game, None, data.header.get("source_file"), True, limits)
     games_row = rows.tables["games"][0]
     computed = {row["seat"]: row for row in rows.tables.get("players", [])}
@@ -134,8 +133,6 @@ def entropy_frame(data: ReportData) -> tuple[pl.DataFrame | None, str | None]:
     """Every observer's entropy after each record, and why it is missing when it is (None): read
     from the information rows where the analysis holds them, else counted under the budget in force
     (analysis.review.timeline.game_entropy)."""
-    from clue_stats.analysis.review import timeline
-
     if data.entropy is not None:
         return data.entropy, None
     return timeline.game_entropy(data.game, data.header, data.information, data.over_budget)
@@ -490,15 +487,15 @@ def timing_lines(data: ReportData) -> list[TimingLine]:
 def giveaway_lines(data: ReportData, suggestions: list[SuggestionLine]) -> list[GiveawayLine]:
     """Per refuter, in seat order: refutations, how many offered a choice, the bits given away."""
     game = data.game
-    hands = game.hands()
-    records = {r.seq: r for r in game.records if isinstance(r, Suggest)}
+    # how many of the named cards each refuter held, as the analysis stored it (suggestions.refuter_choices)
+    choices = {row["seq"]: row.get("refuter_choices") for row in data.suggestions}
     lines = []
     for name in game.names:
         shown = [s for s in suggestions if s.shown_by == name]
         if not shown:
             continue
-        hand = hands.get(name)
-        with_choice = None if hand is None else sum(len(hand & set(records[s.seq].cards)) > 1 for s in shown)
+        held = [choices.get(s.seq) for s in shown]
+        with_choice = None if None in held else sum(n > 1 for n in held)  # type: ignore[operator]
         known = [s for s in shown if s.giveaway is not None]
         total = sum(s.giveaway for s in known)  # type: ignore[misc]
         largest = max(known, key=lambda s: (s.giveaway, -s.seq), default=None)
@@ -567,8 +564,6 @@ def notes(game: Game) -> list[Note]:
 
 def stated_lines(data: ReportData) -> list[StatedLine]:
     """Per player who stated something: how their claims were graded, and the stored precision and recall."""
-    from clue_stats.analysis.computers.statements import GRADES, MISSED
-
     by_player = {p["name"]: p for p in data.players}
     out = []
     for name in data.game.names:

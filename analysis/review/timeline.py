@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from clue_stats.analysis.computers import accusations
+from clue_stats.analysis.computers.game_analysis import information_kept
 from clue_stats.analysis.words import _, error_message
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Deal, Game
@@ -117,8 +118,6 @@ def game_entropy(
     information rows where its analysis holds them; else counted, under ``limits`` (None: the
     budget in force), unless the game was stored over the budget (``over_budget``: the messages of
     its over_budget problems): counting it again would pass the budget again."""
-    from clue_stats.analysis.computers.game_analysis import information_kept
-
     try:
         with _within(limits):
             if information_kept(header):

@@ -10,13 +10,14 @@ page and the report call the same :func:`game_whys`, so both say the same.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from clue_stats.analysis import words
-from clue_stats.analysis.words import _, error_message
+from clue_stats.analysis.computers.suggestions import known_cards
+from clue_stats.analysis.words import _, error_message, n_
 from clue_stats.analysis.words.records import card_name, listed
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.answers import answers
@@ -55,17 +56,6 @@ class Why:
     player: str
     made: Asked
     best: Asked
-
-
-def known_cards(k: Knowledge, cards: Sequence[str]) -> tuple[str, ...]:
-    """The cards whose place the knowledge fixes (one place left: the suggester's own, one shown to
-    them, or one deduced)."""
-    out = []
-    for c in dict.fromkeys(cards):
-        mask = k.allowed[k.card_index[c]]
-        if mask and mask & (mask - 1) == 0:
-            out.append(c)
-    return tuple(out)
 
 
 def asked(k: Knowledge, suggester: str, cards: Triple) -> Asked:
@@ -126,9 +116,8 @@ def _answers(game: Game, a: Asked) -> str:
 def _known(game: Game, a: Asked) -> str:
     if not a.known:
         return _("none of them placed yet")
-    return _("already knowing where {cards} {verb}").format(
-        cards=listed([card_name(game, c) for c in a.known]), verb=_("was") if len(a.known) == 1 else _("were")
-    )
+    cards = listed([card_name(game, c) for c in a.known])
+    return n_(len(a.known), "already knowing where {cards} was", "already knowing where {cards} were", cards=cards)
 
 
 def sentence(game: Game, w: Why) -> str:
@@ -191,16 +180,12 @@ def game_whys(
 
 
 def _nothing():
-    import contextlib
-
     return contextlib.nullcontext()
 
 
 def with_reasons(pm: Any, data: Any, limits: budget.Limits | None = None) -> Any:
     """The post-mortem (analysis.review.post_mortem.PostMortem of ``data``, a ReportData) with its ``whys``
     filled in under ``limits``; what the budget stopped is said with the game's other cuts."""
-    from dataclasses import replace
-
     whys, missing = reasons(data.game, data.suggestions, limits)
     brief = pm.brief
     if missing is not None:

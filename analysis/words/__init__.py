@@ -35,7 +35,11 @@ from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 
 from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.problems import MESSAGE_LIMIT, T_, Problem, Said
+from clue_stats.engine.markers import MESSAGE_LIMIT, T_, Said
+from clue_stats.engine.markers import (
+    N_ as N_,  # the marker is engine.markers'; the display's words offer it with _ and n_
+)
+from clue_stats.engine.problems import Problem
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"  # analysis/locale, beside the rooms
@@ -122,12 +126,6 @@ def catalogue(code: str) -> gettext.NullTranslations:
 def _(text: str) -> str:
     """A string a person reads, in the reader's language."""
     return catalogue(language()).gettext(text)
-
-
-def N_(text: str) -> str:
-    """A string marked for the catalogue but said later: where it is shown, ``_(text)`` says it in
-    the reader's language (a value computed before the language is known, kept in English)."""
-    return text
 
 
 def n_(count: int, one: str, many: str, **fields: object) -> str:
@@ -295,7 +293,12 @@ def _phrase(template: str, parts: dict[str, Any]) -> str:
         str(k): (number(v["count"]) if "count" in v else _phrase(v["template"], v)) if isinstance(v, dict) else str(v)
         for k, v in (parts.get("values") or {}).items()
     }
-    return str(parts.get("head") or "") + _(template).format_map(values) + str(parts.get("tail") or "")
+    said = (
+        _(template)
+        if parts.get("plural") is None
+        else catalogue(language()).ngettext(template, str(parts["plural"]), int(parts.get("count") or 0))
+    )
+    return str(parts.get("head") or "") + said.format_map(values) + str(parts.get("tail") or "")
 
 
 def error_message(exc: BaseException) -> str:

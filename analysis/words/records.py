@@ -9,7 +9,6 @@ Past tense, since both tell what happened; cards, characters and rooms by the ed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import assert_never
 
 from clue_stats.analysis.words import _, n_
 from clue_stats.analysis.words import names as display_names
@@ -25,11 +24,13 @@ from clue_stats.engine.game import (
     Game,
     Move,
     Peek,
+    RecordVisitor,
     Reveal,
     RoomCards,
     Statement,
     Suggest,
     Turn,
+    visit,
 )
 
 
@@ -53,78 +54,100 @@ def listed(items: list[str]) -> str:
 
 def describe(game: Game, record: Event) -> str:
     """One record of the game in words."""
+    return visit(record, _Words(game))
 
-    def name(card: str | None) -> str:
-        return card_name(game, card)
 
-    if isinstance(record, Suggest):
-        cards = ", ".join(triple_names(game, record.cards))
+class _Words(RecordVisitor[str]):
+    """The words for a record of one game (a visitor of the walk over records, engine.game)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def name(self, card: str | None) -> str:
+        return card_name(self.game, card)
+
+    def visit_suggest(self, record: Suggest) -> str:
+        cards = ", ".join(triple_names(self.game, record.cards))
         shower = record.shower
         if shower is None:
             return _("{player} suggested {cards}; nobody could show a card").format(player=record.player, cards=cards)
         passed = [r.player for r in record.responses if r.passed]
         if passed:
             return _("{player} suggested {cards}; {passed} passed; {shower} showed {card}").format(
-                player=record.player, cards=cards, passed=listed(passed), shower=shower.player, card=name(shower.shows)
+                player=record.player,
+                cards=cards,
+                passed=listed(passed),
+                shower=shower.player,
+                card=self.name(shower.shows),
             )
         return _("{player} suggested {cards}; {shower} showed {card}").format(
-            player=record.player, cards=cards, shower=shower.player, card=name(shower.shows)
+            player=record.player, cards=cards, shower=shower.player, card=self.name(shower.shows)
         )
-    if isinstance(record, Accuse):
-        cards = ", ".join(triple_names(game, record.cards))
+
+    def visit_accuse(self, record: Accuse) -> str:
+        cards = ", ".join(triple_names(self.game, record.cards))
         if record.correct is True:
             return _("{player} accused {cards} (correctly)").format(player=record.player, cards=cards)
         if record.correct is False:
             return _("{player} accused {cards} (wrongly)").format(player=record.player, cards=cards)
         return _("{player} accused {cards}").format(player=record.player, cards=cards)
-    if isinstance(record, Reveal):
+
+    def visit_reveal(self, record: Reveal) -> str:
         to = _("everyone") if record.to == ALL else listed(list(record.to))
         if record.player is not None:
             said = _("{player}'s card {card} was revealed to {to}").format(
-                player=record.player, card=name(record.card), to=to
+                player=record.player, card=self.name(record.card), to=to
             )
         else:
-            said = _("a card in nobody's hand {card} was revealed to {to}").format(card=name(record.card), to=to)
+            said = _("a card in nobody's hand {card} was revealed to {to}").format(card=self.name(record.card), to=to)
         return said + (f" ({record.cause})" if record.cause else "")
-    if isinstance(record, Peek):
+
+    def visit_peek(self, record: Peek) -> str:
         if record.card not in (None, UNSEEN):
             return _("{player} looked at the card set on {room}: {card}").format(
-                player=record.player, room=name(record.room), card=name(record.card)
+                player=record.player, room=self.name(record.room), card=self.name(record.card)
             )
-        return _("{player} looked at the card set on {room}").format(player=record.player, room=name(record.room))
-    if isinstance(record, Deal):
+        return _("{player} looked at the card set on {room}").format(player=record.player, room=self.name(record.room))
+
+    def visit_deal(self, record: Deal) -> str:
         if not record.cards:
             return _("{player} was dealt no cards").format(player=record.player)
         return _("{player} was dealt {cards}").format(
-            player=record.player, cards=listed([name(c) for c in record.cards])
+            player=record.player, cards=listed([self.name(c) for c in record.cards])
         )
-    if isinstance(record, RoomCards):
-        return _("cards were set aside on {rooms}").format(rooms=listed([name(r) for r in record.rooms]))
-    if isinstance(record, Turn):
+
+    def visit_room_cards(self, record: RoomCards) -> str:
+        return _("cards were set aside on {rooms}").format(rooms=listed([self.name(r) for r in record.rooms]))
+
+    def visit_turn(self, record: Turn) -> str:
         if record.roll:
             return _("{player}'s turn (rolled {roll})").format(
                 player=record.player, roll=_(" and ").join(str(d) for d in record.roll)
             )
         return _("{player}'s turn").format(player=record.player)
-    if isinstance(record, Move):
-        square = display_names.of_game(game).square(record.to)
+
+    def visit_move(self, record: Move) -> str:
+        square = display_names.of_game(self.game).square(record.to)
         moved = _("{player} moved to {square}").format(player=record.player, square=square)
         return moved + (f" ({record.via})" if record.via else "")
-    if isinstance(record, ClueCard):
+
+    def visit_clue_card(self, record: ClueCard) -> str:
         return _("{player} drew a clue card: {text}").format(player=record.player, text=record.text)
-    if isinstance(record, End):
+
+    def visit_end(self, record: End) -> str:
         if record.winner:
             text = _("the game ended; {winner} won").format(winner=record.winner)
         else:
             text = _("the game ended without a winner")
         if record.solution is not None:
-            text += _("; the solution was {cards}").format(cards=", ".join(triple_names(game, record.solution)))
+            text += _("; the solution was {cards}").format(cards=", ".join(triple_names(self.game, record.solution)))
         return text
-    if isinstance(record, Statement):
-        return _("{player} said: {words}").format(player=record.player, words=statement_words(game, record))
-    if isinstance(record, Extension):
+
+    def visit_statement(self, record: Statement) -> str:
+        return _("{player} said: {words}").format(player=record.player, words=statement_words(self.game, record))
+
+    def visit_extension(self, record: Extension) -> str:
         return _("extension record {kind}").format(kind=record.kind)
-    assert_never(record)  # mypy checks that every kind of record has its words; at run time it raises
 
 
 def _remaining(category: str, count: int) -> str:

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from clue_stats.analysis import words
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 
 PACKAGE = "clue_stats.docs"
 DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's own
@@ -106,9 +106,14 @@ _RULE = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")
 _CODE = re.compile(r"`[^`]*`|\]\([^)]*\)|https?://\S+")
 
 
+_FIGURE = re.compile(r"\d[.,]\d")  # a decimal or a thousands separator: each language writes it its way
+
+
 def _readable(text: str) -> bool:
-    """The text has words outside its code, link targets and addresses."""
-    return any(c.isalpha() for c in _CODE.sub("", text))
+    """The text has words, or a figure ("26.4 %", "2,016"), outside its code, link targets and
+    addresses."""
+    plain = _CODE.sub("", text)
+    return any(c.isalpha() for c in plain) or bool(_FIGURE.search(plain))
 
 
 def blocks(text: str) -> list[Block]:

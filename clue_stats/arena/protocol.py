@@ -15,7 +15,7 @@ from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
 from clue_stats.engine.errors import InputError
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said
 from clue_stats.ingest.importers.speedclue_py import CARD_CODES
 
 EDITION = "us-classic"

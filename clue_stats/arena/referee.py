@@ -27,7 +27,8 @@ from clue_stats.arena import protocol
 from clue_stats.arena.protocol import BadMessage, Message, Triple
 from clue_stats.arena.seats import Listener, Seat, SeatFailure
 from clue_stats.engine.errors import said_of
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 
 SOURCE = "clue-stats arena"
 MAX_TURNS = 2000  # every live bot runs out of new suggestions long before (324 each)

@@ -30,7 +30,7 @@ from typing import Any
 from clue_stats.arena import protocol
 from clue_stats.arena.protocol import BadMessage, Message
 from clue_stats.engine.errors import said_of
-from clue_stats.engine.problems import T_, Said
+from clue_stats.engine.markers import T_, Said
 
 IDENTIFIER = re.compile(r"\{([^{}\s]+)\}")
 PORT = "%%"
@@ -422,16 +422,6 @@ class Listener:
             self.server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 1)
-
-
-def make_seat(entrant: Entrant, guard: Guard, seed: str) -> Seat:
-    if entrant.transport == TCP:
-        return TcpSeat(entrant, guard)
-    if entrant.transport == JSON:
-        return JsonSeat(entrant, guard)
-    from clue_stats.arena.builtin import BuiltinSeat
-
-    return BuiltinSeat(entrant, seed)
 
 
 def split_command(text: str) -> list[str]:

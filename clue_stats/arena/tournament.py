@@ -22,13 +22,28 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from clue_stats import pipeline
 from clue_stats.arena import protocol, referee
-from clue_stats.arena.builtin import PREFIX, check_spec
-from clue_stats.arena.seats import BUILTIN, IDENTIFIER, JSON, PORT, TCP, Entrant, Guard, make_seat
+from clue_stats.arena.builtin import PREFIX, BuiltinSeat, check_spec
+from clue_stats.arena.seats import (
+    BUILTIN,
+    IDENTIFIER,
+    JSON,
+    PORT,
+    TCP,
+    Entrant,
+    Guard,
+    JsonSeat,
+    Seat,
+    TcpSeat,
+    split_command,
+)
 from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 from clue_stats.engine.strategies import UnknownStrategy
-from clue_stats.ingest import kinds
+from clue_stats.ingest import kinds, store
+from clue_stats.ingest.cluelog import dumps
 from clue_stats.ingest.raw import RawGame
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
@@ -74,8 +89,6 @@ def read_launch_file(path: str | Path) -> tuple[list[Entrant], list[Problem]]:
 
 
 def _entrant(line: str, number: int) -> Entrant:
-    from clue_stats.arena.seats import split_command
-
     if line.startswith(PREFIX):
         spec, _, rest = line[len(PREFIX) :].partition(" ")
         try:
@@ -212,7 +225,6 @@ class Result:
 
 
 def game_text(played: referee.Played) -> str:
-    from clue_stats.ingest.cluelog import dumps
 
     return "".join(dumps(r) + "\n" for r in played.records)
 
@@ -222,8 +234,6 @@ class Recorder:
     ``out`` when given; one game at a time, in a thread of its own (the games go on meanwhile)."""
 
     def __init__(self, db: str | Path, out: Path | None, plan: Plan):
-        from clue_stats.ingest import store
-
         self.db, self.out, self.plan = db, out, plan
         with store.write_connection(db) as con:
             self.started = store.start_run(con, [plan.launch_file])
@@ -231,9 +241,6 @@ class Recorder:
         self.lock = threading.Lock()
 
     def record(self, played: referee.Played) -> None:
-        from clue_stats import pipeline
-        from clue_stats.ingest import store
-
         text = game_text(played)
         source_file = None
         if self.out is not None:
@@ -263,8 +270,6 @@ class Recorder:
                 self.result.problems.extend(p for p in outcome.problems if p.is_error)
 
     def finish(self) -> None:
-        from clue_stats import pipeline
-        from clue_stats.ingest import store
 
         with store.write_connection(self.db) as con, con.atomic():
             pipeline.update_ratings(con)
@@ -337,3 +342,13 @@ async def play_tournament(
     if failed is not None:
         raise failed  # the store's own failure (a full disk, a locked file): the command says it
     return result
+
+
+def make_seat(entrant: Entrant, guard: Guard, seed: str) -> Seat:
+    """The seat an entrant plays from: a program over TCP or JSON lines, or a built-in strategy
+    (here, beside both kinds, so that seats and the built-in seats need not import each other)."""
+    if entrant.transport == TCP:
+        return TcpSeat(entrant, guard)
+    if entrant.transport == JSON:
+        return JsonSeat(entrant, guard)
+    return BuiltinSeat(entrant, seed)

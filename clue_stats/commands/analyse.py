@@ -18,7 +18,7 @@ from rich.progress import (
 
 from clue_stats.analysis.words import _, decimal, n_, number, problem_layout
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
 from clue_stats.pipeline import analyse_store
 from clue_stats.typer_app import DbOption, JsonOption, app, database, err, handled, out, print_json

@@ -13,15 +13,18 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
-from clue_stats.analysis.words import _, n_, number
+from clue_stats.analysis.words import _, n_, number, problem_line
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
+from clue_stats.ingest import store
 from clue_stats.typer_app import (
     DbOption,
     JsonOption,
     app,
+    check_output_file,
     check_output_folder,
     database,
     err,
@@ -29,6 +32,7 @@ from clue_stats.typer_app import (
     out,
     print_json,
     printable,
+    write_file,
 )
 
 if TYPE_CHECKING:
@@ -55,18 +59,20 @@ def arena_command(
     jobs: int = typer.Option(1, "--jobs", min=1, help="Games played at once."),
     db: str | None = DbOption,
     out_dir: str | None = typer.Option(None, "--out", help="Also write each game's clue-log/1 file to this folder."),
+    report: str | None = typer.Option(
+        None, "--report", help="Write the tournament's report (HTML, in the reader's language) to this file."
+    ),
     json_output: bool = JsonOption,
 ) -> None:
     """Play a tournament between bots (SpeedClue's protocol over TCP, or JSON lines) and built-in
     strategies; store and review every game; show the leaderboard."""
-    from clue_stats.arena import tournament as t
+    from clue_stats.arena import tournament as t  # deferred: start-up
 
     if not launch_file.is_file():
         raise UsageError(T_("{file}: no such file", file=launch_file))
     entrants, problems = t.read_launch_file(launch_file)
     for p in problems:
-        err.print(f"{p.source_file}:{p.line}: {_(p.said.template).format_map(p.said.values()) if p.said else p.message}",
-                  markup=False)  # fmt: skip
+        err.print(problem_line(p), markup=False)
     sizes = t.table_sizes(len(entrants), t.parse_players(players))
     seed = seed if seed is not None else secrets.token_hex(4)
     schedule = (
@@ -78,6 +84,7 @@ def arena_command(
     if out_dir is not None:
         folder = check_output_folder(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
+    report_file = check_output_file(report, "--report") if report is not None else None
     plan = t.Plan.make(entrants, schedule, seed, timeout, jobs, str(launch_file))
     db_path = database(db)
     recorder = t.Recorder(db_path, folder, plan)
@@ -95,11 +102,17 @@ def arena_command(
         task = progress.add_task(_("games"), total=len(schedule))
         result = asyncio.run(t.play_tournament(plan, recorder, lambda played: progress.advance(task)))
     seconds = time.monotonic() - clock
-    from clue_stats.analysis.corpus.arena import arena_leaderboard, leaderboard_cells
-    from clue_stats.ingest import store
+    from clue_stats.analysis.corpus.arena import arena_leaderboard, leaderboard_cells  # deferred: start-up
 
     with store.read_connection(db_path) as con:
         board = arena_leaderboard(con, plan.run_id)
+        if report_file is not None:
+            from clue_stats.analysis.report.arena_document import (  # deferred: start-up
+                read_tournament,
+                render_arena_html,
+            )
+
+            write_file(report_file, render_arena_html(read_tournament(con, plan.run_id)))
     if json_output:
         print_json(
             {
@@ -124,8 +137,6 @@ def arena_command(
 
 
 def _print(board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict], dict]) -> None:
-    from rich.table import Table
-
     out.print(
         _("Tournament {tournament} (seed {seed}): {games} played, {stored} stored").format(
             tournament=run_id,

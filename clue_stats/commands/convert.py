@@ -9,7 +9,7 @@ import typer
 
 from clue_stats.analysis.words import n_, problem_layout
 from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
 from clue_stats.pipeline import UnknownFormat, read_game_file
@@ -46,7 +46,7 @@ def convert_command(
     if target == "clue-log":
         text = cluelog.write_games(games)
     else:
-        from clue_stats.ingest import notation
+        from clue_stats.ingest import notation  # deferred: start-up
 
         try:
             text = "\n".join(notation.write(cluelog.record_dicts(g)) for g in games)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import functools
 import sys
+from datetime import date
+from pathlib import Path
 
 import typer
+from rich import box
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Column, Table
 
 from clue_stats import pipeline
 from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_layout, variant_words
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import UsageError, said_of
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import kinds, store
 from clue_stats.typer_app import (
@@ -34,8 +38,6 @@ PathsArgument = typer.Argument(
 
 
 def _check_paths(paths: list[str]) -> None:
-    from pathlib import Path
-
     missing = [p for p in paths if p != "-" and not Path(p).exists()]
     if missing:
         raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
@@ -245,10 +247,7 @@ def games_command(
     json_output: bool = JsonOption,
 ) -> None:
     """List the stored games, newest played first, and count what was set apart."""
-    from rich import box
-    from rich.table import Column, Table
-
-    from clue_stats.analysis.review.post_mortem import left_out
+    from clue_stats.analysis.review.post_mortem import left_out  # deferred: start-up
 
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})
@@ -351,7 +350,7 @@ def export_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Export the tables as Parquet or CSV files (one file a table)."""
-    from clue_stats.ingest.export import export
+    from clue_stats.ingest.export import export  # deferred: start-up
 
     if fmt not in ("parquet", "csv"):
         raise UsageError(T_("--format must be parquet or csv, not {format}", format=repr(fmt)))
@@ -378,9 +377,6 @@ def export_command(
 
 def _dated_folder() -> str:
     """clue-stats-export-YYYY-MM-DD in the working directory; -2, -3, ... when that one is taken."""
-    from datetime import date
-    from pathlib import Path
-
     base = f"clue-stats-export-{date.today().isoformat()}"
     candidate, n = base, 1
     while Path(candidate).exists():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from clue_stats.analysis.words import n_
 from clue_stats.engine import budget
 
 StatesOption = typer.Option(
@@ -31,19 +32,11 @@ SecondsOption = typer.Option(
 
 
 def limits(states: int | None, memory_mb: float | None, seconds: float | None) -> budget.Limits:
-    """The options given, else the environment, else the defaults (a bad variable is a UsageError).
-    Every command that counts asks for them first: on the first run the counting engine is prepared
-    here, saying so (clue_stats.prepare)."""
-    from clue_stats.prepare import prepare_engine
-    from clue_stats.typer_app import err
-
-    found = budget.Limits.from_env(states, memory_mb, seconds)
-    prepare_engine(err)
-    return found
+    """The options given, else the environment, else the defaults (a bad variable is a UsageError)."""
+    return budget.Limits.from_env(states, memory_mb, seconds)
 
 
 def over_budget_note(n: int) -> str:
-    from clue_stats.analysis.words import n_
 
     return n_(n, ", {n} over the budget", ", {n} over the budget") if n else ""
 

@@ -13,7 +13,7 @@ from clue_stats.analysis.words.records import Places
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError, said_of
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.pipeline import read_game_file
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json, printable
 
@@ -60,7 +60,7 @@ def notebook_command(
 ) -> None:
     """The observer's notebook: each card's probability per place, the envelope entropy, the likely
     solutions; counted under the same budget as ingest's."""
-    from clue_stats.engine import budget, deduction
+    from clue_stats.engine import budget, deduction  # deferred: start-up
 
     if not path.is_file():
         raise UsageError(T_("no such file: {path}", path=path))

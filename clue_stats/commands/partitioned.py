@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import typer
 
 from clue_stats.analysis.computers.partitioned import GAMES_PER_PARTITION, run_partitioned
+from clue_stats.analysis.words import _, n_, number
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.typer_app import JsonOption, app, check_output_folder, handled, out, print_json
 
@@ -48,11 +50,8 @@ def partitioned_command(
     if missing:
         raise UsageError(T_("no such file or folder: {paths}", paths=", ".join(missing)))
     check_output_folder(target, "OUT")
-    try:
-        import dask  # noqa: F401
-        import distributed  # noqa: F401
-    except ImportError:
-        raise ClueStatsError(T_("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'")) from None
+    if not all(importlib.util.find_spec(name) for name in ("dask", "distributed")):  # installed, not loaded yet
+        raise ClueStatsError(T_("analyse-partitioned needs Dask: pip install 'clue-stats[dask]'"))
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     summary = run_partitioned(
         sources, target, partitions, workers, scheduler, not light, repartition=not no_repartition, limits=game_limits
@@ -60,8 +59,6 @@ def partitioned_command(
     if json_output:
         print_json(summary.as_dict())
     else:
-        from clue_stats.analysis.words import _, n_, number
-
         rows = ", ".join(f"{table} {number(n)}" for table, n in summary.rows.items())
         out.print(
             _("{games} analysed in {partitions} into {target} (rows: {rows})").format(

@@ -5,11 +5,12 @@ from __future__ import annotations
 import shlex
 
 import typer
+from rich.table import Table
 
 from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, percent, pool_words
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
 from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
@@ -31,9 +32,13 @@ def players_command(
     """List the people: each person's name, the other names merged into it, games and dates."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.table import Table
 
-    from clue_stats.analysis.corpus.ratings import POOLS, duplicate_words, likely_duplicates, player_names
+    from clue_stats.analysis.corpus.ratings import (  # deferred: start-up
+        POOLS,
+        duplicate_words,
+        likely_duplicates,
+        player_names,
+    )
 
     path = database(db)
     with store.read_connection(path) as con:

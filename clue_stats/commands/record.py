@@ -19,9 +19,11 @@ from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, problem_line
 from clue_stats.analysis.words.records import describe
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import kinds
+from clue_stats.ingest import cluelog, kinds
+from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.recording import Recording, header_from_notation, is_header_line
 from clue_stats.typer_app import app, err, handled, out
 
@@ -135,9 +137,6 @@ class _Session:
 
 def _said(recording: Recording, record: dict) -> str:
     """A record taken back, in words (built on the game as it stood before)."""
-    from clue_stats.ingest import cluelog
-    from clue_stats.ingest.raw import RawGame
-
     records = [*recording.records, record]
     game, _problems = cluelog.build_game(RawGame(records=records, lines=[None] * len(records), text=""))
     return describe(game, game.records[-1]) if game is not None else str(record.get("type"))
@@ -169,7 +168,7 @@ def _completer(session: _Session):
 
 def _typed(session: _Session) -> Iterator[tuple[int, str]]:
     """Lines typed at a prompt that names the next record."""
-    import readline
+    import readline  # deferred: start-up (and the terminal is readline's only while lines are typed)
 
     readline.set_completer(_completer(session))
     readline.set_completer_delims(" /:!=,")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,9 +12,11 @@ import typer
 
 from clue_stats.analysis.words import _, n_
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
+from clue_stats.engine import budget
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.ingest import store
+from clue_stats.ingest.store.queries.nights import nights_played
 from clue_stats.typer_app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 
 if TYPE_CHECKING:
@@ -58,8 +62,6 @@ def report_command(
     what refuters gave away and the key moments. With --night (or --from/--until): the night's
     summary and every game of it on one page. What the store lacks is counted under the same
     budget as ingest's; a game stored over the budget is shown as stored, with the reason."""
-    from clue_stats.engine import budget
-
     fmt = fmt.lower()
     if fmt not in FORMATS:
         raise UsageError(T_("--format must be html or md, not {format}", format=repr(fmt)))
@@ -71,25 +73,25 @@ def report_command(
             _night_report(path, nights, fmt, out_file, stored_only, json_output, game_limits)
         return
     assert game_id is not None  # _nights asks for one or the other
-    from clue_stats.analysis.review.post_mortem import gather, post_mortem
-    from clue_stats.analysis.review.rows import suggestion_records
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem  # deferred: start-up
+    from clue_stats.analysis.review.rows import suggestion_records  # deferred: start-up
 
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path, persons=True) as con:
         data = gather(con, game_id)
     if not stored_only:
         data = _completed(data, game_limits)
-    from clue_stats.analysis.review.why import with_reasons
+    from clue_stats.analysis.review.why import with_reasons  # deferred: start-up
 
     with budget.limited(game_limits):  # what post_mortem counts (the entropy of a game stored without analysis)
         pm = post_mortem(data)
     pm = with_reasons(pm, data, game_limits)  # why the suggestions that lost bits did, counted on demand
     if fmt == "html":
-        from clue_stats.analysis.report.html import render_html
+        from clue_stats.analysis.report.html import render_html  # deferred: start-up
 
         text = render_html(pm)
     else:
-        from clue_stats.analysis.report.markdown import render_markdown
+        from clue_stats.analysis.report.markdown import render_markdown  # deferred: start-up
 
         text = render_markdown(pm)
     if out_file is not None and str(out_file) == "-":
@@ -115,7 +117,7 @@ def report_command(
 def _completed(data: ReportData, game_limits: Limits) -> ReportData:
     """The report's data with what the store lacks computed under the budget, saying so on stderr;
     a game stored over the budget as it was stored (counting it again would pass the budget again)."""
-    from clue_stats.analysis.review.post_mortem import missing_analysis, with_analysis
+    from clue_stats.analysis.review.post_mortem import missing_analysis, with_analysis  # deferred: start-up
 
     game_id = data.game.game_id
     if data.over_budget:
@@ -153,7 +155,7 @@ def _nights(game_id: str | None, night: str | None, first: str | None, last: str
     if not asked:
         raise UsageError(T_("give a game id (see `clue-stats games`), or --night DATE, or --from DATE --until DATE"))
     # only for nights: the night's module brings the league's statistics (scipy), seconds to import
-    from clue_stats.analysis.corpus.night import parse_date
+    from clue_stats.analysis.corpus.night import parse_date  # deferred: start-up
 
     if night is not None:  # parse_date: a UsageError for what is not a date
         if first is not None or last is not None:
@@ -177,10 +179,9 @@ def _night_report(
     json_output: bool,
     game_limits: Limits,
 ) -> None:
-    from clue_stats.analysis.corpus.night import gather_night, night_moments
-    from clue_stats.analysis.review.post_mortem import gather, post_mortem
-    from clue_stats.analysis.review.why import with_reasons
-    from clue_stats.ingest.store.queries.nights import nights_played
+    from clue_stats.analysis.corpus.night import gather_night, night_moments  # deferred: start-up
+    from clue_stats.analysis.review.post_mortem import gather, post_mortem  # deferred: start-up
+    from clue_stats.analysis.review.why import with_reasons  # deferred: start-up
 
     first, last = nights
     with store.read_connection(path, persons=True) as con:
@@ -212,11 +213,11 @@ def _night_report(
         pms[d.game.game_id] = with_reasons(post_mortem(d), d, game_limits)
     night_moments(night, pms)
     if fmt == "html":
-        from clue_stats.analysis.report.night_document import render_night_html
+        from clue_stats.analysis.report.night_document import render_night_html  # deferred: start-up
 
         text = render_night_html(night, pms)
     else:
-        from clue_stats.analysis.report.night_document import render_night_markdown
+        from clue_stats.analysis.report.night_document import render_night_markdown  # deferred: start-up
 
         text = render_night_markdown(night, pms)
     if out_file is not None and str(out_file) == "-":
@@ -254,9 +255,6 @@ STEM_LIMIT = 80  # characters of a file name made from an id; file systems allow
 def _file_stem(game_id: str) -> str:
     """A safe file name from a game id (ids come from logs and may hold any character, any number
     of them): a long id is cut and the cut made unique with a hash of the whole id."""
-    import hashlib
-    import re
-
     stem = re.sub(r"[^0-9A-Za-z._-]+", "_", game_id).strip("._") or "report"
     if len(stem) > STEM_LIMIT:
         digest = hashlib.sha256(game_id.encode("utf-8", errors="surrogatepass")).hexdigest()[:12]

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
+from clue_stats.analysis.words import n_
 from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json
 
 SUFFIXES = (".jsonl", ".clue")
@@ -36,8 +37,6 @@ def samples_command(
     if json_output:
         print_json({"folder": str(folder), "files": sorted(files)})
     else:
-        from clue_stats.analysis.words import n_
-
         out.print(
             n_(
                 len(files),

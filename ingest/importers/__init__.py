@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from clue_stats.ingest.formats import Format
 from clue_stats.ingest.importers import cluebot, effect_clue, llm_transcript, reasoner, speedclue, speedclue_py
+from clue_stats.ingest.raw import Format
 
 MODULES: tuple[ModuleType, ...] = (speedclue, speedclue_py, llm_transcript, effect_clue, cluebot, reasoner)
 

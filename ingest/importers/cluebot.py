@@ -22,7 +22,8 @@ from typing import Any
 import yaml
 
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     Unconvertible,

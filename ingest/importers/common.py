@@ -15,7 +15,8 @@ from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, Deck, UnknownName
 from clue_stats.engine.errors import InputError, said_of
-from clue_stats.engine.problems import T_, Problem, Said, listed
+from clue_stats.engine.markers import T_, Said
+from clue_stats.engine.problems import Problem, listed
 
 FORMAT = "clue-log/1"
 FIELD_OF_CATEGORY = {"suspects": "suspect", "weapons": "weapon", "rooms": "room"}

@@ -38,7 +38,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from clue_stats.engine.editions import CATEGORIES, dealt_hand_sizes, slug
-from clue_stats.engine.problems import T_, Problem, Said
+from clue_stats.engine.markers import T_, Said, nT_
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds, strict_json
 from clue_stats.ingest.importers.common import (
     FIELD_OF_CATEGORY,
@@ -505,7 +506,9 @@ class _Notebook:
             record["x-passes-after-refuter"] = after
             self.warn(
                 "import_dropped",
-                T_(
+                nT_(
+                    len(after),
+                    "{where}: {after} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so this pass is left out (kept in x-passes-after-refuter)",
                     "{where}: {after} passed after {refuter} showed a card; clue-log/1 has no answers after a shown card, so these passes are left out (kept in x-passes-after-refuter)",
                     where=where,
                     after=", ".join(after),

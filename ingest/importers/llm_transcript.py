@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import T_, Problem, cut
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem, cut
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,

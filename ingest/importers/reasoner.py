@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,

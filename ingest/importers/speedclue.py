@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clue_stats.engine.editions import Deck, edition
-from clue_stats.engine.problems import T_, Problem
+from clue_stats.engine.markers import T_, nT_
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,
@@ -331,9 +332,10 @@ class _Game:
             self.problems.append(
                 Problem.of(
                     "import_dropped",
-                    T_(
-                        "{n_foreign} line(s) that are not the server's (a player's own output?) were passed over, the first: {text}",
-                        n_foreign=len(self.foreign),
+                    nT_(
+                        len(self.foreign),
+                        "{n} line that is not the server's (a player's own output?) was passed over: {text}",
+                        "{n} lines that are not the server's (a player's own output?) were passed over, the first: {text}",
                         text=repr(first.text[:80]),
                     ),
                     line=first.number,
@@ -381,7 +383,15 @@ class _Game:
     def on_round(self, seat: str, number: int) -> None:
         self.settle(number)
         if missing := [str(s) for s, name in enumerate(self.players) if not name]:
-            raise Unconvertible(T_("seat(s) {missing} are given no hand", missing=", ".join(missing)), "bad_players")
+            raise Unconvertible(
+                nT_(
+                    len(missing),
+                    "seat {missing} is given no hand",
+                    "seats {missing} are given no hand",
+                    missing=", ".join(missing),
+                ),
+                "bad_players",
+            )
         self.active = self.seat(seat)
         self.records.append(located({"type": "turn", "player": self.active}, number))
 

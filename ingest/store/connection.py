@@ -20,7 +20,8 @@ import duckdb
 import polars as pl
 
 from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import T_
+from clue_stats.ingest.store.persons import show_persons
 from clue_stats.ingest.store.schema import ensure_schema, show_today_schema
 
 # The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
@@ -225,8 +226,6 @@ def read_connection(
     one that names every merged name as its person (ingest.store.persons: for what people read)."""
     with Store.open(path, write=False, wait_seconds=wait_seconds) as store:
         if persons:
-            from clue_stats.ingest.store.persons import show_persons
-
             show_persons(store.con)
         yield store
 

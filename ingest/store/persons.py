@@ -15,14 +15,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import duckdb
 
 from clue_stats.ingest.store.schema import TABLES, stored_source
 
-if TYPE_CHECKING:
-    from clue_stats.ingest.store.connection import Store
+
+class Executes(Protocol):
+    """What runs a query: a DuckDB connection, or the store (ingest.store.connection, which imports
+    this module: the store is named by what it does, not imported back)."""
+
+    def execute(self, sql: str, /) -> duckdb.DuckDBPyConnection: ...
+
 
 KEPT_AS_WRITTEN = ("player_merges",)  # the merges themselves name both names
 
@@ -41,7 +46,7 @@ def person_names(merges: Iterable[tuple[str, str]]) -> dict[str, str]:
     return resolved
 
 
-def standing_merges(con: duckdb.DuckDBPyConnection | Store) -> list[tuple[str, str]]:
+def standing_merges(con: Executes) -> list[tuple[str, str]]:
     """The merges not undone, oldest first (none in a database made before merges existed)."""
     try:
         rows = con.execute(

@@ -14,7 +14,8 @@ import polars as pl
 
 from clue_stats.engine.errors import StoreError, UsageError
 from clue_stats.engine.game import Game
-from clue_stats.engine.problems import T_, joined
+from clue_stats.engine.markers import T_
+from clue_stats.engine.problems import joined
 from clue_stats.ingest.cluelog import build_game
 from clue_stats.ingest.kinds import PEOPLE
 from clue_stats.ingest.raw import RawGame

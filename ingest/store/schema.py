@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from clue_stats.engine.errors import StoreError
-from clue_stats.engine.problems import T_
+from clue_stats.engine.markers import N_, T_
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
 
 SCHEMA_VERSION = 1
@@ -23,14 +23,10 @@ SCHEMA_VERSION = 1
 # 2: the whole review by default, who is rated, labels from bits lost, review accuracy, missed_win.
 # 3: the players' statements graded (statements, players.stated_precision and stated_recall).
 # 4: the information gained against expected (suggestions and players).
-ANALYSIS_VERSION = 4
+# 5: the named cards the suggester already knew the place of, and those the refuter held
+#    (suggestions.known_named_cards, refuter_choices).
+ANALYSIS_VERSION = 5
 PSEUDONYM_SECRET = "pseudonym_secret"  # settings key; never exported
-
-
-def N_(text: str) -> str:
-    """A header marked for the catalogues (`make catalogues` extracts it): the dashboard says it in the
-    reader's language where it shows it (ingest imports no analysis, so the marker is its own)."""
-    return text
 
 
 def now() -> datetime:
@@ -238,6 +234,8 @@ TABLES: tuple[Table, ...] = (
             C("accuracy", "DOUBLE", analysis=True, header=N_("accuracy"), unit="share", review=True),
             C("label", "VARCHAR", analysis=True, header=N_("label")),
             C("giveaway_bits", "DOUBLE", analysis=True, unit="bits"),
+            # the named cards the first refuter held (more than 1: they had a choice); the report counts them
+            C("refuter_choices", "INTEGER", analysis=True, since=5, header=N_("cards the refuter could show")),
             C("bits_lost", "DOUBLE", analysis=True, since=2, header=N_("bits lost"), unit="bits", review=True),
             C("gained_bits", "DOUBLE", analysis=True, since=4, header=N_("bits gained"), unit="bits", review=True),
             C(
@@ -247,6 +245,14 @@ TABLES: tuple[Table, ...] = (
                 since=4,
                 header=N_("gained against expected (bits)"),
                 unit="bits",
+            ),
+            C(
+                "known_named_cards",
+                "INTEGER",
+                analysis=True,
+                since=5,
+                header=N_("named cards already known"),
+                review=True,
             ),
         ),
         key=("game_id", "seq"),
@@ -418,23 +424,34 @@ def _present_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     return {(table, column) for table, column in rows}
 
 
-NAMES_CLEANED = "names_cleaned"  # settings key: the stored names were cleaned as ingest.cluelog.clean_name does
+# settings key: the stored names were cleaned as ingest.cluelog.clean_name does (since it also made
+# names that differ only by white space one name: a database cleaned by the rule before is cleaned again)
+NAMES_CLEANED = "names_cleaned_spaces"
 # clean_name in SQL: Unicode's composed form (NFC), without format characters (category Cf) and the
-# Hangul fillers
-_CLEAN_SQL = r"regexp_replace(nfc_normalize({c}), '[\p{{Cf}}\x{{115f}}\x{{1160}}\x{{3164}}\x{{ffa0}}]', '', 'g')"
+# Hangul fillers, every run of white space (str.isspace's: \t-\r, \x1c-\x1f, \x85 and Unicode's
+# separators) one space, none at either end
+_WHITE = r"[\x{{9}}-\x{{d}}\x{{1c}}-\x{{20}}\x{{85}}\p{{Z}}]"
+_CLEAN_SQL = (
+    r"regexp_replace(regexp_replace(regexp_replace(nfc_normalize({c}), "
+    r"'[\p{{Cf}}\x{{115f}}\x{{1160}}\x{{3164}}\x{{ffa0}}]', '', 'g'), "
+    f"'{_WHITE}+', ' ', 'g'), '^ | $', '', 'g')"
+)
 
 
 def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
     """Once per database: the names an older clue-stats stored as typed ("Weiß" with a combining
-    mark, a zero-width space in a name) written as today's ingest writes them, so that one person is
-    one name. The games' records keep their text (a game read back from them is cleaned anew). When
-    two names became one, the league is dropped: the next ingest, merge or delete rates every game
-    again (ratings only follow games' content, not their names)."""
+    mark, a zero-width space in a name, a trailing or no-break space) written as today's ingest
+    writes them, so that one person is one name. The games' records keep their text (a game read
+    back from them is cleaned anew). Two seats of one game whose names become one (``Ann`` and
+    ``Ann`` with a zero-width space) are never left with one name: the later seat becomes ``Ann (2)``
+    in every table of that game. When names became one, the league is dropped: the next ingest,
+    merge or delete rates every game again (ratings only follow games' content, not their names)."""
     if con.execute("SELECT 1 FROM settings WHERE key = ?", [NAMES_CLEANED]).fetchall():
         return
     names = "SELECT name FROM players"
     (before,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
-    changed = 0
+    renamed = _separate_seats(con)
+    changed = len(renamed)
     for table in TABLES:
         for column in table.names(holds="name"):
             clean = _CLEAN_SQL.format(c=column)
@@ -444,9 +461,47 @@ def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
             changed += count
     if changed:
         (after,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
-        if after < before:
+        if after < before or renamed:
             con.execute("DELETE FROM ratings")
     con.execute("INSERT INTO settings VALUES (?, ?)", [NAMES_CLEANED, now().isoformat()])
+
+
+def _separate_seats(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
+    """The seats of one game whose names cleaning would make one: each after the first renamed, in
+    every table of its game, to the clean name and a number free in that game (``Ann (2)``). Returns
+    (game, name as stored, new name)."""
+    clean = _CLEAN_SQL.format(c="name")
+    rows = con.execute(
+        f"SELECT game_id, name, {clean} FROM players WHERE game_id IN ("
+        f"  SELECT game_id FROM players GROUP BY game_id HAVING count(DISTINCT {clean}) < count(DISTINCT name)"
+        ") ORDER BY game_id, seat"
+    ).fetchall()
+    by_game: dict[str, list[tuple[str, str]]] = {}
+    for game_id, name, cleaned in rows:
+        by_game.setdefault(game_id, []).append((name, cleaned))
+    renamed: list[tuple[str, str, str]] = []
+    for game_id, seats in by_game.items():
+        taken = {cleaned for _, cleaned in seats}
+        kept: set[str] = set()
+        for name, cleaned in seats:
+            if cleaned not in kept:
+                kept.add(cleaned)
+                continue
+            k = 2
+            while f"{cleaned} ({k})" in taken:
+                k += 1
+            new = f"{cleaned} ({k})"
+            taken.add(new)
+            renamed.append((game_id, name, new))
+    for game_id, name, new in renamed:
+        for table in TABLES:
+            if "game_id" not in table.names():
+                continue
+            for column in table.names(holds="name"):
+                con.execute(
+                    f"UPDATE {table.name} SET {column} = ? WHERE game_id = ? AND {column} = ?", [new, game_id, name]
+                )
+    return renamed
 
 
 def _stored_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:

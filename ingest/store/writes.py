@@ -14,6 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from clue_stats.engine.problems import Problem
 from clue_stats.ingest.store.connection import Store, read_connection, write_connection
 from clue_stats.ingest.store.schema import (
     ANALYSIS_TABLES,
@@ -192,8 +193,6 @@ def write_batch(db: Store, games: list[GameRows], rejections: list[Rejection], r
     Storing a valid version of an id (or finding it stored already) moves that id's rejected versions
     out of ``rejected`` and their problems out of ``problems`` into ``history``: they are no longer
     current, and Data quality and the replay stop showing them."""
-    from clue_stats.engine.problems import Problem
-
     result = BatchResult()
     at = now()
     with db.atomic():

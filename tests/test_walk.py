@@ -1,0 +1,120 @@
+"""One walk over the record types (engine.game's RecordVisitor, python-chess's visitors): every visitor
+of the program has a method for every record type, so a record type without one fails here, not in a
+user's game.
+
+What a new record type touches (the program's modules; its documentation and catalogues apart):
+engine/game.py (its class, its place in ``Event``, its method in ``RecordVisitor``), then one method
+in each visitor: engine/rules.py (its checks), ingest/cluelog.py (its clue-log/1 fields, read and
+written), ingest/notation_write.py (its notation line) and analysis/words/records.py (its words), and the
+notation's reader where the notation can say it (ingest/notation_parse.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+from clue_stats.engine import game as game_model
+from clue_stats.engine.game import RECORD_TYPES, Record, RecordVisitor, visit, visitor_method, walk
+from clue_stats.ingest import cluelog
+from clue_stats.testing import random_game
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAM = ("engine", "ingest", "analysis", "dashboard", "clue_stats")
+# the visitors the issue asks for (what the test must find: it cannot pass by finding none)
+EXPECTED = {"_DeckCheck", "_PlayCheck", "_RecordFields", "_RecordLine", "_Words"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(parts if parts[0] == "clue_stats" else ("clue_stats", *parts))
+
+
+def _names_a_visitor(base: ast.expr) -> bool:
+    """``RecordVisitor[...]`` or ``game.RecordVisitor[...]`` (or the bare name) as a class's base."""
+    node = base.value if isinstance(base, ast.Subscript) else base
+    return (isinstance(node, ast.Name) and node.id == "RecordVisitor") or (
+        isinstance(node, ast.Attribute) and node.attr == "RecordVisitor"
+    )
+
+
+def visitors() -> dict[str, type]:
+    """Every class of the program that is a visitor of records ('module.Class': class), found in the
+    source (so a visitor in a module no test imports is found too) and imported."""
+    found: dict[str, type] = {}
+    for folder in PROGRAM:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            if "RecordVisitor" not in source:
+                continue
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.ClassDef) and any(_names_a_visitor(b) for b in node.bases):
+                    module = importlib.import_module(_module_name(path))
+                    found[f"{module.__name__}.{node.name}"] = getattr(module, node.name)
+    return found
+
+
+def missing_methods(cls: type) -> list[str]:
+    """The record types' methods the class lacks or leaves abstract."""
+    missing = []
+    for record_type in RECORD_TYPES:
+        method = getattr(cls, visitor_method(record_type), None)
+        if method is None or getattr(method, "__isabstractmethod__", False):
+            missing.append(visitor_method(record_type))
+    return missing
+
+
+def test_every_visitor_has_a_method_for_every_record_type() -> None:
+    found = visitors()
+    assert EXPECTED <= {name.rsplit(".", 1)[1] for name in found}, sorted(found)
+    lacking = {name: missing_methods(cls) for name, cls in found.items() if missing_methods(cls)}
+    assert not lacking, f"visitors without a method for a record type: {lacking}"
+    assert not [name for name, cls in found.items() if inspect.isabstract(cls)]
+
+
+def test_the_check_finds_a_missing_method() -> None:
+    """A visitor without visit_end: the check names it, and abc refuses to make one."""
+    methods = {visitor_method(t): (lambda self, r: r.type) for t in RECORD_TYPES if t is not game_model.End}
+    partial = type("Partial", (RecordVisitor,), methods)
+    assert missing_methods(partial) == ["visit_end"]
+    with pytest.raises(TypeError, match="visit_end"):
+        partial()
+
+
+def _subclasses(cls: type) -> set[type]:
+    return {sub for direct in cls.__subclasses__() for sub in {direct, *_subclasses(direct)}}
+
+
+def test_every_record_type_is_walked() -> None:
+    """Every Record class is in ``Event`` (so in the dispatch), and the base declares exactly one
+    abstract method per record type: a new type cannot be left out of the walk."""
+    assert set(RECORD_TYPES) == _subclasses(Record)
+    assert RecordVisitor.__abstractmethods__ == {visitor_method(t) for t in RECORD_TYPES}
+    assert len({t.type for t in RECORD_TYPES}) == len(RECORD_TYPES)
+
+
+def test_the_clue_log_reader_reads_every_record_type() -> None:
+    """The reader's fields and its method for every type (an ``x-`` record is an extension)."""
+    read = {t.type for t in RECORD_TYPES} - {game_model.Extension.type}
+    assert read == set(cluelog.FIELDS) - {"game"}
+    assert all(callable(getattr(cluelog._Builder, "r_" + kind, None)) for kind in read)
+
+
+def _naming_visitor() -> RecordVisitor[tuple[str, str]]:
+    """A visitor whose every method answers with its own name and the record's type."""
+    methods = {visitor_method(t): (lambda self, r, name=visitor_method(t): (name, r.type)) for t in RECORD_TYPES}
+    visitor: RecordVisitor[tuple[str, str]] = type("Naming", (RecordVisitor,), methods)()
+    return visitor
+
+
+def test_the_walk_calls_each_records_own_method_in_order() -> None:
+    game = random_game(5, n_players=3, n_suggestions=6, wrong_accusations=1)
+    names = _naming_visitor()
+    assert walk(game.records, names) == [(visitor_method(type(r)), r.type) for r in game.records]
+    assert visit(game.records[0], names) == names.visit(game.records[0])
+    assert {type(r) for r in game.records} >= {game_model.Deal, game_model.Suggest, game_model.Accuse}
