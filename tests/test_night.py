@@ -65,7 +65,7 @@ def test_the_night_names_its_moments_and_each_players_rating_change(season_db: P
             "SELECT arg_min(rating_before, game_index), arg_max(rating_after, game_index) FROM ratings "
             "WHERE player = 'Alice' AND game_id IN ('s01', 's02')"
         ).fetchall()[0]
-    row = re.search(r"<tr><td>Alice</td>(.*?)</tr>", page).group(1)
+    row = re.search(r"<tr><td[^>]*>Alice</td>(.*?)</tr>", page).group(1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
     assert cells[0:2] == ["2", "1"]  # games, wins
     assert cells[4] == f"{alice[0]:.1f}" and cells[5].startswith(f"{alice[1]:.1f} (± ")

@@ -121,7 +121,7 @@ def block(b: Block, level: int) -> str:
     if isinstance(b, Table):
         return _table(b)
     if isinstance(b, Figure):
-        from clue_stats.analysis.report.svg_charts import NARROW_WIDTH, WIDTH
+        from clue_stats.analysis.report.svg_charts import NARROW_WIDTH, WIDTH  # deferred: start-up
 
         return (
             f'<figure class="chart" data-chart="{esc(b.name)}"><div class="wide">{b.draw(WIDTH)}</div>'

@@ -262,6 +262,8 @@ def rows_html(
                 text = f'<a href="{html.escape(str(value))}" target="_self">{html.escape(links[column])}</a>'
             else:
                 text = html.escape(_text(value, column))
+                # a path or an address may break after each "/" (a file's name is not cut inside)
+                text = text.replace("/", "/<wbr>")
                 colour = colours.get(column, {}).get(value) if value is not None else None
                 if colour is not None:
                     text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
