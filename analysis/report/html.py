@@ -44,8 +44,8 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; overflow-wrap: anywhere; }
 h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
 .meta { color: #555; margin-top: 0; }
 .table { overflow-x: auto; margin: .6rem 0; }
-table { border-collapse: collapse; font-size: .92rem; }
-th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; font-size: .85rem; }
+th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .35rem; text-align: left; vertical-align: top; }
 th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { margin: 1rem 0; } .chart svg { max-width: 100%; height: auto; } .chart .narrow { display: none; }
 .label-best { color: #1a7a40; } .label-good { color: #4d8a1f; } .label-inaccuracy { color: #9a7b00; }

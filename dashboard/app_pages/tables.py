@@ -193,7 +193,7 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
 
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
-MANY_COLUMNS = 8
+MANY_COLUMNS = 7
 ROWS_CSS = f"""<style>
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
 table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
@@ -201,7 +201,7 @@ table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
 table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,128,128,0.2);
   vertical-align: top; overflow-wrap: break-word; word-break: normal; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
-table.cs-rows.cs-many {{ font-size: 0.8rem; }}
+table.cs-rows.cs-many {{ font-size: 0.75rem; }}
 table.cs-rows.cs-many th, table.cs-rows.cs-many td {{ padding-left: 0.25rem; padding-right: 0.25rem; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
