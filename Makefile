@@ -67,6 +67,7 @@ wheel-check: install
 
 # the benchmarks, one after another (figures, not pass/fail; see docs/performance.md)
 bench: install
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/ingest.py
 	$(BIN)/python benchmarks/simulate.py
 	$(BIN)/python benchmarks/deduction.py

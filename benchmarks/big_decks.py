@@ -1,6 +1,6 @@
 """Benchmark: the exact engine on decks the size of *Clue: Master Detective* (10 suspects, 8 weapons,
 12 rooms), at 3, 4 and 6 players, every view of whole games of notebook play, against the plain
-reference (benchmarks/plain_reference.py, plain_vector_counts) run in the same process.
+reference (clue_stats/testing.py, plain_vector_counts) run in the same process.
 
     .venv/bin/python benchmarks/big_decks.py [--games 3] [--players 3,4,6] [--plain-limit 60]
     .venv/bin/python benchmarks/big_decks.py --wide [--games 2]
@@ -51,13 +51,12 @@ import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.plain_reference import OutOfTime, plain_vector_counts
 from clue_stats.engine import budget, counting, counting_kernel
 from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline, observers
 from clue_stats.engine.game import Suggest
 from clue_stats.engine.simulate import custom_deck, play_game, setup
 from clue_stats.pipeline import read_game_file
-from clue_stats.testing import random_game, small_deck
+from clue_stats.testing import OutOfTime, plain_vector_counts, random_game, small_deck
 
 DECK = (10, 8, 12)
 

@@ -26,9 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import clue_stats.engine.deduction as deduction
-from benchmarks.plain_reference import OutOfTime, plain_entropy, sampled_entropy
 from clue_stats.engine.deduction import entropy_table, knowledge_timeline, observers
-from clue_stats.testing import random_game
+from clue_stats.testing import OutOfTime, plain_entropy, random_game, sampled_entropy
 
 
 def percentile(values: list[float], q: float) -> float:

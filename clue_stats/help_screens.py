@@ -14,13 +14,15 @@ new one is a catalogue's missing message. The arguments' names (``{paths}``) are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+import sys
+import types
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import typer
 import typer.main
-from typer import rich_utils
 
 from clue_stats.analysis import words
 from clue_stats.analysis.words import N_, _
@@ -39,6 +41,62 @@ HELP_OPTION = N_("Show this message and exit.")
 USAGE = N_("Usage:")
 OPTIONS = N_("[OPTIONS]")  # the usage line's placeholder for a command's options
 SUBCOMMANDS = N_("COMMAND [ARGS]...")  # and for a group's command
+
+
+# What typer.rich_utils imports at its top but uses only for a Markdown help text (rich_markup_mode
+# "markdown", which clue-stats does not use) and for a pretty traceback (turned off: `app`'s
+# pretty_exceptions_enable=False): rich.markdown (markdown-it) and rich.traceback (pygments), two
+# thirds of the import time of a help screen.
+_LATER = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+
+
+class _Later(type):
+    """A class standing in for ``module.name`` until it is used: calling it, or reading an attribute
+    of it, imports the real class and hands the call on."""
+
+    def _real(cls) -> Any:
+        return getattr(importlib.import_module(cls.__module__), cls.__name__)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._real()(*args, **kwargs)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(cls._real(), name)
+
+
+def load_rich_utils() -> types.ModuleType:
+    """typer.rich_utils, which draws typer's help and error screens, imported without rich.markdown
+    and rich.traceback (`clue-stats --help` in a third of the time): while it is imported, each of
+    them is a stand-in module whose class (_Later) imports the real one on first use; the stand-ins
+    are gone from sys.modules once it is imported, so any other import gets the real module. A typer
+    that imports something else of them is imported the ordinary way."""
+    if "typer.rich_utils" in sys.modules:
+        return sys.modules["typer.rich_utils"]
+    stand_ins = {}
+    for module, name in _LATER.items():
+        if module not in sys.modules:
+            stand_in = types.ModuleType(module)
+            setattr(stand_in, name, _Later(name, (), {"__module__": module}))
+            stand_ins[module] = sys.modules[module] = stand_in
+    try:
+        return importlib.import_module("typer.rich_utils")
+    except ImportError:
+        sys.modules.pop("typer.rich_utils", None)
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
+        stand_ins.clear()
+        return importlib.import_module("typer.rich_utils")
+    finally:
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
+
+
+def wants_help(args: Sequence[str]) -> bool:
+    """Whether the command line asks for a help screen: --help before any ``--``, or no command."""
+    before = args[: args.index("--")] if "--" in args else args
+    return not before or "--help" in before
 
 
 def _commands(command: Any) -> Iterator[Any]:
@@ -95,6 +153,7 @@ def command(app: typer.Typer, code: str) -> Iterator[Any]:
     if code == words.SOURCE:
         yield built
         return
+    rich_utils = load_rich_utils()
     english = {name: getattr(rich_utils, name) for name in TYPER_WORDS}
     with words.speaking(code):
         said = {name: _(text) for name, text in TYPER_WORDS.items()}

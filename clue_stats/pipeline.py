@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clue_stats import children
 from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
@@ -71,7 +72,7 @@ class Summary:
         rejected = self.games_rejected or any(p.is_error for p in self.problems)
         return ExitCode.INPUT_REJECTED if rejected else ExitCode.OK
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "files_read": self.files_read,
             "files_skipped": self.files_skipped,
@@ -669,7 +670,7 @@ class AnalyseSummary:
     games_left: int = 0  # ... of those, none of whose stages fitted: left as they were
     problems: list[Problem] = field(default_factory=list)  # the over_budget problems of those
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k != "problems"}
         data["problems"] = [
             {"file": p.source_file, "line": p.line, "code": p.code, "severity": p.severity, "message": p.message}

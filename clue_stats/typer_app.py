@@ -26,7 +26,6 @@ from clue_stats.analysis.words import _, error_message
 from clue_stats.engine.errors import ClueStatsError, InputError, StoreError, UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import store
 
 app = typer.Typer(
     name="clue-stats",
@@ -113,6 +112,8 @@ R = TypeVar("R")
 
 def database(db: str | None) -> str:
     """The database file: --db, else $CLUE_STATS_DB, else clue.duckdb in the working folder."""
+    from clue_stats.ingest import store  # deferred: start-up (the store imports DuckDB and polars)
+
     return store.database(db)
 
 

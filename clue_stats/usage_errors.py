@@ -25,7 +25,6 @@ from typing import Any, NoReturn
 import typer
 from rich.panel import Panel
 from rich.text import Text
-from typer import rich_utils
 
 from clue_stats import help_screens
 from clue_stats.analysis import words
@@ -198,6 +197,7 @@ def language(args: Sequence[str]) -> str:
 def show(exc: Any) -> None:
     """A usage error as typer shows it (the usage line, how to ask for help, the message in a
     panel on stderr), in the reader's language."""
+    rich_utils = help_screens.load_rich_utils()
     if words.language() == words.SOURCE:  # typer's own words
         rich_utils.rich_format_error(exc)
         return
@@ -225,6 +225,8 @@ def show(exc: Any) -> None:
 def run(app: typer.Typer) -> NoReturn:
     """Run the app on the command line (sys.argv) as typer's own main does, its usage errors said
     in the reader's language; exit with the command's code (2 for a usage error)."""
+    if help_screens.wants_help(sys.argv[1:]):
+        help_screens.load_rich_utils()  # before typer imports it with all it imports
     try:
         # typer's command with its help in the reader's language; an Exit's code, or what the command returned (None)
         with help_screens.command(app, language(sys.argv[1:])) as command:
@@ -235,6 +237,6 @@ def run(app: typer.Typer) -> NoReturn:
                 show(exc)
         sys.exit(exc.exit_code)
     except typer.Abort:  # end of input at a prompt
-        rich_utils.rich_abort_error()
+        help_screens.load_rich_utils().rich_abort_error()
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ def _date(text: Any) -> date | None:
 ANY = "any"  # the option's value (its words: _any())
 
 
-def _choose(label: str, options: list[Any], key: str, fmt=str) -> Any:
+def _choose(label: str, options: list[Any], key: str, fmt: Callable[[Any], str] = str) -> Any:
     # the options' words made now, in this run's language (a format_func may be called elsewhere)
     shown = {ANY: _any(), **{v: fmt(v) for v in options}}
     value = st.selectbox(label, [ANY, *options], key=key, format_func=shown.__getitem__)

@@ -30,6 +30,7 @@ class Page:
 
 PAGES: tuple[Page, ...] = (
     Page("overview", N_("Overview"), ":material/dashboard:"),  # the first is the default page, at the root
+    Page("record", N_("Record a game"), ":material/edit_note:"),
     Page("night", N_("Game night"), ":material/nightlife:"),
     Page("review", N_("Game review"), ":material/fact_check:"),
     Page("replay", N_("Game replay"), ":material/replay:"),

@@ -35,6 +35,7 @@ from clue_stats.analysis.words import names
 from clue_stats.engine import budget
 from clue_stats.ingest import store
 from clue_stats.ingest.store import KINDS, PEOPLE, GameFilter, GameNotFound, StoreBusy, StoreError, people_first, reads
+from clue_stats.ingest.store.queries import league as league_reads
 from clue_stats.ingest.store.queries import nights as night_reads
 
 __all__ = [
@@ -77,7 +78,8 @@ __all__ = [
 ]
 
 WAIT_SECONDS = 5.0  # a page waits this long for an ingest batch to finish, then says the store is busy
-CACHE: dict[str, Any] = dict(show_spinner=False, max_entries=256, ttl=3600)
+# every read cached alike (st.cache_data typed by its options, not by a dict of them)
+cached = st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 LATEST_GAMES = 8  # games the Overview lists first
 LATEST_NIGHTS = 5  # and nights
 GAME_LIST_LIMIT = 2000  # games offered in the replay's chooser (newest first); any id can be typed
@@ -120,21 +122,21 @@ def _open(path: str) -> AbstractContextManager[store.Store]:
 # ---------------------------------------------------------------- filters and overview
 
 
-@st.cache_data(**CACHE)
+@cached
 def filter_choices(path: str, version: str) -> dict[str, list[Any]]:
     """The values each sidebar filter can take (editions, variants, player counts, sources, dates)."""
     with _open(path) as con:
         return store.filter_choices(con)
 
 
-@st.cache_data(**CACHE)
+@cached
 def selection_size(path: str, version: str, filters: GameFilter) -> int:
     """How many stored games the filters select."""
     with _open(path) as db:
         return reads.selection_size(db, filters)
 
 
-@st.cache_data(**CACHE)
+@cached
 def games_by_players(path: str, version: str, filters: GameFilter) -> dict[int, int]:
     """How many games of the selection were played by each number of players."""
     with _open(path) as db:
@@ -142,7 +144,7 @@ def games_by_players(path: str, version: str, filters: GameFilter) -> dict[int, 
     return {int(n): int(g) for n, g in rows.iter_rows()}
 
 
-@st.cache_data(**CACHE)
+@cached
 def games_by_edition(path: str, version: str, filters: GameFilter) -> tuple[list[str], list[int]]:
     """How many games of the selection each edition has (editions, counts)."""
     with _open(path) as db:
@@ -155,7 +157,7 @@ def edition_name(edition: str) -> str:
     return names.edition_name(edition)
 
 
-@st.cache_data(**CACHE)
+@cached
 def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Counts of the selection and its games by edition, player count, source and month."""
     with _open(path) as db:
@@ -166,12 +168,12 @@ def overview(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     return data
 
 
-@st.cache_data(**CACHE)
+@cached
 def club_latest(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """The Overview's first lines: the selection's latest games (editions by name) and the latest
-    nights of the whole database (analysis.corpus.night: latest_games, latest_nights)."""
+    nights of the whole database (the store's latest_games, analysis.corpus.night's latest_nights)."""
     with _open(path) as con:
-        games = night_stats.latest_games(con, filters, LATEST_GAMES)
+        games = night_reads.latest_games(con, filters, LATEST_GAMES)
         nights = night_stats.latest_nights(con, LATEST_NIGHTS)
     games = games.with_columns(pl.col("edition").map_elements(names.edition_name, return_dtype=pl.Utf8))
     return {"games": games, "nights": nights}
@@ -180,7 +182,7 @@ def club_latest(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
 # ---------------------------------------------------------------- one game
 
 
-@st.cache_data(**CACHE)
+@cached
 def game_choices(path: str, version: str, filters: GameFilter) -> tuple[pl.DataFrame, int]:
     """The newest games of the selection (at most GAME_LIST_LIMIT) and how many there are in all."""
     with _open(path) as con:
@@ -208,7 +210,7 @@ class GameData:
         return over_budget_messages(self.problems.filter(pl.col("code") == "over_budget").to_dicts())
 
 
-@st.cache_data(**CACHE)
+@cached
 def replay_game(path: str, version: str, game_id: str) -> GameData:
     """One game and its rows; raises GameNotFound for an unknown id."""
     with _open(path) as con:
@@ -226,7 +228,7 @@ def replay_game(path: str, version: str, game_id: str) -> GameData:
     )
 
 
-@st.cache_data(**CACHE)
+@cached
 def replay_timeline(path: str, version: str, game_id: str) -> tuple[pl.DataFrame | None, str | None]:
     """Envelope entropy of every observer after every record, and why it is missing (None: it is not).
 
@@ -240,7 +242,7 @@ def replay_timeline(path: str, version: str, game_id: str) -> tuple[pl.DataFrame
     )
 
 
-@st.cache_data(**CACHE)
+@cached
 def notebook(
     path: str, version: str, game_id: str, observer: str | None, seq: int
 ) -> tuple[pl.DataFrame | None, str | None]:
@@ -250,7 +252,7 @@ def notebook(
     return timeline.notebook_within(game, observer, seq, timeline.page_limits())
 
 
-@st.cache_data(**CACHE)
+@cached
 def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, Any]:
     """The review page's read of one game (analysis.review.rows over its post-mortem): the brief,
     the race to the solution, every suggestion and each player's figures, why each suggestion that
@@ -278,7 +280,7 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
     }
 
 
-@st.cache_data(**CACHE)
+@cached
 def puzzle_list(path: str, version: str, player: str | None, night: str | None) -> dict[str, Any]:
     """The Puzzles page's read (analysis.corpus.puzzles): the players with puzzles, the nights, and the
     puzzles of the choice, cards by the edition's names (ids kept as ``*_id``)."""
@@ -303,7 +305,7 @@ def puzzle_list(path: str, version: str, player: str | None, night: str | None) 
     }
 
 
-@st.cache_data(**CACHE)
+@cached
 def puzzle_attempt(
     path: str,
     version: str,
@@ -329,7 +331,7 @@ def puzzle_attempt(
 SUGGESTION_CARDS = ("suspect", "weapon", "room", "best_suspect", "best_weapon", "best_room", "shown_card")
 
 
-@st.cache_data(**CACHE)
+@cached
 def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Gains, accuracy and labels of the selection's suggestions (analysis.corpus.summaries)."""
     with _open(path) as con:
@@ -339,7 +341,7 @@ def suggestion_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
     return data
 
 
-@st.cache_data(**CACHE)
+@cached
 def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """p_correct, turns waited, lucky and unlucky guesses and missed wins (analysis.corpus.summaries)."""
     with _open(path) as con:
@@ -352,7 +354,7 @@ def accusation_stats(path: str, version: str, filters: GameFilter) -> dict[str, 
 # ---------------------------------------------------------------- corpus statistics from analysis
 
 
-@st.cache_data(**CACHE)
+@cached
 def position_effects(path: str, version: str, filters: GameFilter, dimension: str) -> dict[str, pl.DataFrame]:
     """Starting-position effects (analysis.corpus.positions) for one dimension: "turn_order" (with the
     chi-square test over seats), "character" or "start_square". One dimension at a time, because
@@ -365,14 +367,14 @@ def position_effects(path: str, version: str, filters: GameFilter, dimension: st
     return {"effects": effects, **({"seat_test": test} if test is not None else {})}
 
 
-@st.cache_data(**CACHE)
+@cached
 def player_summary(path: str, version: str, filters: GameFilter, by: str) -> pl.DataFrame:
     """Per player (or strategy): games, wins, accuracy, turns waited, missed wins (analysis.corpus.players)."""
     with _open(path) as con:
         return player_stats.player_summary(con, filters, by=by)
 
 
-@st.cache_data(**CACHE)
+@cached
 def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict[str, Any]:
     """The Agents page's read: the games the filters select of any kind, and per agent (program/model
     or name) the figures over the digital and contest games (analysis.corpus.agents)."""
@@ -383,7 +385,7 @@ def agent_summary(path: str, version: str, filters: GameFilter, by: str) -> dict
 # ---------------------------------------------------------------- the league (analysis.corpus.league)
 
 
-@st.cache_data(**CACHE)
+@cached
 def league_view(path: str, version: str, filters: GameFilter, wanted: str | None) -> dict[str, Any]:
     """The Players page's first read, over one connection: the selection's size, its rated pools
     (pool, games, players) and the leaderboard of the pool ``wanted`` (when the selection rates
@@ -399,14 +401,14 @@ def league_view(path: str, version: str, filters: GameFilter, wanted: str | None
     return {"selected": selected, "pools": pools, "pool": pool, "board": board, "duplicates": duplicates}
 
 
-@st.cache_data(**CACHE)
+@cached
 def league_board(path: str, version: str, filters: GameFilter, pool: str) -> pl.DataFrame:
     """The pool's leaderboard over the selection (analysis.corpus.league.leaderboard)."""
     with _open(path) as con:
         return league_stats.leaderboard(con, pool, filters)
 
 
-@st.cache_data(**CACHE)
+@cached
 def league_details(
     path: str,
     version: str,
@@ -426,14 +428,14 @@ def league_details(
             "history": league_stats.history(con, pool, list(course), filters) if course else empty,
             "best": picks.get("best", empty),
             "worst": picks.get("worst", empty),
-            "versus": league_stats.head_to_head(con, pool, [player], None, filters) if player is not None else empty,
-            "matrix": league_stats.head_to_head(con, pool, list(leaders), list(leaders), filters)
+            "versus": league_reads.head_to_head(con, pool, [player], None, filters) if player is not None else empty,
+            "matrix": league_reads.head_to_head(con, pool, list(leaders), list(leaders), filters)
             if len(leaders) >= 2
             else empty,
         }
 
 
-@st.cache_data(**CACHE)
+@cached
 def person_view(path: str, version: str, filters: GameFilter, player: str) -> dict[str, Any]:
     """The Player page's read of one person of the people's league, over one connection: their row of
     the leaderboard (``row``, None when they have no rated game in the selection), their games, the
@@ -451,24 +453,24 @@ def person_view(path: str, version: str, filters: GameFilter, player: str) -> di
             "players": board["player"].to_list(),
             "games": league_stats.person_games(con, pool, player, filters),
             "history": league_stats.history(con, pool, [player], filters),
-            "labels": league_stats.label_counts(con, pool, player, filters),
+            "labels": league_reads.label_counts(con, pool, player, filters),
             "best": picks["best"],
             "worst": picks["worst"],
-            "versus": league_stats.head_to_head(con, pool, [player], None, filters),
+            "versus": league_reads.head_to_head(con, pool, [player], None, filters),
         }
 
 
 # ---------------------------------------------------------------- game nights (analysis.corpus.night)
 
 
-@st.cache_data(**CACHE)
+@cached
 def nights(path: str, version: str) -> list[str]:
     """Every night with a stored game (YYYY-MM-DD), the latest first."""
     with _open(path) as con:
         return list(reversed(night_reads.nights_played(con)))
 
 
-@st.cache_data(**CACHE)
+@cached
 def night_view(path: str, version: str, night: str) -> dict[str, Any]:
     """What the Night page shows of one night (analysis.corpus.night.stored_night): its games in played order
     (``games``), its players with their ratings before and after (``players``), and its moments
@@ -518,7 +520,7 @@ def night_view(path: str, version: str, night: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- data quality
 
 
-@st.cache_data(**CACHE)
+@cached
 def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]:
     """Rejected games (all of them: a rejected game has no trusted edition or date to filter on),
     the warnings kept with the selection's stored games, and the ingest history."""
@@ -526,7 +528,7 @@ def data_quality(path: str, version: str, filters: GameFilter) -> dict[str, Any]
         return reads.data_quality(db, filters)
 
 
-@st.cache_data(**CACHE)
+@cached
 def rejected_problems(path: str, version: str, raw_sha256: str, source_file: str | None) -> tuple[pl.DataFrame, str]:
     """Every problem found in one rejected game, and its original text."""
     with _open(path) as db:

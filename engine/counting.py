@@ -85,12 +85,13 @@ def entropy_of(counts: Iterable[int], total: int) -> float:
     """Entropy in bits of the distribution counts/total (nan when nothing is consistent)."""
     if not total:
         return math.nan
-    # sum n/T log2(T/n) = log2 T - (sum n log2 n) / T
+    # sum n/T log2(T/n) = log2 T - sum (n/T) log2 n: each n/T divided as integers first (exactly
+    # rounded), so a count past a float's range (a deck of 500/500/500) never becomes a float
     acc = 0.0
     for n in counts:
         if n:
-            acc += n * _log2(n)
-    return max(0.0, _log2(total) - acc / total)
+            acc += (n / total) * _log2(n)
+    return max(0.0, _log2(total) - acc)
 
 
 def _log2(n: int) -> float:
@@ -430,12 +431,48 @@ def clear_caches() -> None:
 
 
 @_memo(2_000)
+def _counted(k: Knowledge) -> tuple[Plan, dict[tuple[int, int, int, int], int]]:
+    """The plan of k's count and the deals of each envelope id (one count, shared by the totals
+    and the solutions)."""
+    pl = plan(k)
+    return pl, _run(pl)
+
+
+# What one solution costs the dict of solutions (a 3-tuple of small integers, the count, the entry)
+BYTES_PER_SOLUTION = 200
+
+
+@_memo(2_000)
 def solution_counts_by_index(k: Knowledge) -> dict[tuple[int, int, int], int]:
-    """(suspect, weapon, room) deck indices -> deals; the caller must not change the dict."""
+    """(suspect, weapon, room) deck indices -> deals; the caller must not change the dict. On a big
+    deck with little known the solutions are many more than the envelope ids counted (500 suspects,
+    weapons and rooms: 125 million): their dict is weighed against the budget's memory before it
+    is made."""
     if not k.consistent:
         return {}
-    pl = plan(k)
-    return _expand(k, pl, _run(pl))
+    pl, by_env = _counted(k)
+    current = budget.current()
+    if current is not None and current.limits.memory_mb:
+        held = _solutions(pl, by_env) * BYTES_PER_SOLUTION
+        if held > current.limits.memory_mb * (1 << 20):
+            raise current.stopped(0, 1 << 62, held)
+    return _expand(k, pl, by_env)
+
+
+def _solutions(pl: Plan, by_env: dict[tuple[int, int, int, int], int]) -> int:
+    """How many solutions the envelope ids of a count stand for (before any is ruled out)."""
+    sizes: list[list[int]] = [
+        [1] + [len(m) for m in pl.members[cat]] if pl.open_categories[cat] else [] for cat in range(3)
+    ]
+    total = 0
+    for env, n in by_env.items():
+        if n:
+            ways = 1
+            for cat in range(3):
+                if sizes[cat]:
+                    ways *= sizes[cat][env[cat]]
+            total += ways
+    return total
 
 
 def split_by_holder(k: Knowledge, place: int, cards: tuple[int, ...]) -> dict[int, np.ndarray]:
@@ -520,7 +557,37 @@ def solution_counts(k: Knowledge) -> dict[Triple, int]:
 
 @_memo(50_000)
 def total_count(k: Knowledge) -> int:
-    return sum(solution_counts_by_index(k).values())
+    """The consistent deals, summed over the envelope ids of the count (each standing for as many
+    solutions as its groups' cards), without a dict of every solution (125 million on a deck of
+    500/500/500)."""
+    if not k.consistent:
+        return 0
+    pl, by_env = _counted(k)
+    total = 0
+    for env, n in by_env.items():
+        if n:
+            total += n * math.prod(
+                len(pl.members[cat][env[cat] - 1]) if pl.open_categories[cat] else 1 for cat in range(3)
+            )
+    for excluded in k.excluded:  # a solution ruled out: its deals are not counted
+        total -= _deals_of(pl, by_env, excluded)
+    return total
+
+
+def _deals_of(pl: Plan, by_env: dict[tuple[int, int, int, int], int], triple: tuple[int, int, int]) -> int:
+    """The deals of one solution (deck indices) in a count: those of the envelope id its cards fall in."""
+    env: list[int | None] = []
+    for cat, card in enumerate(triple):
+        if not pl.open_categories[cat]:
+            if card != pl.env_known[cat]:
+                return 0
+            env.append(None)
+            continue
+        gid = next((g for g, cards in enumerate(pl.members[cat], start=1) if card in cards), None)
+        if gid is None:
+            return 0
+        env.append(gid)
+    return sum(n for key, n in by_env.items() if all(want is None or key[cat] == want for cat, want in enumerate(env)))
 
 
 @_memo(50_000)
@@ -535,8 +602,7 @@ def envelope_entropy(k: Knowledge) -> float:
     if k.excluded:
         counts = _expand(k, pl, by_env)
         return entropy_of(counts.values(), sum(counts.values()))
-    total = 0
-    acc = 0.0
+    weighted: list[tuple[int, int]] = []  # (the deals of one solution, how many solutions have them)
     for env, n in by_env.items():
         if not n:
             continue
@@ -544,11 +610,12 @@ def envelope_entropy(k: Knowledge) -> float:
         for cat in range(3):
             if pl.open_categories[cat]:
                 mult *= len(pl.members[cat][env[cat] - 1])
-        total += n * mult
-        acc += mult * n * _log2(n)
+        weighted.append((n, mult))
+    total = sum(n * mult for n, mult in weighted)
     if not total:
         return math.nan
-    return max(0.0, _log2(total) - acc / total)
+    # (n * mult) / total divided as integers first: counts past a float's range never become floats
+    return max(0.0, _log2(total) - sum(((n * mult) / total) * _log2(n) for n, mult in weighted))
 
 
 def count(k: Knowledge) -> Counts:

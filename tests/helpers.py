@@ -1,8 +1,8 @@
 """What the tests share, in one module: where things are, hand-checkable games from the docs, the
-dashboard's test corpus, the deduction tests' brute force, and a season of club games for the league.
-Tests import one another never: what two tests share lives here, and what the tests share with the
-benchmarks (seeded random games, the plain reference programs) in clue_stats/testing.py
-(tests/test_layers.py checks both).
+dashboard's test corpus and a season of club games for the league. Tests import one another never:
+what two tests share lives here; the reference programs (the deduction tests' brute force, the plain
+counting programs) and the seeded random games, which the benchmarks share too, live in
+clue_stats/testing.py (tests/test_layers.py checks both).
 """
 
 from __future__ import annotations
@@ -18,22 +18,12 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from itertools import combinations, product
 from pathlib import Path
 from typing import Any
 
 from clue_stats import pipeline
-from clue_stats.engine.editions import Deck, dealt_hand_sizes, resolve_flags, variant
 from clue_stats.engine.game import (
-    ALL,
-    UNSEEN,
-    Accuse,
-    Deal,
     Game,
-    Peek,
-    Player,
-    Reveal,
-    Suggest,
 )
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog, formats
@@ -341,126 +331,6 @@ LATE_GAME = [
 ]
 
 
-# ---------------------------------------------------------------- the deduction tests' brute force
-
-# Games built from records, and a brute force that reads the records itself (not the engine's
-# Knowledge) and enumerates every deal of a small deck: the spec made executable (event-format.md,
-# "Meaning"): a deal is consistent for an observer after record i when every record up to i that
-# informs the observer holds in it.
-
-
-def make_game(deck: Deck, names, records, duel: bool = False, hand_sizes=None) -> Game:
-    """A Game from record objects; seq is set from the position (the game record is seq 0)."""
-    var = variant("duel" if duel else "standard")
-    numbered = []
-    for i, r in enumerate(records):
-        fields = {k: getattr(r, k) for k in r.__dataclass_fields__ if k not in ("seq", "line", "extra")}
-        numbered.append(type(r)(seq=i + 1, **fields))
-    sizes = hand_sizes or dealt_hand_sizes(len(deck.cards), len(names), var.room_cards)
-    return Game(
-        edition=None,
-        deck=deck,
-        variant=var,
-        flags=resolve_flags(None, var, None),
-        players=tuple(Player(n) for n in names),
-        hand_sizes=tuple(sizes),
-        records=numbered,
-    )
-
-
-def all_deals(game: Game):
-    """Every deal: (envelope triple, {player: frozenset hand}, frozenset room cards)."""
-    deck = game.deck
-    names = game.names
-    sizes = game.hand_sizes
-    aside = game.room_card_count
-    for triple in product(deck.suspects, deck.weapons, deck.rooms):
-        rest = [c for c in deck.cards if c not in triple]
-        for room_cards in combinations(rest, aside):
-            left = [c for c in rest if c not in room_cards]
-            yield from _hands(triple, names, sizes, left, {}, frozenset(room_cards))
-
-
-def _hands(triple, names, sizes, left, hands, room_cards):
-    i = len(hands)
-    if i == len(names):
-        yield triple, dict(hands), room_cards
-        return
-    for hand in combinations(left, sizes[i]):
-        rest = [c for c in left if c not in hand]
-        hands[names[i]] = frozenset(hand)
-        yield from _hands(triple, names, sizes, rest, hands, room_cards)
-        del hands[names[i]]
-
-
-def _record_holds(game: Game, record, deal, observer) -> bool:
-    """Does what the record tells the observer hold in this deal?"""
-    triple, hands, room_cards = deal
-    if isinstance(record, Deal):
-        return record.player != observer or hands[record.player] == frozenset(record.cards)
-    if isinstance(record, Suggest):
-        for response in record.responses:
-            held = hands[response.player]
-            if response.passed:
-                if any(c in held for c in record.cards):
-                    return False
-            elif response.shows != UNSEEN and observer in (record.player, response.player):
-                if response.shows not in held:
-                    return False
-            elif not any(c in held for c in record.cards):
-                return False
-        return True
-    if isinstance(record, Accuse):
-        wrong = record.correct is False or (record.correct is None and game.solution() not in (None, record.cards))
-        return not wrong or triple != record.cards
-    if isinstance(record, Reveal):
-        told = record.to == ALL or (observer is not None and (observer in record.to or observer == record.player))
-        if not told or record.card == UNSEEN:
-            return True
-        if record.player is None:
-            return all(record.card not in h for h in hands.values())
-        return record.card in hands[record.player]
-    if isinstance(record, Peek):
-        if record.player != observer or record.card in (None, UNSEEN):
-            return True
-        return record.card in room_cards
-    return True
-
-
-def violation_seq(game: Game, deal, observer) -> int:
-    """The first seq after which the deal is no longer consistent for the observer (big if never)."""
-    for record in game.records:
-        if not _record_holds(game, record, deal, observer):
-            return record.seq
-    return len(game.records) + 1
-
-
-def brute_counts(game: Game, observer, deals=None):
-    """Per seq: (total, {triple: n}, {card: {place: n}}) over the deals consistent for the observer."""
-    deals = list(all_deals(game)) if deals is None else deals
-    first_bad = [violation_seq(game, d, observer) for d in deals]
-    out = []
-    for seq in range(len(game.records) + 1):
-        solutions: dict = {}
-        places: dict = {c: {} for c in game.deck.cards}
-        total = 0
-        for deal, bad in zip(deals, first_bad):
-            if bad <= seq:
-                continue
-            total += 1
-            triple, hands, room_cards = deal
-            solutions[triple] = solutions.get(triple, 0) + 1
-            for c in triple:
-                places[c]["envelope"] = places[c].get("envelope", 0) + 1
-            for player, hand in hands.items():
-                for c in hand:
-                    places[c][player] = places[c].get(player, 0) + 1
-            for c in room_cards:
-                places[c]["room_cards"] = places[c].get("room_cards", 0) + 1
-        out.append((total, solutions, places))
-    return out
-
-
 # ---------------------------------------------------------------- a season of club games (the league's tests)
 
 # A small hand-made season for the ratings, the Players page and the night report.
@@ -555,3 +425,109 @@ def club_db(root: Path, simulated: int = 3) -> Path:
         workers=1,
     )
     return db
+
+
+# What a browser test measures of a page's layout (tests/test_browser_layout.py): anything wider than
+# the screen, and words broken inside (a single word split over two lines).
+# Run in the page: every visible element whose box reaches past the viewport's right edge (outside a
+# box that scrolls sideways by design, such as Streamlit's data grid, whose cells are drawn in a
+# canvas), and every text node whose word is drawn on two lines (its first and last letter on
+# different line boxes). Returns short descriptions, at most 12 of each.
+MEASURE = r"""
+() => {
+  const width = document.documentElement.clientWidth;
+  const found = { scroll: document.documentElement.scrollWidth - width, wide: [], broken: [] };
+  const describe = (el) => {
+    const id = el.getAttribute && (el.getAttribute('data-testid') || el.className || el.tagName);
+    return `${el.tagName.toLowerCase()}[${String(id).slice(0, 40)}] "${(el.innerText || el.textContent || '').trim().slice(0, 40)}"`;
+  };
+  // Streamlit's data grid draws its cells in a canvas and scrolls them with its key columns pinned
+  const GRID = '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
+  // what scrolls sideways by design: code (a JSON line as it is written), the documentation's own
+  // tables on the Help page (its Markdown, many columns of reference)
+  const SCROLLS = 'pre, code, [data-testid="stCode"], [data-testid="stMarkdownContainer"] table';
+  // what a person cannot see is not measured: the sidebar folded away on a phone, hidden elements
+  const shown = (el) => {
+    if (el.closest('[data-testid="stSidebar"][aria-expanded="false"]')) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= 0) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const clipped = (el) => {
+    for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.overflowX !== 'visible' && e.getBoundingClientRect().right <= width + 1) return true;
+    }
+    return false;
+  };
+  for (const el of document.querySelectorAll('body *')) {
+    if (found.wide.length >= 12) break;
+    if (!shown(el) || el.closest(GRID)) continue;
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (s.position !== 'fixed' && r.right > width + 1 && !clipped(el)) {
+      found.wide.push(`${describe(el)} right=${Math.round(r.right)}`);
+    } else if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1
+               && !['TEXTAREA', 'PRE'].includes(el.tagName) && !el.closest(SCROLLS)) {
+      // a box whose content scrolls sideways: a table cut on the right until one scrolls it
+      found.wide.push(`${describe(el)} scrolls sideways by ${el.scrollWidth - el.clientWidth} px`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node && found.broken.length < 12; node = walker.nextNode()) {
+    const text = node.textContent;
+    if (!text || !text.trim() || !node.parentElement) continue;
+    const parent = node.parentElement;
+    if (!shown(parent) || parent.closest(GRID)) continue;
+    if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEXTAREA', 'CODE', 'PRE'].includes(parent.tagName)) continue;
+    if (parent.closest('pre, code, [data-testid="stCode"], svg')) continue;
+    const re = /[\p{L}\p{N}][\p{L}\p{N}'’:._-]*[\p{L}\p{N}]/gu;
+    let m;
+    while ((m = re.exec(text)) && found.broken.length < 12) {
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (rects.length < 2) continue;
+      // a word longer than its line (a file's path, a long id) must break somewhere: not a fault
+      const whole = rects.reduce((sum, r) => sum + r.width, 0);
+      const room = parent.getBoundingClientRect().right - Math.min(...rects.map(r => r.left));
+      if (whole > room - 1) continue;
+      const tops = new Set(rects.map(r => Math.round(r.top)));
+      if (tops.size < 2) continue;
+      // a hyphen or a slash is a place a word may break: only a break between two letters counts
+      const parts = m[0].split(/[-/]/);
+      if (parts.length > 1) {
+        let inside = false;
+        let at = m.index;
+        for (const part of parts) {
+          range.setStart(node, at);
+          range.setEnd(node, at + part.length);
+          const t = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (t.size > 1) inside = true;
+          at += part.length + 1;
+        }
+        if (!inside) continue;
+      }
+      found.broken.push(`"${m[0]}" in ${describe(parent)}`);
+    }
+  }
+  return found;
+}
+"""
+
+
+def measure(page: Any) -> dict[str, Any]:
+    """The page's overflow in pixels (document), the elements wider than the screen and the words
+    broken inside."""
+    return page.evaluate(MEASURE)
+
+
+def problems(found: dict[str, Any]) -> list[str]:
+    out = []
+    if found["scroll"] > 1:
+        out.append(f"the page scrolls sideways by {found['scroll']} px")
+    out += [f"wider than the screen: {w}" for w in found["wide"]]
+    out += [f"a word broken inside: {b}" for b in found["broken"]]
+    return out

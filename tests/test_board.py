@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from clue_stats.engine.board import Board, BoardFormatError, load_board
 from clue_stats.engine.movement import walk_problem
+from clue_stats.testing import brute_force_ends
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,27 +140,6 @@ def test_unknown_board_lists_the_known_ones() -> None:
         load_board("moon")
 
 
-def _brute_force_ends(board: Board, origin, steps: int, occupied: frozenset) -> set:
-    """Every corridor square where a walk of exactly ``steps`` squares can end (all walks tried)."""
-    ends: set = set()
-
-    def walk(sq, seen, left):
-        if left == 0:
-            ends.add(sq)
-            return
-        for n in board.neighbours(sq):
-            if n not in seen and n not in occupied:
-                walk(n, seen | {n}, left - 1)
-
-    for first in board.first_squares(origin, occupied) if isinstance(origin, str) else [origin]:
-        if isinstance(origin, str):
-            walk(first, {first}, steps - 1)
-        else:
-            walk(first, {first}, steps)
-    ends.discard(origin)
-    return ends
-
-
 corridor_squares = sorted(load_board("classic").corridor)
 origins = st.one_of(st.sampled_from(corridor_squares), st.sampled_from(load_board("classic").rooms))
 
@@ -169,7 +149,7 @@ origins = st.one_of(st.sampled_from(corridor_squares), st.sampled_from(load_boar
 def test_square_moves_find_exactly_the_squares_a_brute_force_finds(classic: Board, origin, steps, blockers) -> None:
     occupied = frozenset(b for b in blockers if b != origin)
     found = dict(classic.square_moves(origin, steps, occupied))
-    assert set(found) == _brute_force_ends(classic, origin, steps, occupied)
+    assert set(found) == brute_force_ends(classic, origin, steps, occupied)
     names = {sq: "someone" for sq in occupied}
     for end, path in found.items():
         assert walk_problem(classic, origin, end, path, steps, names) is None

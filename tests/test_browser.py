@@ -46,6 +46,7 @@ CHARTS = {  # registered page -> the charts it draws on the test corpus (a new p
     "night": 0,  # the latest night: its games, moments and players in words and tables
     "quality": 1,
     "help": 0,
+    "record": 0,  # the setup of a new recording
 }
 
 pytestmark = [

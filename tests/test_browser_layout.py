@@ -11,8 +11,17 @@ import pytest
 
 from clue_stats.analysis import words
 from clue_stats.dashboard import pages
-from tests.helpers import ARGS, CHROMIUM, DUEL_GAME, build_corpus, dashboard_server, settle, shots_folder
-from tests.layout_probe import measure, problems
+from tests.helpers import (
+    ARGS,
+    CHROMIUM,
+    DUEL_GAME,
+    build_corpus,
+    dashboard_server,
+    measure,
+    problems,
+    settle,
+    shots_folder,
+)
 
 pytestmark = [
     pytest.mark.slow,

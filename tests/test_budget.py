@@ -493,6 +493,6 @@ def test_the_games_list_says_which_games_the_budget_analysed_partly(tmp_path, db
     # in German, what was left out is said in German too (from the game's stored problem)
     german = " ".join(runner.invoke(app, ["--lang", "de", "games", "--db", str(db)]).stdout.split())
     assert f"{game_id}: teilweise analysiert: das Zählbudget ließ " in german
-    assert "Verdacht" in german.split("teilweise analysiert")[1] and "suggestion" not in german
+    assert "Verdächtigungen" in german.split("teilweise analysiert")[1] and "suggestion" not in german
     data = json.loads(runner.invoke(app, ["games", "--db", str(db), "--json"]).stdout)
     assert {g["game_id"]: g["analysis_cut"] for g in data["games"]}[game_id] == cut

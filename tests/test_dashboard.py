@@ -535,6 +535,8 @@ def test_an_empty_database_is_explained_on_every_page(tmp_path, monkeypatch, pag
         assert "No game has been rejected" in texts(at) and "No ingest has run" in texts(at)
     elif page == "help":  # the documentation needs no games
         assert [s.label for s in at.selectbox if s.label == "Topic"] and at.markdown
+    elif page == "record":  # a game is recorded into an empty database too
+        assert [b for b in at.button if b.key == "setup_start"]
     else:
         assert "No games in the database yet" in texts(at)
 

@@ -23,8 +23,7 @@ from clue_stats.engine.deduction import (
     solution_counts,
 )
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
-from clue_stats.testing import plain_vector_counts, random_game, small_deck
-from tests.helpers import brute_counts, make_game
+from clue_stats.testing import brute_counts, make_game, plain_vector_counts, random_game, small_deck
 
 SIZES = st.integers(3, 12)
 

@@ -6,8 +6,7 @@ from clue_stats.engine.deduction import first_inconsistent
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Response, Suggest
 from clue_stats.engine.problems import CODES
-from clue_stats.testing import random_game, small_deck
-from tests.helpers import make_game
+from clue_stats.testing import make_game, random_game, small_deck
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 

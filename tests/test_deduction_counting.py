@@ -29,10 +29,9 @@ from clue_stats.engine.deduction import (
 from clue_stats.engine.editions import Deck, dealt_hand_sizes, editions
 from clue_stats.engine.game import ALL, UNSEEN, Deal, Response, Reveal, Suggest
 from clue_stats.engine.knowledge import Knowledge
-from clue_stats.testing import random_game, small_deck
 
 # decks and player counts small enough to enumerate every deal in a moment
-from tests.helpers import all_deals, brute_counts, make_game, violation_seq
+from clue_stats.testing import all_deals, brute_counts, make_game, random_game, small_deck, violation_seq
 
 # decks and player counts small enough to enumerate every deal in a moment
 SMALL = [((3, 3, 4), 2), ((3, 3, 4), 3), ((3, 3, 3), 4), ((2, 2, 3), 4), ((2, 3, 3), 3), ((2, 2, 2), 2)]

@@ -13,8 +13,7 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, End, Move, Response, Reveal, Suggest, Turn
-from clue_stats.testing import random_game
-from tests.helpers import make_game
+from clue_stats.testing import make_game, random_game
 
 DECK = Deck.custom(["Plum", "Green", "Mustard"], ["Rope", "Knife"], ["Hall", "Study"])  # 7 cards, 4 dealt
 

@@ -4,8 +4,7 @@ pass read as the spec reads it."""
 from __future__ import annotations
 
 from clue_stats.engine.game import Suggest
-from clue_stats.testing import small_deck
-from tests.helpers import all_deals, brute_counts, make_game
+from clue_stats.testing import all_deals, brute_counts, make_game, small_deck
 
 
 def test_brute_force_counts_every_deal_once():

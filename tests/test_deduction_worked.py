@@ -22,8 +22,7 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import UNSEEN, Deal, Response, Suggest
-from clue_stats.testing import random_game, small_deck
-from tests.helpers import all_deals, brute_counts, make_game
+from clue_stats.testing import all_deals, brute_counts, make_game, random_game, small_deck
 
 DECK = Deck.custom(["Plum", "Green"], ["Rope", "Knife"], ["Hall", "Study"])
 
@@ -131,6 +130,6 @@ def test_answer_chances_match_enumeration_with_the_one_in_j_rule():
 
 
 def _consistent_for(game, observer, deal, seq):
-    from tests.helpers import violation_seq
+    from clue_stats.testing import violation_seq
 
     return violation_seq(game, deal, observer) > seq

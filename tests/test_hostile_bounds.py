@@ -320,3 +320,37 @@ def test_a_zip_inside_a_zip_is_skipped_and_said(tmp_path):
         ("file_skipped", f"{path}/more.jsonl.gz"),
     ]
     assert "inside a zip archive (unpack it to have it read)" in summary.problems[0].message
+
+
+def test_a_custom_deck_of_500_500_500_cards_is_checked_and_analysed_not_overflowed(tmp_path):
+    """A 12 KB file: 125 million solutions, counts past a float's range. The consistency is counted
+    by envelope groups (no dict of every solution), the entropy divides as integers first, and the
+    run stores the game (before: OverflowError, 'internal error', exit 1)."""
+    deck = {c: [f"{c[0].upper()}{i}" for i in range(500)] for c in ("suspects", "weapons", "rooms")}
+    records = [
+        {"type": "game", "format": "clue-log/1", "id": "big", "edition": "custom", "deck": deck,
+         "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}]},
+        {"type": "suggest", "player": "A", "suspect": "S1", "weapon": "W1", "room": "R1",
+         "responses": [{"player": "B", "shows": None}, {"player": "C", "shows": "?"}]},
+    ]  # fmt: skip
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert path.stat().st_size < 13_000
+    [raw] = [i for i in formats.read_file(path) if isinstance(i, RawGame)]  # type: ignore[union-attr]
+    outcome = pipeline.check(raw, analyse=True)
+    assert outcome.rows is not None, [str(p) for p in outcome.problems]
+    assert {p.code for p in outcome.problems} <= {"no_end", "no_deals", "over_budget"}
+    # the dict of its 125 million solutions is weighed against the memory budget before it is made
+    from clue_stats.engine import budget, counting
+    from clue_stats.engine.knowledge import initial_knowledge
+    from clue_stats.ingest.cluelog import build_game
+
+    game, _ = build_game(raw)
+    assert game is not None
+    knowledge = initial_knowledge(game)
+    counting.clear_caches()
+    with budget.limited(budget.Limits(memory_mb=64)), pytest.raises(budget.BudgetExceeded) as stopped:
+        counting.solution_counts_by_index(knowledge)
+    assert stopped.value.reason == "memory"
+    assert "it was about to hold" in str(stopped.value)
+    assert counting.total_count(knowledge) > 10**308  # counted all the same, past any float

@@ -11,6 +11,7 @@ from clue_stats import pipeline
 from clue_stats.analysis.corpus import league
 from clue_stats.ingest import store
 from clue_stats.ingest.store import GameFilter
+from clue_stats.ingest.store.queries import league as league_reads
 from tests.helpers import SEASON, write_games
 
 
@@ -46,7 +47,7 @@ def test_the_leaderboard_counts_the_season(season_db: Path) -> None:
 
 def test_head_to_head_counts_who_finished_ahead(season_db: Path) -> None:
     with store.read_connection(season_db) as con:
-        versus = league.head_to_head(con, "people", ["Alice"], ["Bob"])
+        versus = league_reads.head_to_head(con, "people", ["Alice"], ["Bob"])
     row = versus.to_dicts()[0]
     # by hand from SEASON: every game of Alice but s04 (11); Alice won
     # s01 s03 s05 s07 s09 s13; Bob won s02 s08 s12; in s10 both went out, Alice after Bob; s11 level

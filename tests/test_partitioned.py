@@ -208,9 +208,9 @@ def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkey
     each game it could not analyse named, and exit 3 when there is one."""
     from typer.testing import CliRunner
 
+    from clue_stats.analysis.computers import partitioned
     from clue_stats.analysis.computers.partitioned import PartitionedSummary
     from clue_stats.cli import app
-    from clue_stats.commands import partitioned
 
     _, exported = corpus
     runner = CliRunner()
@@ -230,7 +230,7 @@ def test_the_command_says_what_it_needs_and_what_it_did(corpus, tmp_path, monkey
         rows = {t: 0 for t in OUTPUT_TABLES} | {"suggestions": 12}
         return PartitionedSummary(partitions=3, games=2, rows=rows, failed=[("g-1", "unknown edition")])
 
-    monkeypatch.setattr(partitioned, "run_partitioned", run)
+    monkeypatch.setattr(partitioned, "run_partitioned", run)  # the command imports it when it runs
     done = runner.invoke(
         app, ["analyse-partitioned", str(exported), str(tmp_path / "out"), "--light", "--workers", "3"]
     )

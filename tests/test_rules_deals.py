@@ -14,7 +14,8 @@ from clue_stats.cli import app
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import Accuse, Deal, Response, Suggest
 from clue_stats.engine.rules import validate
-from tests.helpers import FIXTURES, make_game
+from clue_stats.testing import make_game
+from tests.helpers import FIXTURES
 
 sys.path.insert(0, str(FIXTURES / "invalid"))
 

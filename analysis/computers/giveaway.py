@@ -10,6 +10,7 @@ not known (None).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from clue_stats.engine import deduction
@@ -47,7 +48,7 @@ def giveaway_bits(game: Game, record: Suggest, before: Knowledge) -> float | Non
     return max(entropy.values()) - entropy[record.shower.shows]
 
 
-def giveaway_columns(game: Game, knowledge_before) -> dict[int, float | None]:
+def giveaway_columns(game: Game, knowledge_before: Callable[[str, int], Knowledge]) -> dict[int, float | None]:
     """seq -> giveaway_bits, for every suggestion of the game."""
     return {
         r.seq: giveaway_bits(game, r, knowledge_before(r.player, r.seq)) for r in game.records if isinstance(r, Suggest)

@@ -37,6 +37,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from clue_stats.analysis.computers import GAMES_PER_PARTITION
 from clue_stats.analysis.computers.game_analysis import analyse_within
 from clue_stats.engine.budget import Limits
 from clue_stats.ingest.store import StoreError, game_from_payloads
@@ -45,7 +46,6 @@ from clue_stats.ingest.store.schema import TABLE
 # Rows the analysis computes: the store's analysis tables, and players for first_certain_seq.
 OUTPUT_TABLES = ("suggestions", "information", "accusations", "statements", "players")
 EVENT_COLUMNS = ("game_id", "seq", "line", "payload")
-GAMES_PER_PARTITION = 2000  # enough games that a task's start-up is small next to their analysis
 
 
 @cache

@@ -270,7 +270,7 @@ def suggestions_at(game: Game, records: Sequence[Suggest]) -> Said:
     )
 
 
-def stage(limits: budget.Limits | None) -> contextlib.AbstractContextManager:
+def stage(limits: budget.Limits | None) -> contextlib.AbstractContextManager[object]:
     """A fresh budget for one stage (none: no limit, the engine as a library)."""
     return budget.limited(limits) if limits is not None else contextlib.nullcontext()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import polars as pl
 
@@ -117,7 +118,7 @@ def _of(part: int, whole: int) -> str:
     return _("{part} of {whole}").format(part=number(part), whole=number(whole))
 
 
-def agent_cells(r: dict) -> dict[str, str]:
+def agent_cells(r: dict[str, Any]) -> dict[str, str]:
     """One row of :func:`agent_summary` as people read it, in their language: each figure with its
     interval and what it counts (the dashboard's Agents page and the `agents` command)."""
     return {

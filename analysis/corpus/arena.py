@@ -10,14 +10,17 @@ table is the league's head to head. A tournament's games share their ``source``
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from clue_stats.analysis.corpus.agents import agent_cells, agent_summary
-from clue_stats.analysis.corpus.league import head_to_head, leaderboard, skill_words
+from clue_stats.analysis.corpus.league import leaderboard, skill_words
 from clue_stats.analysis.words import _, number, percent
 from clue_stats.ingest.kinds import CONTEST
 from clue_stats.ingest.store import GameFilter, Store
 from clue_stats.ingest.store.queries import arena as arena_reads
+from clue_stats.ingest.store.queries.league import head_to_head
 
 POOL = "bots"  # the ratings' pool of contest games (analysis.ratings)
 SOURCE = "clue-stats arena"  # the games' source, followed by the tournament's id
@@ -53,7 +56,7 @@ def pairwise(con: Store, tournament: str | None = None) -> pl.DataFrame:
     return head_to_head(con, POOL, players, filters=tournament_filter(tournament))
 
 
-def leaderboard_cells(row: dict) -> dict[str, str]:
+def leaderboard_cells(row: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row as people read it, in their language."""
     wins = _("{figure} ({low} to {high}), {part} of {whole}").format(
         figure=percent(row["win_rate"]),

@@ -146,26 +146,8 @@ def suggestions_of(
     return out
 
 
-def head_to_head(
-    con: Store,
-    pool: str,
-    players: list[str],
-    opponents: list[str] | None = None,
-    filters: GameFilter = GameFilter(),
-) -> pl.DataFrame:
-    """For each player of ``players`` and each opponent (of ``opponents``, else anyone) they sat at
-    one table with: games together, how often the player finished ahead, behind, or level (by the
-    ranks rated), and share_ahead (of the games in which one finished ahead of the other)."""
-    return reads.head_to_head(con, pool, players, opponents, filters)
-
-
 def person_games(con: Store, pool: str, player: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """A player's selected games of the pool, the last played first: game_id, played_at, edition (by
     name), players at the table, rank, won, their rating before and after it."""
     games = reads.person_games(con, pool, player, filters)
     return games.with_columns(pl.col("edition").map_elements(edition_name, return_dtype=pl.Utf8))
-
-
-def label_counts(con: Store, pool: str, player: str, filters: GameFilter = GameFilter()) -> pl.DataFrame:
-    """How many of a player's rated suggestions in the pool's selected games got each label: label, suggestions."""
-    return reads.label_counts(con, pool, player, filters)

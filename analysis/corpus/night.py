@@ -14,14 +14,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-import polars as pl
-
 from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.analysis.review.post_mortem import PostMortem, SuggestionLine, gather, post_mortem
 from clue_stats.analysis.words.records import Places
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
-from clue_stats.ingest.store import GameFilter, Store
+from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.queries import nights as reads
 
 
@@ -192,9 +190,3 @@ def latest_nights(con: Store, limit: int = 5) -> list[dict[str, Any]]:
     order, one entry per game won, persons as the connection names them)."""
     rows = reads.latest_nights(con, limit)
     return [{"night": n, "games": int(c), "winners": list(w or [])} for n, c, w in rows]
-
-
-def latest_games(con: Store, filters: GameFilter, limit: int = 10) -> pl.DataFrame:
-    """The selection's latest games, the last played first (the reverse of played order): game_id,
-    played_at, edition, players (the names in seat order, joined by commas), winner."""
-    return reads.latest_games(con, filters, limit)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import polars as pl
 
@@ -91,7 +92,7 @@ def seat_test(con: Store, filters: GameFilter = GameFilter()) -> pl.DataFrame:
     """The chi-square test of "no seat effect", per (edition, n_players), over the games with a
     winner whose turn order is known: games_won, chi2, df, p_value, and the wins per seat."""
     wins = reads.winning_seats(con, filters)
-    rows: dict[str, list] = {
+    rows: dict[str, list[Any]] = {
         "edition": [],
         "n_players": [],
         "games_won": [],

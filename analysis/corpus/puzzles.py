@@ -62,14 +62,10 @@ def attempt(
     best available gain, its label, and why (may raise budget.BudgetExceeded)."""
     record = game.records[seq - 1]
     assert isinstance(record, Suggest)
-    with budget.limited(limits) if limits is not None else _no_limit():
+    with budget.limited(limits) if limits is not None else contextlib.nullcontext():
         k = deduction.knowledge_timeline(game, record.player)[seq - 1]
         mine = why.asked(k, record.player, cards)
         theirs = why.asked(k, record.player, best)
     lost = max(0.0, best_gain - mine.expected_gain)
     sentence = why.sentence(game, why.Why(seq, record.player, mine, theirs))
     return Attempt(cards, mine.expected_gain, lost, review.label(lost), sentence)
-
-
-def _no_limit():
-    return contextlib.nullcontext()

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import pyarrow as pa
+import polars as pl
 from openskill.models import PlackettLuce
 
 from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
@@ -27,7 +27,7 @@ from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_, Said
 from clue_stats.engine.problems import joined
-from clue_stats.ingest.store import Store
+from clue_stats.ingest.store import Store, frame_of
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries import ratings as reads
 from clue_stats.ingest.store.queries.ratings import register_person_names
@@ -59,7 +59,7 @@ class Seat:
 def rate_games(
     games: Iterable[tuple[str, str, int, list[Seat]]],
     start: dict[str, tuple[float, float]] | None = None,
-) -> tuple[dict[str, list], dict[str, tuple[float, float]]]:
+) -> tuple[dict[str, list[Any]], dict[str, tuple[float, float]]]:
     """Rate games one after another: (game_id, content_sha256, game_index, seats) in played order,
     every person starting from ``start`` (mu, sigma) or from the model's first rating.
 
@@ -74,7 +74,7 @@ def rate_games(
             found = ratings[player] = m.create_rating(list(start.get(player, (m.mu, m.sigma))))
         return found
 
-    cols: dict[str, list] = {
+    cols: dict[str, list[Any]] = {
         c: []
         for c in (
             "game_index",
@@ -110,29 +110,22 @@ def rate_games(
     return cols, state
 
 
-def _table(pool: str, cols: dict[str, list]) -> pa.Table:
+def _table(pool: str, cols: dict[str, list[Any]]) -> pl.DataFrame:
     n = len(cols["game_id"])
-    return pa.table(
+    return frame_of(
         {
-            "pool": pa.array([pool] * n, pa.string()),
-            "game_index": pa.array(cols["game_index"], pa.int32()),
-            "game_id": pa.array(cols["game_id"], pa.string()),
-            "content_sha256": pa.array(cols["content_sha256"], pa.string()),
-            "seat": pa.array(cols["seat"], pa.int32()),
-            "name": pa.array(cols["name"], pa.string()),
-            "player": pa.array(cols["player"], pa.string()),
-            "rank": pa.array(cols["rank"], pa.int32()),
-            "mu_before": pa.array(cols["mu_before"], pa.float64()),
-            "sigma_before": pa.array(cols["sigma_before"], pa.float64()),
-            "mu_after": pa.array(cols["mu_after"], pa.float64()),
-            "sigma_after": pa.array(cols["sigma_after"], pa.float64()),
-            "rating_before": pa.array(
-                [conservative(m, s) for m, s in zip(cols["mu_before"], cols["sigma_before"])], pa.float64()
-            ),
-            "rating_after": pa.array(
-                [conservative(m, s) for m, s in zip(cols["mu_after"], cols["sigma_after"])], pa.float64()
-            ),
-        }
+            "pool": [pool] * n,
+            **{c: cols[c] for c in ("game_index", "game_id", "content_sha256", "seat", "name", "player", "rank")},
+            **{c: cols[c] for c in ("mu_before", "sigma_before", "mu_after", "sigma_after")},
+            "rating_before": [conservative(m, s) for m, s in zip(cols["mu_before"], cols["sigma_before"])],
+            "rating_after": [conservative(m, s) for m, s in zip(cols["mu_after"], cols["sigma_after"])],
+        },
+        {
+            **dict.fromkeys(("pool", "game_id", "content_sha256", "name", "player"), pl.String),
+            **dict.fromkeys(("game_index", "seat", "rank"), pl.Int32),
+            **dict.fromkeys(("mu_before", "sigma_before", "mu_after", "sigma_after"), pl.Float64),
+            **dict.fromkeys(("rating_before", "rating_after"), pl.Float64),
+        },
     )
 
 
@@ -143,7 +136,7 @@ def _first_difference(now: list[tuple[str, str]], stored: list[tuple[str, str]])
     return min(len(now), len(stored))
 
 
-def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, int, pa.Table]]:
+def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, int, pl.DataFrame]]:
     """What the ``ratings`` table needs to match the stored games: (pool, from_index, rows) for every
     pool whose games changed, each recomputed from its first changed game (from the first game of
     every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
@@ -251,7 +244,7 @@ def _seat_words(pools: set[str]) -> str | Said:
     return joined((POOL_SEATS.get(p, p) for p in POOLS if p in pools), "and")
 
 
-def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict]:
+def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict[str, Any]]:
     """Every person of the pools: their name, the other names they played under, games, first and
     last played, their review accuracy over all their rated suggestions (analysis.corpus.review_accuracy) and how
     many were rated, and the merges that made them one (name -> merged into)."""
@@ -281,7 +274,7 @@ def max_edits(a: str, b: str) -> int:
     return 0 if shorter <= 2 else 1 if shorter <= 5 else 2
 
 
-def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
+def likely_duplicates(con: Store, pool: str = "people") -> list[dict[str, Any]]:
     """Pairs of persons of a pool who may be one: names within max_edits of each other (Levenshtein,
     case ignored) who never sat at one table; the one with more games first (the name to keep):
     keep, other, edits, games of each."""
@@ -293,7 +286,7 @@ def likely_duplicates(con: Store, pool: str = "people") -> list[dict]:
     ]
 
 
-def duplicate_words(pair: dict) -> str:
+def duplicate_words(pair: dict[str, Any]) -> str:
     """Why two names look like one person, in words: "1 letter apart, never at one table, 3 and 1 games"."""
     edits = pair["edits"]
     apart = _("the same but for capitals") if edits == 0 else n_(edits, "{n} letter apart", "{n} letters apart")

@@ -10,7 +10,7 @@ To add a section to the summary: write a function returning a :class:`Section` f
 
 from __future__ import annotations
 
-from clue_stats.analysis.corpus.night import Night, NightPlayer, Pick
+from clue_stats.analysis.corpus.night import Night, NightGame, NightPlayer, Pick
 from clue_stats.analysis.report import html, markdown
 from clue_stats.analysis.report.document import (
     META,
@@ -188,7 +188,7 @@ def _players(night: Night) -> Section:
     )
 
 
-def _game(i: int, night_game, pm: PostMortem | None, charts: bool) -> Section:
+def _game(i: int, night_game: NightGame, pm: PostMortem | None, charts: bool) -> Section:
     g = night_game
     where = " · ".join(x for x in (when(g.played_at), g.place) if x)
     return Section(

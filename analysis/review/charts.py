@@ -167,4 +167,7 @@ def race_chart(data: Race, width: int | None = None, height: int = 300) -> alt.L
     chart = alt.layer(*layers).resolve_scale(color="independent", shape="independent", fill="independent")
     # fit the width only: fitted whole, a page's chart squeezes its plot to make room for the legends below
     fit = alt.AutoSizeParams(type="fit-x", contains="padding")
-    return chart.properties(height=height, autosize=fit, **({"width": width} if width is not None else {}))
+    shown: alt.LayerChart = chart.properties(
+        height=height, autosize=fit, **({"width": width} if width is not None else {})
+    )
+    return shown

@@ -21,6 +21,7 @@ from clue_stats.analysis.computers.game_analysis import information_kept
 from clue_stats.analysis.words import _, error_message
 from clue_stats.engine import budget, deduction
 from clue_stats.engine.game import Deal, Game
+from clue_stats.engine.knowledge import Knowledge
 
 
 def entropy_frame(game: Game) -> pl.DataFrame:
@@ -103,7 +104,7 @@ def page_limits() -> budget.Limits:
     return dataclasses.replace(limits, seconds=min(limits.seconds or PAGE_SECONDS, PAGE_SECONDS))
 
 
-def _within(limits: budget.Limits | None) -> contextlib.AbstractContextManager:
+def _within(limits: budget.Limits | None) -> contextlib.AbstractContextManager[object]:
     return budget.limited(limits) if limits is not None else contextlib.nullcontext()
 
 
@@ -149,7 +150,7 @@ def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:
         raise ValueError(f"{observer!r} is not a player of this game")
     k = deduction.knowledge_at(game, observer, seq)
     counts = deduction.count(k)
-    rows: dict[str, list] = {"card": [], "name": [], "category": [], "place": [], "probability": []}
+    rows: dict[str, list[str | float]] = {"card": [], "name": [], "category": [], "place": [], "probability": []}
     for card in game.deck.cards:
         per_place = counts.card_places.get(card, {})
         for place in k.places:
@@ -166,9 +167,9 @@ def notebook_frame(game: Game, observer: str | None, seq: int) -> pl.DataFrame:
 
 def certainty(game: Game) -> dict[str, int | None]:
     """player -> the first seq after which they were certain of the solution (None if never)."""
-    timelines: dict[str, list] = {}
+    timelines: dict[str, list[Knowledge]] = {}
 
-    def timeline(name: str) -> list:
+    def timeline(name: str) -> list[Knowledge]:
         if name not in timelines:
             timelines[name] = deduction.knowledge_timeline(game, name)
         return timelines[name]

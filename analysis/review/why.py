@@ -167,7 +167,7 @@ def game_whys(
         return out, None
     timelines: dict[str, list[Knowledge]] = {}
     try:
-        with budget.limited(limits) if limits is not None else _nothing():
+        with budget.limited(limits) if limits is not None else contextlib.nullcontext():
             for row in wanted:
                 record = records[row["seq"]]
                 if record.player not in timelines:
@@ -177,10 +177,6 @@ def game_whys(
     except budget.BudgetExceeded as exc:
         return out, error_message(exc)
     return out, None
-
-
-def _nothing():
-    return contextlib.nullcontext()
 
 
 def with_reasons(pm: Any, data: Any, limits: budget.Limits | None = None) -> Any:

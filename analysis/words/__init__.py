@@ -136,17 +136,17 @@ def n_(count: int, one: str, many: str, **fields: object) -> str:
 
 def number(value: int) -> str:
     """A whole number: "1,007", "1.007", "1 007"."""
-    return _pattern(language(), 0, False).apply(value, _locale(language()))
+    return str(_pattern(language(), 0, False).apply(value, _locale(language())))
 
 
 def decimal(value: float, places: int = 2) -> str:
     """A number with ``places`` decimals: "0.82", "0,82"."""
-    return _pattern(language(), places, False).apply(value, _locale(language()))
+    return str(_pattern(language(), places, False).apply(value, _locale(language())))
 
 
 def percent(value: float, places: int = 0) -> str:
     """A share as a percentage as the language writes it: "28%", "28 %", "99.5%", "99,5 %"."""
-    return _pattern(language(), places, True).apply(value, _locale(language()))
+    return str(_pattern(language(), places, True).apply(value, _locale(language())))
 
 
 def ordinal(count: int) -> str:
@@ -159,7 +159,7 @@ def ordinal(count: int) -> str:
 
 def significant(value: float, digits: int = 3) -> str:
     """A number to ``digits`` significant digits, no trailing zeros: "0.000123", "12.3", "0,5"."""
-    return _significant(digits).apply(value, _locale(language()))
+    return str(_significant(digits).apply(value, _locale(language())))
 
 
 @cache

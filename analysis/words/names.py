@@ -19,6 +19,7 @@ import polars as pl
 from clue_stats.analysis.words import N_, _
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import CATEGORIES, Deck, Edition, editions, slug
+from clue_stats.engine.game import Game
 from clue_stats.ingest.store import Store
 from clue_stats.ingest.store.queries.names import deck_records
 
@@ -87,13 +88,13 @@ def of_edition(edition_id: str) -> Names:
     return Names(ed.deck, ed.board)
 
 
-def of_game(game) -> Names:  # engine.game.Game (untyped here to keep this import light)
+def of_game(game: Game) -> Names:
     """The names of one game: its edition's, or the deck declared in its log."""
     ed = getattr(game, "edition", None)
     return Names(game.deck, ed.board if ed is not None else None)
 
 
-def of_custom_deck(spec: dict) -> Names:
+def of_custom_deck(spec: dict[str, list[str]]) -> Names:
     """The names of a deck declared in a log (``{"suspects": [...], ...}`` display names)."""
     try:
         return Names(Deck.custom(*(list(spec.get(c) or []) for c in CATEGORIES)))

@@ -174,7 +174,9 @@ def blocks(text: str) -> list[Block]:
     return out
 
 
-def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple]:
+def extract(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
     """Babel's extraction method for a topic (`make catalogues`): each message block, at its line;
     nothing for a topic not :data:`TRANSLATED`."""
     name = getattr(fileobj, "name", "")

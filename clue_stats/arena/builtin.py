@@ -48,7 +48,8 @@ class BuiltinBot:
         handler = getattr(self, "on_" + message.verb, None)
         if handler is None:
             return Message("ok")
-        return handler(message.words)
+        answer: Message = handler(message.words)
+        return answer
 
     def on_reset(self, words: tuple[str, ...]) -> Message:
         n, self.me = int(words[0]), int(words[1])

@@ -22,6 +22,7 @@ import shlex
 import signal
 import subprocess
 import sys
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,7 +142,7 @@ def _die_with_arena() -> None:
 # -- seats
 
 
-class Seat:
+class Seat(ABC):
     """What the referee talks to: ``start``, ``ask`` (one message, one answer), ``finish``."""
 
     def __init__(self, entrant: Entrant):
@@ -152,13 +153,15 @@ class Seat:
     def name(self) -> str:
         return self.entrant.name
 
+    @abstractmethod
     async def start(self, listener: Listener, timeout: float) -> None:
-        raise NotImplementedError
+        """The seat is ready to play (its bot said ``alive``), or a problem says why not."""
 
+    @abstractmethod
     async def ask(self, message: Message, timeout: float) -> Message:
-        raise NotImplementedError
+        """One message to the seat and its answer."""
 
-    async def finish(self) -> None:
+    async def finish(self) -> None:  # noqa: B027 (a built-in seat has nothing to end)
         """The game is over: ``done`` (the bot answers ``dead``) and the end of its process."""
 
 

@@ -8,7 +8,6 @@ from rich.table import Table
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
-from clue_stats.ingest import store
 from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
 
@@ -23,6 +22,7 @@ def agents_command(
     accusations at p < 1, missed wins, rule breaks, stated precision and recall, each with its count
     and 95 % interval."""
     from clue_stats.analysis.corpus.agents import GROUPINGS, agent_cells, agent_summary  # deferred: start-up
+    from clue_stats.ingest import store  # deferred: start-up
 
     if by not in GROUPINGS:
         raise UsageError(T_("--by {by}: one of {groupings}", by=repr(by), groupings=", ".join(GROUPINGS)))

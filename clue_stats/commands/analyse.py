@@ -7,20 +7,11 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from clue_stats.analysis.words import _, decimal, n_, number, problem_layout
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
+from clue_stats.engine.errors import StoreError
 from clue_stats.engine.markers import T_
-from clue_stats.ingest import store
-from clue_stats.pipeline import analyse_store
 from clue_stats.typer_app import DbOption, JsonOption, app, database, err, handled, out, print_json
 
 
@@ -42,10 +33,21 @@ def analyse_command(
 ) -> None:
     """Compute the whole analysis (the review included) of stored games that lack it, were stored
     with --light or --no-analyse, or were analysed by an older version."""
+    from rich.progress import (  # deferred: start-up
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from clue_stats.pipeline import analyse_store  # deferred: start-up
+
     path = database(db)
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     if not Path(path).exists():
-        raise store.StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
+        raise StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
     if sys.stderr.isatty() and not json_output:
         with Progress(
             TextColumn("{task.description}"),

@@ -3,23 +3,20 @@ reviewed (clue_stats.arena; docs/arena.md)."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from clue_stats.analysis.words import _, n_, number, problem_line
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import store
 from clue_stats.typer_app import (
     DbOption,
     JsonOption,
@@ -66,7 +63,18 @@ def arena_command(
 ) -> None:
     """Play a tournament between bots (SpeedClue's protocol over TCP, or JSON lines) and built-in
     strategies; store and review every game; show the leaderboard."""
+    import asyncio  # deferred: start-up
+
+    from rich.progress import (  # deferred: start-up
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     from clue_stats.arena import tournament as t  # deferred: start-up
+    from clue_stats.ingest import store  # deferred: start-up
 
     if not launch_file.is_file():
         raise UsageError(T_("{file}: no such file", file=launch_file))
@@ -136,7 +144,9 @@ def arena_command(
         raise typer.Exit(ExitCode.INPUT_REJECTED)
 
 
-def _print(board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict], dict]) -> None:
+def _print(
+    board: pl.DataFrame, run_id: str, seed: str, result: Result, cells_of: Callable[[dict[str, Any]], dict[str, str]]
+) -> None:
     out.print(
         _("Tournament {tournament} (seed {seed}): {games} played, {stored} stored").format(
             tournament=run_id,

@@ -7,10 +7,6 @@ from rich import box
 from rich.table import Column, Table
 
 from clue_stats.analysis.words import _
-from clue_stats.analysis.words.names import edition_name, of_edition
-from clue_stats.engine.board import load_board
-from clue_stats.engine.editions import UnknownName
-from clue_stats.engine.editions import edition as find_edition
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.markers import T_
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json
@@ -26,6 +22,11 @@ def board_command(
     json_output: bool = JsonOption,
 ) -> None:
     """The fewest moves from each start square into each room."""
+    from clue_stats.analysis.words.names import edition_name, of_edition  # deferred: start-up
+    from clue_stats.engine.board import load_board  # deferred: start-up
+    from clue_stats.engine.editions import UnknownName  # deferred: start-up
+    from clue_stats.engine.editions import edition as find_edition  # deferred: start-up
+
     try:
         ed = find_edition(edition)
     except UnknownName as exc:

@@ -12,7 +12,6 @@ from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
 from clue_stats.ingest import cluelog, formats
-from clue_stats.pipeline import UnknownFormat, read_game_file
 from clue_stats.typer_app import app, check_output_file, err, handled, out, write_file
 
 
@@ -29,6 +28,8 @@ def convert_command(
     out_file: Path | None = typer.Option(None, "--out", help="Write here instead of standard output."),
 ) -> None:
     """Convert a game file to clue-log/1 (or to the tabletop notation); games are checked on the way."""
+    from clue_stats.pipeline import UnknownFormat, read_game_file  # deferred: start-up
+
     if not path.is_file():
         raise UsageError(T_("no such file: {path}", path=path))
     if target not in ("clue-log", "notation"):

@@ -21,7 +21,6 @@ from clue_stats import children
 from clue_stats.analysis.words import _
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, environment, limits
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import store
 from clue_stats.typer_app import DbOption, app, database, err, fail, handled, out
 
 APP = Path(clue_stats.dashboard.__file__).resolve().parent / "app.py"  # the clone's or the installed one
@@ -97,6 +96,8 @@ def dashboard_command(
 ) -> None:
     """Start the Streamlit dashboard on the database (Ctrl+C, SIGTERM or SIGHUP stops it). What a
     page counts (a game stored without analysis, a notebook) counts under the same budget as ingest's."""
+    from clue_stats.ingest import store  # deferred: start-up
+
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     path = Path(database(db)).expanduser().resolve()
     store.check_is_database(path)

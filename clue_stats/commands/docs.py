@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.table import Table
 
 from clue_stats.analysis.words import SOURCE, _
@@ -41,5 +40,7 @@ def docs_command(
     if raw:
         out.file.write(text if text.endswith("\n") else text + "\n")
     else:
+        from rich.markdown import Markdown  # deferred: start-up (markdown-it and pygments)
+
         # our own files, so rich may lay them out: wrapped to the terminal (the text console keeps lines whole)
         Console(highlight=False, emoji=False).print(Markdown(text, hyperlinks=False))

@@ -6,19 +6,17 @@ import functools
 import sys
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich import box
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Column, Table
 
-from clue_stats import pipeline
 from clue_stats.analysis.words import _, decimal, kind_words, n_, problem_layout, variant_words
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
-from clue_stats.ingest import kinds, store
 from clue_stats.typer_app import (
     DbOption,
     JsonOption,
@@ -31,6 +29,9 @@ from clue_stats.typer_app import (
     print_json,
     printable,
 )
+
+if TYPE_CHECKING:
+    from clue_stats import pipeline
 
 PathsArgument = typer.Argument(
     ..., help="Files and folders (read recursively); - reads standard input (clue-log/1 or the notation)."
@@ -106,6 +107,11 @@ def ingest_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Read game records, check every game, store the valid ones and set the others apart."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # deferred: start-up
+
+    from clue_stats import pipeline  # deferred: start-up
+    from clue_stats.ingest import kinds  # deferred: start-up
+
     _check_paths(paths)
     if kind is not None:
         try:
@@ -192,6 +198,8 @@ def validate_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Check game records without a database: every problem as file:line: code: message."""
+    from clue_stats import pipeline  # deferred: start-up
+
     _check_paths(paths)
     summary = pipeline.validate_paths(
         paths, workers=workers, limits=limits(budget_states, budget_memory, budget_seconds)
@@ -223,6 +231,8 @@ def delete_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Remove stored games (ingest a corrected log afterwards)."""
+    from clue_stats import pipeline  # deferred: start-up
+
     path = database(db)
     found = pipeline.delete_games(path, game_ids)
     missing = [g for g in game_ids if g not in found]
@@ -248,6 +258,7 @@ def games_command(
 ) -> None:
     """List the stored games, newest played first, and count what was set apart."""
     from clue_stats.analysis.review.post_mortem import left_out  # deferred: start-up
+    from clue_stats.ingest import kinds, store  # deferred: start-up
 
     try:
         chosen = sorted({kinds.check_kind(k) for k in kind})

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from clue_stats.analysis.words import _, decimal, n_, percent, place_words, problem_layout
-from clue_stats.analysis.words.records import Places
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
-from clue_stats.engine.editions import slug
 from clue_stats.engine.errors import InputError, UsageError, said_of
 from clue_stats.engine.markers import T_
-from clue_stats.pipeline import read_game_file
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json, printable
 
+if TYPE_CHECKING:
+    from clue_stats.engine.game import Game
 
-def _pick_game(games: list, game_id: str | None, path: Path):
+
+def _pick_game(games: list[Game], game_id: str | None, path: Path) -> Game:
     if game_id is not None:
         for game in games:
             if game.game_id == game_id:
@@ -60,7 +61,10 @@ def notebook_command(
 ) -> None:
     """The observer's notebook: each card's probability per place, the envelope entropy, the likely
     solutions; counted under the same budget as ingest's."""
+    from clue_stats.analysis.words.records import Places  # deferred: start-up
     from clue_stats.engine import budget, deduction  # deferred: start-up
+    from clue_stats.engine.editions import slug  # deferred: start-up
+    from clue_stats.pipeline import read_game_file  # deferred: start-up
 
     if not path.is_file():
         raise UsageError(T_("no such file: {path}", path=path))

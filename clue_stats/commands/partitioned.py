@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from clue_stats.analysis.computers.partitioned import GAMES_PER_PARTITION, run_partitioned
+from clue_stats.analysis.computers import GAMES_PER_PARTITION
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits
 from clue_stats.engine.errors import ClueStatsError, UsageError
@@ -43,6 +43,8 @@ def partitioned_command(
 ) -> None:
     """Analyse the games of Parquet exports on a Dask cluster (a local one, or --scheduler's), writing
     OUT/<table>/<partition>.parquet for the suggestions, information, accusations, statements and players tables."""
+    from clue_stats.analysis.computers.partitioned import run_partitioned  # deferred: start-up
+
     if len(paths) < 2:
         raise UsageError(T_("give one or more exports, then the output folder OUT"))
     *sources, target = paths

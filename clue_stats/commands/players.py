@@ -7,11 +7,9 @@ import shlex
 import typer
 from rich.table import Table
 
-from clue_stats import pipeline
 from clue_stats.analysis.words import _, n_, percent, pool_words
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
-from clue_stats.ingest import store
 from clue_stats.typer_app import DbOption, JsonOption, app, database, handled, out, print_json, printable
 
 players_app = typer.Typer(
@@ -39,6 +37,7 @@ def players_command(
         likely_duplicates,
         player_names,
     )
+    from clue_stats.ingest import store  # deferred: start-up
 
     path = database(db)
     with store.read_connection(path) as con:
@@ -112,6 +111,8 @@ def merge_command(
 ) -> None:
     """Record that two names are one person (`players merge "Bob" "Robert"`: Robert is Bob); the
     ratings are computed again. `players unmerge "Robert"` undoes it."""
+    from clue_stats import pipeline  # deferred: start-up
+
     # MergeRefused is a usage mistake: exit 2
     merged, person = pipeline.merge_players(database(db), other, keep, force=force)
     if json_output:
@@ -141,6 +142,8 @@ def unmerge_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Undo a merge: the name is its own person again; the ratings are computed again."""
+    from clue_stats import pipeline  # deferred: start-up
+
     undone = pipeline.unmerge_player(database(db), name)
     if json_output:
         print_json({"unmerged": name if undone else None})

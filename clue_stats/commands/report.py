@@ -15,8 +15,6 @@ from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption
 from clue_stats.engine import budget
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
-from clue_stats.ingest import store
-from clue_stats.ingest.store.queries.nights import nights_played
 from clue_stats.typer_app import DbOption, app, check_output_file, database, err, handled, out, print_json, write_file
 
 if TYPE_CHECKING:
@@ -75,6 +73,7 @@ def report_command(
     assert game_id is not None  # _nights asks for one or the other
     from clue_stats.analysis.review.post_mortem import gather, post_mortem  # deferred: start-up
     from clue_stats.analysis.review.rows import suggestion_records  # deferred: start-up
+    from clue_stats.ingest import store  # deferred: start-up
 
     # read everything, then let the file go before the (slower) rendering
     with store.read_connection(path, persons=True) as con:
@@ -182,6 +181,8 @@ def _night_report(
     from clue_stats.analysis.corpus.night import gather_night, night_moments  # deferred: start-up
     from clue_stats.analysis.review.post_mortem import gather, post_mortem  # deferred: start-up
     from clue_stats.analysis.review.why import with_reasons  # deferred: start-up
+    from clue_stats.ingest import store  # deferred: start-up
+    from clue_stats.ingest.store.queries.nights import nights_played  # deferred: start-up
 
     first, last = nights
     with store.read_connection(path, persons=True) as con:

@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from clue_stats.analysis.words import n_
-from clue_stats.engine.editions import data_files
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.typer_app import JsonOption, app, handled, out, print_json
@@ -25,6 +24,8 @@ def samples_command(
     """Copy the sample games (clue-log/1 and notation files) into a folder: `clue-stats ingest FOLDER` next."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(T_("{folder} is a file, not a folder", folder=folder))
+    from clue_stats.engine.editions import data_files  # deferred: start-up
+
     files = {f"{stem}{suffix}": f for suffix in SUFFIXES for stem, f in data_files("samples", suffix).items()}
     there = sorted(name for name in files if (folder / name).exists())
     if there and not force:

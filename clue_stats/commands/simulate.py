@@ -5,11 +5,9 @@ from __future__ import annotations
 import sys
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.markers import T_
-from clue_stats.ingest.cluelog import write_game
 from clue_stats.typer_app import JsonOption, app, check_output_folder, err, handled, out, print_json
 
 
@@ -38,7 +36,16 @@ def simulate_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
+    from rich.progress import (  # deferred: start-up
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     from clue_stats.engine.simulate import SimulationError, custom_deck, play_game, setup  # deferred: start-up
+    from clue_stats.ingest.cluelog import write_game  # deferred: start-up
 
     specs = [s.strip() for s in strategies.split(",") if s.strip()]
     cards = None

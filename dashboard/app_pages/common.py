@@ -72,7 +72,7 @@ def help_link(topic: str, text: str, anchor: str = "") -> str:
 
 def page_context() -> PageContext:
     """The context app.py set for this run; a page shown without a database stops with a message."""
-    ctx = st.session_state.get(CONTEXT_KEY)
+    ctx: PageContext | None = st.session_state.get(CONTEXT_KEY)
     if ctx is None:
         st.info(_("No database is open."))
         st.stop()
@@ -231,3 +231,20 @@ def category_word(category: str) -> str:
     """A kind of card (the notebook's categories: suspects, weapons, rooms) in the reader's language."""
     said = {"suspects": _("suspects"), "weapons": _("weapons"), "rooms": _("rooms")}
     return said.get(category, category)
+
+
+# Phone first (a page used at the table): buttons and choices at least 44 px high, the size a finger
+# hits (Apple's and Material's guidance); nothing forces the page wider than the screen.
+PHONE_CSS = """
+<style>
+[data-testid="stMain"] button[data-variant], [data-testid="stMain"] button[data-testid^="stBaseButton"] {
+  min-height: 44px; min-width: 44px;
+}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] { overflow-wrap: break-word; }
+</style>
+"""
+
+
+def phone_layout() -> None:
+    """Tap targets of at least 44 px on the page (a page meant for a phone at the table calls it)."""
+    st.markdown(PHONE_CSS, unsafe_allow_html=True)

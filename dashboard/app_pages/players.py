@@ -54,7 +54,8 @@ size = pools.filter(pl.col("pool") == pool).row(0, named=True)
 row = st.columns(4)
 row[0].metric(_("Players"), number(board.height))
 row[1].metric(_("Rated games"), number(size["games"]))
-row[2].metric(_("Most games"), number(board["games"].max()))
+most = board["games"].max()
+row[2].metric(_("Most games"), number(most if isinstance(most, int) else 0))
 row[3].metric(
     _("Missed wins"),
     number(int(board["missed_wins"].sum())) if board["missed_wins"].is_not_null().any() else _("not reviewed"),

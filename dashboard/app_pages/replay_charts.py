@@ -77,7 +77,8 @@ def notebook(card_order: tuple[str, ...], place_order: tuple[str, ...]) -> alt.L
         color=alt.condition(alt.datum.probability > 0.6, alt.value("white"), alt.value("black")),
     )
     # autosize "fit" counts the slanted labels in the height: room for them, then a row per card
-    return (heat + text).properties(height=100 + 22 * len(card_order))
+    chart: alt.LayerChart = (heat + text).properties(height=100 + 22 * len(card_order))
+    return chart
 
 
 def uncertainty(n_records: int, observer: str, seats: tuple[str, ...], table: str) -> alt.LayerChart:
@@ -108,12 +109,13 @@ def uncertainty(n_records: int, observer: str, seats: tuple[str, ...], table: st
     ticks = alt.Chart(alt.NamedData(MARKS)).mark_rule(color="#bbbbbb", strokeDash=[2, 3]).encode(x="seq:Q")
     now = alt.Chart(alt.NamedData(NOW)).mark_rule(color="black", size=2).encode(x="seq:Q")
     fit = alt.AutoSizeParams(type="fit-x", contains="padding")  # the height is the plot's, the legend below it
-    return (ticks + lines + now).properties(height=320, autosize=fit)
+    chart: alt.LayerChart = (ticks + lines + now).properties(height=320, autosize=fit)
+    return chart
 
 
 def gains(observers: tuple[str, ...]) -> alt.Chart:
     """A bar per observer of the bits the current suggestion took from their uncertainty (red: it grew)."""
-    return (
+    chart: alt.Chart = (
         alt.Chart(alt.NamedData(GAINS))
         .mark_bar()
         .encode(
@@ -129,3 +131,4 @@ def gains(observers: tuple[str, ...]) -> alt.Chart:
         )
         .properties(height=60 + 28 * len(observers))
     )
+    return chart

@@ -195,6 +195,7 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
 MANY_COLUMNS = 7
 ROWS_CSS = f"""<style>
+div.cs-rows-box {{ overflow-x: auto; max-width: 100%; }}
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
 table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
   border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
@@ -270,8 +271,10 @@ def rows_html(
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     many = " cs-many" if len(order) >= MANY_COLUMNS else ""  # a wide table: smaller type, so it fits 1280 px
+    # a table still wider than the page scrolls inside its own box; words are never broken to fit it
     return (
-        f'{ROWS_CSS}<table class="cs-rows{many}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f'{ROWS_CSS}<div class="cs-rows-box"><table class="cs-rows{many}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
 

@@ -18,6 +18,7 @@ from clue_stats.ingest.store.connection import (
     Store,
     check_is_database,
     database,
+    frame_of,
     read_connection,
     write_connection,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "StoreError",
     "StoredGame",
     "check_is_database",
+    "frame_of",
     "database",
     "delete_games",
     "ensure_schema",

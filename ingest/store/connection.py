@@ -207,7 +207,7 @@ class Store:
 
     @contextlib.contextmanager
     def registered(self, name: str, data: Any) -> Iterator[None]:
-        """``data`` (an Arrow table) readable as the view ``name`` for the block."""
+        """``data`` (a polars frame, :func:`frame_of`, or an Arrow table) readable as the view ``name`` for the block."""
         self.con.register(name, data)
         try:
             yield
@@ -216,6 +216,17 @@ class Store:
 
     def create_function(self, *args: Any, **kwargs: Any) -> None:
         self.con.create_function(*args, **kwargs)
+
+
+def frame_of(
+    columns: Mapping[str, Sequence[Any]], types: Mapping[str, pl.DataType | type[pl.DataType]] | None = None
+) -> pl.DataFrame:
+    """Rows for DuckDB to read (:meth:`Store.registered`), column by column: a column named in
+    ``types`` of that type, any other of the type of its values. A polars frame, not a pyarrow
+    table: pyarrow's constructors import pandas (0.7 CPU s, more than the rest of a command's
+    start; issue 37) to ask of the values whether they are pandas objects."""
+    given = types or {}
+    return pl.DataFrame([pl.Series(name, values, dtype=given.get(name)) for name, values in columns.items()])
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 
 from clue_stats.engine.errors import StoreError
@@ -41,6 +42,16 @@ ARROW_TYPES = {
     "BOOLEAN": pa.bool_(),
     "TIMESTAMP": pa.timestamp("us"),
     "JSON": pa.string(),
+}
+# the same as polars' types: the rows the store writes are polars frames (connection.frame)
+POLARS_TYPES: dict[str, pl.DataType | type[pl.DataType]] = {
+    "VARCHAR": pl.String,
+    "INTEGER": pl.Int32,
+    "BIGINT": pl.Int64,
+    "DOUBLE": pl.Float64,
+    "BOOLEAN": pl.Boolean,
+    "TIMESTAMP": pl.Datetime("us"),
+    "JSON": pl.String,
 }
 HOLDS = ("name", "text", "path", "hash")  # what a column holds, where that matters for sharing
 
@@ -402,7 +413,7 @@ GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accu
 # Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
 ANALYSIS_TABLES = ("suggestions", "information", "accusations", "statements")
 # ... and the players columns it fills in (Arrow types, for the update).
-PLAYER_ANALYSIS_COLUMNS = {c.name: ARROW_TYPES[c.type] for c in TABLE["players"].columns if c.analysis}
+PLAYER_ANALYSIS_COLUMNS = {c.name: POLARS_TYPES[c.type] for c in TABLE["players"].columns if c.analysis}
 # Columns added after their table was first released: (table, column, type, fill SQL or None).
 MIGRATIONS = tuple((t.name, c.name, c.type, c.fill) for t in TABLES for c in t.columns if c.migrated)
 # the suggestions' columns the review shows with each suggestion, in the table's order (Column.review)

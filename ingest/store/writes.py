@@ -12,10 +12,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
+import polars as pl
 
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest.store.connection import Store, read_connection, write_connection
+from clue_stats.ingest.store.connection import Store, frame_of, read_connection, write_connection
 from clue_stats.ingest.store.schema import (
     ANALYSIS_TABLES,
     GAME_TABLES,
@@ -114,7 +114,7 @@ def _insert(db: Store, table: str, rows: list[dict[str, Any]]) -> None:
     columns = [c for c in TABLE[table].names() if c in given]
     if len(columns) < len(given):
         raise ValueError(f"{table} has no column {', '.join(sorted(given - set(columns)))}")
-    with db.registered("incoming", pa.table({c: [r.get(c) for r in rows] for c in columns})):
+    with db.registered("incoming", frame_of({c: [r.get(c) for r in rows] for c in columns})):
         db.execute(f"INSERT INTO {table} BY NAME SELECT * FROM incoming")
 
 
@@ -253,11 +253,12 @@ def write_batch(db: Store, games: list[GameRows], rejections: list[Rejection], r
         if all_rejections:
             # stored before: matched by file and text together (by text alone, every empty file's
             # rejection would fetch every empty file's row stored before it: n * n over a folder)
-            incoming = pa.table(
+            incoming = frame_of(
                 {
-                    "source_file": pa.array([r.source_file for r in all_rejections], pa.string()),
+                    "source_file": [r.source_file for r in all_rejections],
                     "raw_sha256": [r.raw_sha256 for r in all_rejections],
-                }
+                },
+                {"source_file": pl.String},
             )
             with db.registered("incoming_rejections", incoming):
                 seen = set(
@@ -378,17 +379,15 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
         )
         players = [r for g in games for r in g.tables.get("players", [])]
         if players:
-            frame = pa.table(
+            incoming = frame_of(
                 {
                     "game_id": [r["game_id"] for r in players],
                     "seat": [r["seat"] for r in players],
-                    **{
-                        column: pa.array([r.get(column) for r in players], kind)
-                        for column, kind in PLAYER_ANALYSIS_COLUMNS.items()
-                    },
-                }
+                    **{column: [r.get(column) for r in players] for column in PLAYER_ANALYSIS_COLUMNS},
+                },
+                PLAYER_ANALYSIS_COLUMNS,
             )
-            with db.registered("incoming_players", frame):
+            with db.registered("incoming_players", incoming):
                 assignments = ", ".join(f"{c} = i.{c}" for c in PLAYER_ANALYSIS_COLUMNS)
                 db.execute(
                     f"UPDATE players SET {assignments} FROM incoming_players i "
@@ -396,14 +395,15 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
                 )
         versions = [g.tables["games"][0] for g in games if g.tables.get("games")]
         if versions:
-            frame = pa.table(
+            incoming = frame_of(
                 {
                     "game_id": [v["game_id"] for v in versions],
-                    "analysis_version": pa.array([v.get("analysis_version") for v in versions], pa.int32()),
-                    "analysis_cut": pa.array([v.get("analysis_cut") for v in versions], pa.string()),
-                }
+                    "analysis_version": [v.get("analysis_version") for v in versions],
+                    "analysis_cut": [v.get("analysis_cut") for v in versions],
+                },
+                {"analysis_version": pl.Int32, "analysis_cut": pl.String},
             )
-            with db.registered("incoming_games", frame):
+            with db.registered("incoming_games", incoming):
                 db.execute(
                     "UPDATE games SET analysis_version = i.analysis_version, analysis_cut = i.analysis_cut "
                     "FROM incoming_games i WHERE games.game_id = i.game_id"
@@ -414,7 +414,7 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
 # ---------------------------------------------------------------- the league (analysis/corpus/ratings.py computes)
 
 
-def replace_ratings(db: Store, changes: list[tuple[str, int, pa.Table]]) -> None:
+def replace_ratings(db: Store, changes: list[tuple[str, int, pl.DataFrame]]) -> None:
     """For each (pool, from_index, rows): drop the pool's ratings from that game on and insert the
     recomputed rows, all in one transaction (the earlier games' ratings stay as they are)."""
     if not changes:
@@ -422,7 +422,7 @@ def replace_ratings(db: Store, changes: list[tuple[str, int, pa.Table]]) -> None
     with db.atomic():
         for pool, from_index, rows in changes:
             db.execute("DELETE FROM ratings WHERE pool = ? AND game_index >= ?", [pool, from_index])
-            if rows.num_rows:
+            if rows.height:
                 with db.registered("incoming_ratings", rows):
                     db.execute("INSERT INTO ratings BY NAME SELECT * FROM incoming_ratings")
 

@@ -8,9 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 import polars as pl
-import pyarrow as pa
 
-from clue_stats.ingest.store.connection import Store
+from clue_stats.ingest.store.connection import Store, frame_of
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries.fragments import ORDER_SQL, PLAYED_SQL, POOL_SQL, review_sums, summed
 
@@ -53,7 +52,7 @@ def register_person_names(con: Store) -> dict[str, str]:
     names = person_names(standing_merges(con))
     con.register(
         "person_names",
-        pa.table({"name": pa.array(list(names), pa.string()), "person": pa.array(list(names.values()), pa.string())}),
+        frame_of({"name": list(names), "person": list(names.values())}, {"name": pl.String, "person": pl.String}),
     )
     return names
 
@@ -77,7 +76,7 @@ def ratings_from(con: Store, starts: dict[str, int]) -> tuple[list[tuple[Any, ..
     game_index, game_id, content_sha256, seat, name, player, rank)."""
     con.register(
         "rating_starts",
-        pa.table({"pool": list(starts), "start_index": pa.array(list(starts.values()), pa.int32())}),
+        frame_of({"pool": list(starts), "start_index": list(starts.values())}, {"start_index": pl.Int32}),
     )
     try:
         states = con.execute(
