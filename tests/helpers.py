@@ -8,6 +8,7 @@ clue_stats/testing.py (tests/test_layers.py checks both).
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import re
@@ -531,3 +532,10 @@ def problems(found: dict[str, Any]) -> list[str]:
     out += [f"wider than the screen: {w}" for w in found["wide"]]
     out += [f"a word broken inside: {b}" for b in found["broken"]]
     return out
+
+
+def html_column(table: str, label: str) -> list[str]:
+    """The cells of one column of a table drawn by the dashboard's rows (each cell carries its header as
+    data-label), as a person reads them: tags dropped, entities unescaped."""
+    cells = re.findall(rf'<td data-label="{re.escape(label)}"[^>]*>(.*?)</td>', table, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in cells]

@@ -182,7 +182,9 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
         st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
     with st.container(key=f"cs-cards-{n}"):
         links = {c: _("open replay") for c in frame.columns if c == "replay"}
-        st.html(rows_html(frame.head(PHONE_ROWS), first, links=links))
+        # a card's headers are the grid's: a page's own label for a column where it gives one
+        labels = {c: v["label"] for c, v in config.items() if isinstance(v, dict) and v.get("label")}
+        st.html(rows_html(frame.head(PHONE_ROWS), first, links=links, headers=labels))
         if frame.height > PHONE_ROWS:
             st.caption(
                 _("The first {shown} of {rows} rows; a wider screen shows them all, sortable.").format(
