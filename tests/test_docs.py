@@ -34,6 +34,19 @@ def test_every_file_of_docs_is_a_topic_listed_by_the_command():
     assert all(name in table for name in DOCS) and "clue-stats docs TOPIC" in table
 
 
+@pytest.mark.parametrize(
+    ("code", "title"), [("en", "Record a game"), ("de", "Partie aufzeichnen"), ("sv", "Spela in ett parti")]
+)
+def test_recording_a_game_is_the_first_topic_in_every_language(code: str, title: str) -> None:
+    """A club's first question is how a game gets in: "Record a game" leads the list, in the reader's
+    language (the topic is translated, not left English)."""
+    assert json.loads(runner.invoke(app, ["docs", "--json"]).stdout)["topics"][0]["name"] == "recording"
+    result = runner.invoke(app, ["--lang", code, "docs"], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    rows = [line.strip().split(None, 1) for line in result.stdout.splitlines() if line.strip()]
+    assert rows[1] == ["recording", title]  # the first row under the table's head
+
+
 def test_a_topic_is_printed_with_its_links_naming_the_command():
     raw = runner.invoke(app, ["docs", "analysis", "--raw"])
     assert raw.exit_code == 0

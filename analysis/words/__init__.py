@@ -28,11 +28,7 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from babel import Locale
-from babel.dates import format_date, format_time
-from babel.numbers import NumberPattern, parse_pattern
+from typing import TYPE_CHECKING, Any
 
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.markers import MESSAGE_LIMIT, T_, Said
@@ -40,6 +36,10 @@ from clue_stats.engine.markers import (
     N_ as N_,  # the marker is engine.markers'; the display's words offer it with _ and n_
 )
 from clue_stats.engine.problems import Problem
+
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.numbers import NumberPattern
 
 DOMAIN = "clue_stats"
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"  # analysis/locale, beside the rooms
@@ -164,17 +164,23 @@ def significant(value: float, digits: int = 3) -> str:
 
 @cache
 def _significant(digits: int) -> NumberPattern:
+    from babel.numbers import parse_pattern  # deferred: start-up (babel: numbers and dates, not the help)
+
     return parse_pattern("@" + "#" * (digits - 1))
 
 
 @cache
 def _locale(code: str) -> Locale:
+    from babel import Locale  # deferred: start-up
+
     return Locale.parse(code)
 
 
 @cache
 def _pattern(code: str, places: int, share: bool) -> NumberPattern:
     """The parsed number pattern of a language (a report formats a number per cell: parsed once)."""
+    from babel.numbers import parse_pattern  # deferred: start-up
+
     if not share:
         return parse_pattern("#,##0." + "0" * places if places else "#,##0")
     pattern = _locale(code).percent_formats[None].pattern
@@ -191,6 +197,8 @@ def when(text: str | None) -> str | None:
     kept as it is."""
     if not text:
         return text
+    from babel.dates import format_date, format_time  # deferred: start-up
+
     try:
         if len(text) <= 10:
             return format_date(date.fromisoformat(text), "long", locale=language())

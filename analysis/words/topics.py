@@ -37,6 +37,7 @@ DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's 
 # engine counts, its measurements, how to add a language) is written for the project's developers
 # and stays English; the Help page says so.
 TRANSLATED = (
+    "recording",
     "getting-started",
     "event-format",
     "notation",
@@ -51,6 +52,7 @@ TRANSLATED = (
 # The order a user reads them in: writing games down, getting them in, what is computed and shown,
 # then the reference and the measurements. A file not named here comes after, by name.
 READING_ORDER = (
+    "recording",
     "getting-started",
     "event-format",
     "notation",

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from clue_stats.engine.editions import CATEGORIES, Deck, edition
 from clue_stats.engine.markers import T_, Said
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest import kinds, strict_json
+from clue_stats.ingest import kinds
 from clue_stats.ingest.importers.common import (
     Unconvertible,
     fault,
@@ -46,98 +44,13 @@ EDITION = "us-classic"
 NOBODY = "nobody"
 
 
-_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
-
-
-class _Refused(yaml.constructor.ConstructorError):
-    """A value the sheet may not hold (a number too long to read, a key given twice)."""
-
-    def __init__(self, code: str, message: str | Said, node: yaml.Node):
-        super().__init__(None, None, str(message), node.start_mark)
-        self.code, self.said = code, message
-
-
-class _DetectLoader(_BASE_LOADER):  # type: ignore[valid-type,misc]
-    """The safe loader for recognising a sheet: a number too long to read is 0 here (read says so)."""
-
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        if sum(c.isdigit() for c in str(node.value)) > strict_json.MAX_DIGITS:
-            return self.too_long(node)
-        value: int = super().construct_yaml_int(node)
-        return value
-
-    def too_long(self, node: yaml.ScalarNode) -> int:
-        return 0
-
-
-class _LOADER(_DetectLoader):
-    """The safe loader, refusing what YAML would read silently or with a bare ValueError."""
-
-    def too_long(self, node: yaml.ScalarNode) -> int:
-        digits = sum(c.isdigit() for c in str(node.value))
-        raise _Refused(
-            "bad_value",
-            T_(
-                "a number of {digits} digits (at most {max_digits} are read)",
-                digits=format(digits, ","),
-                max_digits=format(strict_json.MAX_DIGITS, ","),
-            ),
-            node,
-        )
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
-            if key in seen:
-                raise _Refused(
-                    "duplicate_key", T_("the key {key} appears twice in one mapping", key=repr(key)), key_node
-                )
-            seen.add(key)
-        mapping: dict[Any, Any] = super().construct_mapping(node, deep)
-        return mapping
-
-
-_DetectLoader.add_constructor("tag:yaml.org,2002:int", _DetectLoader.construct_yaml_int)
-
-
-def _parse(text: str) -> tuple[Any, yaml.Node | None]:
-    """The sheet's data and its node tree (which keeps the line of every event), from one parse."""
-    loader = _LOADER(text)
-    try:
-        node = loader.get_single_node()
-        if node is not None:
-            _refuse_aliases(node)
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return data, node
-
-
-def _refuse_aliases(root: yaml.Node) -> None:
-    """A sheet is a tree: a node reached twice is a YAML alias (``*name``), which a cluebot sheet
-    never writes and which lets a few lines stand for millions of events ("billion laughs")."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            raise _Refused("bad_import", T_("the sheet repeats a part with a YAML alias (*name); write it out"), node)
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            stack.extend(n for pair in node.value for n in pair)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-
-
 def detect(text: str, filename: str | None = None) -> bool:
     """A mapping with ``setup.players`` (each a ``name`` with ``cards`` or ``card_count``) and ``events``."""
     if "setup" not in text or "players" not in text:
         return False
-    try:
-        data = yaml.load(text, Loader=_DetectLoader)
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return False
+    from clue_stats.ingest.importers.cluebot_yaml import detected  # deferred: start-up (PyYAML, when a sheet is read)
+
+    data = detected(text)
     if not isinstance(data, dict) or "events" not in data or not isinstance(data.get("setup"), dict):
         return False
     players = data["setup"].get("players")
@@ -149,6 +62,14 @@ def detect(text: str, filename: str | None = None) -> bool:
 
 
 def read(text: str, source_file: str | None = None) -> ReadResult:
+    from clue_stats.ingest.importers.cluebot_yaml import (  # deferred: start-up (PyYAML, when a sheet is read)
+        Refused,
+        YAMLError,
+        event_lines,
+        line_of,
+        parse,
+    )
+
     result = ReadResult()
 
     def fail(message: str | Said, line: int | None = 1, code: str = "bad_import") -> ReadResult:
@@ -156,25 +77,25 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
         return result
 
     try:
-        data, root = _parse(text)
-    except yaml.YAMLError as exc:
+        data, root = parse(text)
+    except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        if isinstance(exc, _Refused):
+        if isinstance(exc, Refused):
             return fail(exc.said, line, exc.code)
         return fail(T_("not YAML: {value}", value=getattr(exc, "problem", None) or exc), line)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
         return fail(T_("not a cluebot sheet: a mapping with 'setup' and 'events' is expected"))
     events = data.get("events") or []
     if not isinstance(events, list):
-        return fail(T_("'events' must be a list of events"), _line(root, "events"))
+        return fail(T_("'events' must be a list of events"), line_of(root, "events"))
     sheet = _Sheet(source_file)
     try:
-        sheet.setup(data["setup"], _line(root, "setup"))
+        sheet.setup(data["setup"], line_of(root, "setup"))
     except Unconvertible as exc:
-        result.problems.append(problem(exc, _line(root, "setup"), source_file))
+        result.problems.append(problem(exc, line_of(root, "setup"), source_file))
         return result
-    lines = _event_lines(root, len(events))
+    lines = event_lines(root, len(events))
     for event, line in zip(events, lines):
         try:
             sheet.event(event, line)
@@ -184,22 +105,6 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
             sheet.problems.append(fault(exc, line, source_file))
     result.games.append(sheet.raw(text))
     return result
-
-
-def _line(root: yaml.Node | None, key: str) -> int | None:
-    if isinstance(root, yaml.MappingNode):
-        for k, _v in root.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k.start_mark.line + 1
-    return None
-
-
-def _event_lines(root: yaml.Node | None, count: int) -> list[int | None]:
-    if isinstance(root, yaml.MappingNode):
-        for k, v in root.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == "events" and isinstance(v, yaml.SequenceNode):
-                return [item.start_mark.line + 1 for item in v.value]
-    return [None] * count
 
 
 class _Sheet:
