@@ -122,6 +122,7 @@ def watch(path: Path, seen: str) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="clue-stats", page_icon=":material/search:", layout="wide")
+    common.page_layout()
     speak_the_readers_language()
     path = queries.database_path()
     version = queries.store_version(path)

@@ -269,6 +269,8 @@ def game_review(path: str, version: str, game_id: str, lang: str) -> dict[str, A
     return {
         "brief": pm.brief,
         "race": review.race(pm),
+        "moments": pm.moments,  # the report's key moments, computed once in the post-mortem
+        "names": pm.names,
         "suggestions": pl.DataFrame(review.suggestion_rows(pm, data), infer_schema_length=None),
         "players": pl.DataFrame(review.player_rows(pm, data), infer_schema_length=None),
         "missing": missing,

@@ -25,9 +25,10 @@ from clue_stats.analysis.corpus import league as league_stats
 from clue_stats.analysis.corpus import positions as position_stats
 from clue_stats.analysis.review import timeline
 from clue_stats.analysis.words.names import edition_name, of_edition
+from clue_stats.analysis.words.records import describe_seq
 from clue_stats.dashboard import pages, queries
 from clue_stats.ingest import store
-from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus, open_app
+from tests.helpers import DUEL_GAME, ODD_SOURCE, ROOT, SAMPLES, XSS_GAME, XSS_NAME, build_corpus, html_column, open_app
 
 pytestmark = pytest.mark.slow  # about a second or more a test: make test-fast leaves them out
 
@@ -252,10 +253,11 @@ def test_replay_steps_through_a_game_and_shows_the_deduction(corpus, monkeypatch
     assert at.slider(key="replay_seq").value == 0
 
     # when each player became certain, as the analysis stored it
-    table = at.dataframe[0].value
+    table = next(h.value for h in at.get("html") if 'data-label="at that record"' in h.value)
     certain = dict(sql(corpus, "SELECT name, first_certain_seq FROM players WHERE game_id = ?", [DUEL_GAME]))
-    shown = {p: (int(s) if s not in ("", None) else None) for p, s in zip(table["player"], table["first_certain_seq"])}
-    assert shown == certain  # a blank, not "None", for a player never certain
+    expected = {p: describe_seq(game, s) if s is not None else "never certain" for p, s in certain.items()}
+    shown = dict(zip(html_column(table, "player"), html_column(table, "at that record"), strict=True))
+    assert shown == expected  # the record in words; "never certain" for a player who never was
 
 
 def test_replay_of_a_game_with_unknown_hands_says_the_view_is_partial(corpus, monkeypatch):
@@ -315,10 +317,14 @@ def test_names_and_notes_with_html_are_shown_as_text(corpus, monkeypatch):
         own = "|".join(p.slug for p in pages.PAGES)
         assert not re.search(rf"(?<!\\)\]\((?!(?:{own})\?)", value), value
         assert getattr(element.proto, "allow_html", False) is False
-    assert not at.get("html")
-    # tables hold the names as data
+    # the only HTML is the page's own constant style and tables whose every value is escaped
+    for block in at.get("html"):
+        value = str(block.value)
+        assert "<script" not in value and "<img" not in value, value
+    # tables hold the names as text
     at.switch_page("app_pages/players.py").run()
-    assert XSS_NAME in list(at.dataframe[0].value["player"])
+    league_table = next(h.value for h in at.get("html") if 'data-label="player"' in h.value)
+    assert XSS_NAME in html_column(league_table, "player") and "<script>" not in league_table
 
 
 # ---------------------------------------------------------------- corpus pages
@@ -461,6 +467,11 @@ def test_positions_page_shows_effects_and_tests_in_words_per_player_count(corpus
         assert plotted(dimension) == expected(dimension, n) != []
 
 
+def league_table(at: AppTest) -> str:
+    """The Players page's league: rows drawn as HTML (a card a player on a phone)."""
+    return next(h.value for h in at.get("html") if 'data-label="player"' in h.value)
+
+
 def test_players_page_is_the_league_of_each_pool(corpus, monkeypatch):
     at = open_app(corpus, monkeypatch, "players")
     assert_clean(at)
@@ -469,17 +480,17 @@ def test_players_page_is_the_league_of_each_pool(corpus, monkeypatch):
         pools = league_stats.pool_sizes(con)
     assert at.segmented_control(key="league_pool").value == "people"
     assert list(at.segmented_control(key="league_pool").options) == [p.capitalize() for p in pools["pool"].to_list()]
-    table = at.dataframe[0].value
-    assert list(table["player"]) == board["player"].to_list()
-    assert list(table["games"]) == board["games"].to_list()
-    assert list(table["rating"]) == pytest.approx(board["rating"].to_list())
-    assert XSS_NAME in list(table["player"])  # a name is a cell's text
+    table = league_table(at)
+    assert html_column(table, "player") == board["player"].to_list()
+    assert html_column(table, "games") == [str(g) for g in board["games"].to_list()]
+    assert [float(r) for r in html_column(table, "rating")] == pytest.approx(board["rating"].to_list(), abs=0.05)
+    assert XSS_NAME in html_column(table, "player")  # a name is a cell's text
     assert number(metrics(at)["Players"]) == board.height
     # the simulated strategies are a league of their own, never among the people
-    people = set(table["player"])
+    people = set(html_column(table, "player"))
     at.segmented_control(key="league_pool").set_value("simulations").run()
     assert_clean(at)
-    simulated = set(at.dataframe[0].value["player"])
+    simulated = set(html_column(league_table(at), "player"))
     assert simulated and not simulated & people
     tables = len(at.dataframe)
     at.toggle(key="league_by_strategy").set_value(True).run()
@@ -623,8 +634,8 @@ def test_new_games_appear_and_a_busy_database_is_waited_for(tmp_path, monkeypatc
     assert_clean(at)
     assert "The database is busy" not in texts(at)
     # three games are a league already, every rating in it provisional
-    table = at.dataframe[0].value
-    assert len(table) >= 2 and all(s.startswith("provisional: about ") for s in table["settled"])
+    settled = html_column(league_table(at), "settled")
+    assert len(settled) >= 2 and all(s.startswith("provisional: about ") for s in settled)
 
 
 def test_database_path_prefers_the_option_then_the_environment(tmp_path):

@@ -94,7 +94,7 @@ def test_the_night_report_in_chromium(league_db: Path, tmp_path: Path) -> None:
             dialogs: list[str] = []
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             page.goto(out.as_uri())
-            page.wait_for_selector("h1:has-text('Game night 2026-09-04')")
+            page.wait_for_selector("h1:has-text('Game night September 4, 2026')")
             body = page.inner_text("body")
             assert XSS in body  # the name, as text
             assert "Longest wait after certainty" in body and "Best suggestion" in body

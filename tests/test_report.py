@@ -141,7 +141,7 @@ def test_the_report_has_every_section_in_order(main):
     brief = page.sections["brief"]
     # the edition's own display names, not ids
     assert "Colonel Mustard, Rope, Study" in brief and "Clue (US classic)" in brief
-    assert "Mrs. Peacock" in brief and "Mom" in brief and "2026-10-31" in brief
+    assert "Mrs. Peacock" in brief and "Mom" in brief and "October 31, 2026" in brief  # a date in words
     assert "17 (12 suggestions, 1 accusation)" in brief
 
 
@@ -677,7 +677,9 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
             for name, path in reports.items():
                 page.goto(path.as_uri())
                 page.wait_for_load_state("load")
-                charts = page.locator("figure.chart svg")
+                # each chart is drawn twice, for a wide screen and for a phone: the wide one shows here
+                assert page.locator("figure.chart .narrow svg").count() == 2, name
+                charts = page.locator("figure.chart .wide svg")
                 assert charts.count() == 2, name
                 for i in range(2):
                     box = charts.nth(i).bounding_box()
@@ -703,3 +705,43 @@ def test_chromium_offline_shows_the_charts_and_runs_no_script(store, tmp_path, h
             assert all(url.startswith("file://") for url in requested)
         finally:
             browser.close()
+
+
+def test_a_player_has_one_colour_in_the_review_the_replay_and_the_report(store, main):
+    """Each player's colour, chosen once per game by seat (analysis.review.charts.player_colours): the
+    same in the review's race chart, the replay's chart and the HTML report's race (its SVG)."""
+    from clue_stats.analysis.review.charts import player_colours, race_chart
+    from clue_stats.analysis.review.rows import race
+    from clue_stats.dashboard.app_pages.replay_charts import uncertainty
+
+    data, page = main
+    pm = post_mortem(data)
+    seats = [p.name for p in data.game.players]
+    colours = player_colours(seats)
+    assert len(set(colours.values())) == len(seats)  # a colour each
+
+    def scale_of(spec: dict) -> dict[str, str]:
+        found: dict[str, str] = {}
+
+        def walk(node: object) -> None:
+            if isinstance(node, dict):
+                colour = node.get("color")
+                if isinstance(colour, dict) and colour.get("field") == "observer" and "scale" in colour:
+                    found.update(zip(colour["scale"]["domain"], colour["scale"]["range"]))
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+
+        walk(spec)
+        return found
+
+    review = scale_of(race_chart(race(pm)).to_dict())
+    replay = scale_of(uncertainty(10, seats[0], tuple(seats), "the table").to_dict())
+    for name in seats:
+        assert review[name] == replay[name] == colours[name], name
+    # the report draws each player's line in that colour: the SVG strokes them so
+    figure = page.split('data-chart="entropy"', 1)[1].split("</figure>", 1)[0]
+    for name in seats:
+        assert f'stroke="{colours[name]}"' in figure, name

@@ -77,7 +77,7 @@ class Figure:
     """A chart: SVG in HTML (drawn only when rendered); a text renderer leaves it out."""
 
     name: str
-    draw: Callable[[], str]
+    draw: Callable[[int], str]  # the SVG at a width in pixels (a desktop's and a phone's)
     caption: Text
 
 

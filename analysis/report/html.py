@@ -44,15 +44,23 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; overflow-wrap: anywhere; }
 h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
 .meta { color: #555; margin-top: 0; }
 .table { overflow-x: auto; margin: .6rem 0; }
-table { border-collapse: collapse; font-size: .92rem; }
-th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; font-size: .85rem; }
+th, td { border-bottom: 1px solid #e4e4e4; padding: .25rem .35rem; text-align: left; vertical-align: top; }
 th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.chart { margin: 1rem 0; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; }
+.chart { margin: 1rem 0; } .chart svg { max-width: 100%; height: auto; } .chart .narrow { display: none; }
 .label-best { color: #1a7a40; } .label-good { color: #4d8a1f; } .label-inaccuracy { color: #9a7b00; }
 .label-mistake { color: #b86b00; } .label-blunder { color: #b3261e; } .note { color: #555; font-style: italic; }
 .muted { color: #777; } .over-budget { border-left: 3px solid #b86b00; padding-left: 0.6em; }
 @media (max-width: 40rem) { body { margin: 1rem auto; padding: 0 .6rem; } h1 { font-size: 1.35rem; } h2 { font-size: 1.2rem; }
-  th, td { padding: .2rem .4rem; } }
+  th, td { padding: .2rem .4rem; }
+  .chart .wide { display: none; } .chart .narrow { display: block; }
+  .cards thead { display: none; }
+  .cards table, .cards tbody, .cards tr, .cards td { display: block; width: 100%; box-sizing: border-box; }
+  .cards tr { padding: .35rem 0; border-bottom: 1px solid #ccc; }
+  .cards td { display: grid; grid-template-columns: 40% minmax(0, 1fr); gap: .6rem; border: none;
+    padding: .1rem 0; text-align: left; }
+  .cards td.num { text-align: left; }
+  .cards td::before { content: attr(data-label); font-weight: 600; color: #555; } }
 """
 
 
@@ -82,13 +90,17 @@ def text(t: Text) -> str:
 
 def _table(table: Table, head: bool = True) -> str:
     columns = [i for i in range(len(table.head)) if i not in table.text_only]
-    out = ['<div class="table"><table>']
+    # a table with a head: on a phone a card a row, each cell beside its header (data-label)
+    out = ['<div class="table cards"><table>' if head else '<div class="table"><table>']
     if head:
         out += ["<thead><tr>", *(f"<th>{text(table.head[i])}</th>" for i in columns), "</tr></thead>"]
     out.append("<tbody>")
+    labels = {i: f' data-label="{esc(plain(table.head[i]))}"' if head else "" for i in columns}
     for row in table.rows:
         cells = (
-            f'<td class="num">{text(row[i])}</td>' if i in table.numeric else f"<td>{text(row[i])}</td>"
+            f'<td class="num"{labels[i]}>{text(row[i])}</td>'
+            if i in table.numeric
+            else f"<td{labels[i]}>{text(row[i])}</td>"
             for i in columns
         )
         out.append("<tr>" + "".join(cells) + "</tr>")
@@ -109,8 +121,11 @@ def block(b: Block, level: int) -> str:
     if isinstance(b, Table):
         return _table(b)
     if isinstance(b, Figure):
+        from clue_stats.analysis.report.svg_charts import NARROW_WIDTH, WIDTH  # deferred: start-up
+
         return (
-            f'<figure class="chart" data-chart="{esc(b.name)}">{b.draw()}'
+            f'<figure class="chart" data-chart="{esc(b.name)}"><div class="wide">{b.draw(WIDTH)}</div>'
+            f'<div class="narrow">{b.draw(NARROW_WIDTH)}</div>'
             f'<figcaption class="muted">{text(b.caption)}</figcaption></figure>'
         )
     if isinstance(b, Details):

@@ -217,13 +217,13 @@ def _entropy(pm: PostMortem, charts: bool) -> Section:
         blocks.append(Paragraph(_("Not computed: over the counting budget (see the game in brief)."), MUTED))
         return section
     if charts:
-        from clue_stats.analysis.report.svg_charts import WIDTH, to_svg  # deferred: start-up
+        from clue_stats.analysis.report.svg_charts import to_svg  # deferred: start-up
         from clue_stats.analysis.review.charts import race_chart  # deferred: start-up
 
         blocks.append(
             Figure(
                 "entropy",
-                lambda: to_svg(race_chart(race(pm), width=WIDTH)),
+                lambda width: to_svg(race_chart(race(pm), width=width)),
                 race_caption(),
             )
         )
@@ -336,13 +336,13 @@ def _suggestions(pm: PostMortem, charts: bool) -> Section:
             to_svg,
         )
 
-        chart = suggestion_chart(pm.suggestions)
-        window = suggestion_window(sum(1 for s in pm.suggestions if s.expected_gain is not None))
-        if chart is not None:
+        suggestions = pm.suggestions
+        window = suggestion_window(sum(1 for s in suggestions if s.expected_gain is not None))
+        if any(s.expected_gain is not None for s in suggestions):
             blocks.append(
                 Figure(
                     "suggestions",
-                    lambda: to_svg(chart),
+                    lambda width: to_svg(suggestion_chart(suggestions, width)),  # type: ignore[arg-type]
                     _("Bars are coloured by label; a tick marks the best available gain.")
                     if window == 1
                     else _(

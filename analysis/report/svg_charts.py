@@ -18,11 +18,12 @@ import vl_convert as vlc
 from babel.numbers import format_percent
 
 from clue_stats.analysis.computers.suggestions import LABEL_ORDER
-from clue_stats.analysis.review.charts import label_scale
+from clue_stats.analysis.review.charts import label_scale, readable
 from clue_stats.analysis.review.post_mortem import SuggestionLine
 from clue_stats.analysis.words import _, label_word, language, number
 
-WIDTH = 640
+WIDTH = 640  # a chart on a desktop
+NARROW_WIDTH = 330  # on a phone (390 px, less the page's margins): drawn at its size, its text >= 11 px
 LABELS = LABEL_ORDER  # best, good, inaccuracy, mistake, blunder
 # Inline SVG in HTML needs no namespace declarations (the HTML parser puts <svg> in the SVG
 # namespace); dropping them leaves the report without a single http(s) address in it.
@@ -40,7 +41,7 @@ def suggestion_window(rated: int) -> int:
     return max(1, math.ceil(rated / MAX_BARS))
 
 
-def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetChart | None:
+def suggestion_chart(lines: list[SuggestionLine], width: int = WIDTH) -> alt.LayerChart | alt.FacetChart | None:
     """Expected gain of each suggestion (a bar, coloured by its label) against the best available (a
     tick); with more than MAX_BARS rated suggestions, a bar per run of consecutive ones instead
     (:func:`_suggestion_windows`)."""
@@ -49,7 +50,7 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
         return None
     window = suggestion_window(len(rated))
     if window > 1:
-        return _suggestion_windows(rated, window)
+        return _suggestion_windows(rated, window, width)
     not_rated = _("not rated")
     values = [
         {
@@ -67,9 +68,9 @@ def suggestion_chart(lines: list[SuggestionLine]) -> alt.LayerChart | alt.FacetC
     if any(v["best"] is not None for v in values):
         layers.append(base.mark_tick(color="black", thickness=2).encode(x=x, y="best:Q"))
     return alt.layer(*layers).properties(
-        width=WIDTH,
+        width=width,
         height=220,
-        title=_("Expected gain of each suggestion (bar) and the best available (tick)"),
+        title=alt.Title(_("Expected gain of each suggestion (bar) and the best available (tick)"), limit=width),
     )
 
 
@@ -81,7 +82,7 @@ def _label_colour() -> alt.Color:
     )
 
 
-def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerChart | alt.FacetChart:
+def _suggestion_windows(rated: list[SuggestionLine], window: int, width: int) -> alt.LayerChart | alt.FacetChart:
     """A bar per run of ``window`` consecutive rated suggestions, from the first one's record to the
     last one's: their mean expected gain, coloured by the label most of them got (the better on a
     tie), and a line at their mean best available gain."""
@@ -109,10 +110,13 @@ def _suggestion_windows(rated: list[SuggestionLine], window: int) -> alt.LayerCh
     if any(v["best"] is not None for v in values):
         layers.append(base.mark_rule(color="black", strokeWidth=2).encode(x=x, x2="to:Q", y="best:Q"))
     return alt.layer(*layers).properties(
-        width=WIDTH,
+        width=width,
         height=220,
-        title=_("Mean expected gain of each run of {n} suggestions (bar) and the mean best available (line)").format(
-            n=number(window)
+        title=alt.Title(
+            _("Mean expected gain of each run of {n} suggestions (bar) and the mean best available (line)").format(
+                n=number(window)
+            ),
+            limit=width,
         ),
     )
 
@@ -131,5 +135,6 @@ def to_svg(chart: alt.TopLevelMixin) -> str:
     """The chart as an SVG element for inlining in HTML (no namespace URLs, no external resources)."""
     # the axes' numbers as the reader's language writes them ("0,4" in German and Swedish)
     locale = NUMBER_LOCALES.get(language())
-    svg = vlc.vegalite_to_svg(chart.to_dict(), allowed_base_urls=[], format_locale=locale)
+    spec = readable(chart.to_dict())
+    svg = vlc.vegalite_to_svg(spec, allowed_base_urls=[], format_locale=locale)
     return _NAMESPACES.sub("", svg, count=2)

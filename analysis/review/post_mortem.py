@@ -23,6 +23,7 @@ from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analys
 from clue_stats.analysis.computers.statements import GRADES, MISSED
 from clue_stats.analysis.review import timeline
 from clue_stats.analysis.words import N_, _, decimal, n_, percent, problem_message, said, said_value
+from clue_stats.analysis.words.names import CUSTOM, edition_name
 from clue_stats.analysis.words.records import Places, describe, triple_names
 from clue_stats.engine.budget import Limits
 from clue_stats.engine.editions import editions
@@ -317,7 +318,6 @@ def _record(game: Game, seq: int) -> Event | None:
 
 def brief(data: ReportData) -> Brief:
     game, header = data.game, data.header
-    edition = editions().get(header["edition"])
     solution = game.solution()
     by_seat = {p["seat"]: p for p in data.players}
     players = []
@@ -342,7 +342,7 @@ def brief(data: ReportData) -> Brief:
         )
     return Brief(
         game_id=game.game_id,
-        edition=edition.name if edition is not None else _("custom deck"),
+        edition=edition_name(header["edition"] if editions().get(header["edition"]) else CUSTOM),
         variant=header["variant"],
         played_at=game.played_at,
         place=game.place,

@@ -192,9 +192,10 @@ def _pattern(code: str, places: int, share: bool) -> NumberPattern:
 
 def when(text: str | None) -> str | None:
     """A date or a date and time of a log (ISO: "2026-09-04", "2026-09-04T20:00") as the reader's
-    language writes it ("4. September 2026, 20:00"); English keeps ISO, as logs write it; text that
-    is not ISO is kept as it is."""
-    if not text or language() == SOURCE:
+    language writes it ("4. September 2026, 20:00"; in English "September 4, 2026, 8:00 PM"),
+    through Babel in every language, never as the log's ISO with its "T"; text that is not ISO is
+    kept as it is."""
+    if not text:
         return text
     from babel.dates import format_date, format_time  # deferred: start-up
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from clue_stats.analysis.words import _
+from clue_stats.analysis.words import N_, _
 from clue_stats.engine.board import BoardFormatError, load_board
 from clue_stats.engine.editions import CATEGORIES, Deck, Edition, editions, slug
 from clue_stats.engine.game import Game
@@ -182,12 +182,24 @@ def name_columns(
     return frame.with_columns(replaced)
 
 
+# the built-in editions' names (data/editions/*.toml), for the catalogues: each is said in the
+# reader's language ("Cluedo (klassisch)"); an edition file added later keeps its own name
+EDITION_NAMES = (
+    N_("Cluedo (classic)"),
+    N_("Cluedo (Deutschland 2023)"),
+    N_("Cluedo (UK 2020)"),
+    N_("Clue (US classic)"),
+)
+
+
 def edition_name(edition_id: str | None) -> str:
-    """An edition's own name ("Cluedo (Deutschland 2023)"); a custom deck is "custom deck" in the
-    reader's language."""
+    """An edition's name in the reader's language ("Cluedo (classic)", "Cluedo (klassisch)"); a custom
+    deck is "custom deck" in the reader's language."""
     if edition_id is None:
         return ""
     if edition_id == CUSTOM:
         return _("custom deck")
     ed = editions().get(edition_id)
-    return ed.name if ed is not None else edition_id
+    if ed is None:
+        return edition_id
+    return _(ed.name) if ed.name in EDITION_NAMES else ed.name

@@ -38,6 +38,7 @@ DOMAIN = "docs"  # the catalogue of the translated topics, beside the program's 
 # and stays English; the Help page says so.
 TRANSLATED = (
     "recording",
+    "getting-started",
     "event-format",
     "notation",
     "importers",
@@ -52,6 +53,7 @@ TRANSLATED = (
 # then the reference and the measurements. A file not named here comes after, by name.
 READING_ORDER = (
     "recording",
+    "getting-started",
     "event-format",
     "notation",
     "importers",

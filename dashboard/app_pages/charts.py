@@ -21,6 +21,7 @@ import streamlit as st
 
 from clue_stats.analysis import words
 from clue_stats.analysis.report.svg_charts import NUMBER_LOCALES
+from clue_stats.analysis.review.charts import READABLE, readable
 
 Chart = alt.Chart | alt.LayerChart | alt.ConcatChart | alt.HConcatChart | alt.VConcatChart | alt.FacetChart
 Builder = Callable[..., Chart]
@@ -39,6 +40,7 @@ def _spec(build: Builder, args: tuple[Hashable, ...], language: str) -> dict[str
 
 def localised(spec: dict[str, Any]) -> dict[str, Any]:
     """The spec with its numbers written as the reader's language writes them ("0,4" in German)."""
+    readable(spec)
     number = NUMBER_LOCALES.get(words.language())
     if number is not None:
         spec.setdefault("config", {})["locale"] = {"number": number}
@@ -48,13 +50,15 @@ def localised(spec: dict[str, Any]) -> dict[str, Any]:
 def altair_chart(chart: Chart, **kwargs: Any) -> None:
     """``st.altair_chart`` across the page's width, the numbers in the reader's language."""
     number = NUMBER_LOCALES.get(words.language())
+    chart = chart.copy()  # the chart's own configuration kept, the locale and text sizes added to it
+    if chart.config is alt.Undefined:
+        chart.config = alt.Config()
     if number is not None:
-        chart = chart.copy()  # the chart's own configuration kept, the locale added to it
-        locale = alt.Locale(number=alt.NumberLocale(**number))
-        if chart.config is alt.Undefined:
-            chart.config = alt.Config(locale=locale)
-        else:
-            chart.config.locale = locale
+        chart.config.locale = alt.Locale(number=alt.NumberLocale(**number))
+    for part, sizes in READABLE.items():
+        own: Any = getattr(chart.config, part, alt.Undefined)
+        given = {} if own is alt.Undefined else own.to_dict()
+        setattr(chart.config, part, {**sizes, **given})
     st.altair_chart(chart, **{"width": "stretch", **kwargs})
 
 

@@ -25,6 +25,37 @@ CONTEXT_KEY = "clue_stats_context"
 NO_ANALYSIS = N_("no analysis yet: run `clue-stats analyse`")  # shown with _(NO_ANALYSIS)
 
 
+# The layout every page keeps, on a phone (390 px) and a desktop (1280 px): the project's conventions,
+# set once by app.py (:func:`page_layout`) and reused by every page.
+# - words break between words only, never inside a name, a label or a date ("Kathri/n", "blund/er");
+#   a word longer than the line (a game id) may still break rather than widen the page;
+# - a button's label wraps between its words instead of being cut ("Previous sugg...");
+# - under NARROW_PX a wide table is a card a row (tables.rows, tables.show), never a box cut on the right;
+# - charts are as wide as their column, their text at least analysis.review.charts.CHART_FONT_PX.
+NARROW_PX = 640
+PAGE_CSS = f"""<style>
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] td, [data-testid="stMain"] th,
+[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3, [data-testid="stMain"] label,
+[data-testid="stMetricLabel"], [data-testid="stMetricValue"], [data-testid="stMetricValue"] div,
+[data-testid="stCaptionContainer"] {{ overflow-wrap: break-word; word-break: normal; hyphens: manual; }}
+[data-testid="stMetricValue"] div {{ white-space: normal; text-overflow: clip; }}
+[data-testid="stMain"] button p, [data-testid="stMain"] button div {{ white-space: normal; overflow: visible;
+  text-overflow: clip; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table {{ display: block; max-width: 100%;
+  overflow-x: auto; }}
+[class*="st-key-cs-cards-"] {{ display: none; }}
+@media (max-width: {NARROW_PX}px) {{
+  [class*="st-key-cs-grid-"] {{ display: none; }}
+  [class*="st-key-cs-cards-"] {{ display: block; }}
+}}
+</style>"""
+
+
+def page_layout() -> None:
+    """The conventions above, on the page being drawn (app.py calls it once a run)."""
+    st.html(PAGE_CSS)
+
+
 @dataclass(frozen=True)
 class PageContext:
     path: str

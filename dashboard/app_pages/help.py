@@ -24,7 +24,7 @@ st.caption(_("The documentation that comes with clue-stats; in a terminal, `clue
 chosen: str = st.selectbox(
     _("Topic"),
     names,
-    index=names.index(asked) if asked else names.index("analysis"),
+    index=names.index(asked) if asked else names.index("getting-started"),  # where a new reader starts
     format_func=lambda name: titles[name],
 )
 st.query_params["topic"] = chosen

@@ -129,57 +129,37 @@ formats = {
     "missed wins": number,
     "turns waited": decimal,
 }
-st.dataframe(
-    table.to_pandas().style.format(
-        {c: f for c, f in formats.items() if c in table.columns and table[c].dtype.is_numeric()}, na_rep=""
-    ),
-    hide_index=True,
-    width="stretch",
-    column_config={
-        "#": st.column_config.NumberColumn("#", pinned=True),
-        "page": st.column_config.LinkColumn(_("page"), display_text=_("open"), help=_("the player's own page")),
-        "player": st.column_config.TextColumn(_("player"), width="medium", pinned=True),
-        "rating": st.column_config.NumberColumn(
-            _("rating"),
-            help=_(
-                "the skill the model is very sure the player is above: skill minus 3 times its uncertainty "
-                "(openskill's ordinal: the mean mu minus 3 times the spread sigma), after the player's last "
-                "selected game"
-            ),
-        ),
-        "skill": st.column_config.TextColumn(
-            _("skill ± uncertainty"),
-            help=_(
-                "the model's estimate of the player's skill and its uncertainty (openskill's mu ± sigma: the mean "
-                "and the spread)"
-            ),
-        ),
-        "settled": st.column_config.TextColumn(
-            _("settled"),
-            help=_("provisional while the uncertainty is above {settled}; the games it still needs, about").format(
-                settled=number(round(SETTLED_SIGMA))
-            ),
-        ),
-        "change": st.column_config.NumberColumn(
-            _("change"), help=_("rating after the last selected game minus before the first")
-        ),
-        "games": st.column_config.NumberColumn(_("games")),
-        "wins": st.column_config.NumberColumn(_("wins")),
-        "win rate": st.column_config.NumberColumn(_("win rate")),
-        "win rate interval": st.column_config.TextColumn(_("win rate interval")),
-        "review accuracy": st.column_config.Column(
-            _("review accuracy"),
-            help=_(
-                "the expected information of all their rated suggestions over the most the best suggestions "
-                "could have had (summed over the games, not a mean of games)"
-            ),
-        ),
-        "missed wins": st.column_config.NumberColumn(_("missed wins")),
-        "turns waited": st.column_config.Column(
-            _("turns waited"), help=_("own turns that ended after the player was certain, before accusing (mean)")
-        ),
-        "last played": st.column_config.TextColumn(_("last played")),
+# the whole league, every column whole: a table on a wide screen, a card a player on a phone (a grid
+# showed 10 of 16 rows in a box and cut the columns after "wins")
+shown = table.with_columns(
+    [
+        pl.Series(c, [f(v) if v is not None else "" for v in table[c].to_list()], dtype=pl.Utf8)
+        for c, f in formats.items()
+        if c in table.columns and table[c].dtype.is_numeric()
+    ]
+)
+rows(
+    shown,
+    ("#", "player"),
+    links={"page": _("open")},
+    headers={
+        "#": "#",
+        "player": _("player"),
+        "rating": _("rating"),
+        "skill": _("skill ± uncertainty"),
+        "settled": _("settled"),
+        "change": _("change"),
+        "games": _("games"),
+        "wins": _("wins"),
+        "win rate": _("win rate"),
+        "win rate interval": _("win rate interval"),
+        "review accuracy": _("review accuracy"),
+        "missed wins": _("missed wins"),
+        "turns waited": _("turns waited"),
+        "last played": _("last played"),
+        "page": _("page"),
     },
+    numeric=[c for c in formats if c in table.columns],
 )
 
 if pool == "people":

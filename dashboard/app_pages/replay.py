@@ -27,6 +27,7 @@ from clue_stats.dashboard.app_pages.common import (
 )
 from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.page_text import percent as share
+from clue_stats.dashboard.app_pages.tables import rows as table_rows
 from clue_stats.dashboard.app_pages.tables import show
 from clue_stats.dashboard.pages import page
 
@@ -113,26 +114,33 @@ def _next_suggestion(forward: bool) -> None:
         _go(later[0] if forward else later[-1])
 
 
-buttons = st.columns(6)
-buttons[0].button(_("Start"), on_click=_go, args=(0,), key="replay_start", width="stretch")
-buttons[1].button(
-    _("Previous suggestion"), on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
-)
-buttons[2].button(
-    _("Previous record"), on_click=lambda: _go(st.session_state["replay_seq"] - 1), key="replay_prev", width="stretch"
-)
-buttons[3].button(
-    _("Next record"), on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch"
-)
-buttons[4].button(
-    _("Next suggestion"), on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch"
-)
-buttons[5].button(_("End"), on_click=_go, args=(n_records,), key="replay_end", width="stretch")
-if n_records:
-    seq = st.slider(_("Record"), 0, n_records, key="replay_seq")
-else:
-    seq = 0
-    st.caption(_("This game has no records after its header."))
+# the step buttons and the record beside the notebook they step (on a phone: just above it), three to
+# a row so that each label is whole ("Previous suggestion", not "Previous sugg...")
+left, right = st.columns([5, 6])
+with left:
+    buttons = [*st.columns(3), *st.columns(3)]
+    buttons[0].button(_("Start"), on_click=_go, args=(0,), key="replay_start", width="stretch")
+    buttons[1].button(
+        _("Previous suggestion"), on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
+    )
+    buttons[2].button(
+        _("Previous record"),
+        on_click=lambda: _go(st.session_state["replay_seq"] - 1),
+        key="replay_prev",
+        width="stretch",
+    )
+    buttons[3].button(
+        _("Next record"), on_click=lambda: _go(st.session_state["replay_seq"] + 1), key="replay_next", width="stretch"
+    )
+    buttons[4].button(
+        _("Next suggestion"), on_click=_next_suggestion, args=(True,), key="replay_next_sugg", width="stretch"
+    )
+    buttons[5].button(_("End"), on_click=_go, args=(n_records,), key="replay_end", width="stretch")
+    if n_records:
+        seq = st.slider(_("Record"), 0, n_records, key="replay_seq")
+    else:
+        seq = 0
+        st.caption(_("This game has no records after its header."))
 
 payload = payloads[seq]
 
@@ -145,13 +153,14 @@ def _at(record: int) -> str:
     return places(record, start=True)
 
 
-st.markdown(
-    _("**{where}**, record {seq} of {records}: {what}").format(
-        where=md(_at(seq)), seq=number(seq), records=number(n_records), what=md(describe_seq(game, seq))
+with left:
+    st.markdown(
+        _("**{where}**, record {seq} of {records}: {what}").format(
+            where=md(_at(seq)), seq=number(seq), records=number(n_records), what=md(describe_seq(game, seq))
+        )
     )
-)
-if payload.get("note"):
-    st.caption(_("Note in the log: {note}").format(note=md(payload["note"])))
+    if payload.get("note"):
+        st.caption(_("Note in the log: {note}").format(note=md(payload["note"])))
 
 # ---- the deduction: entropy of every observer, the notebook of the chosen one
 entropy, entropy_missing = read(queries.replay_timeline, ctx.path, ctx.version, game_id)
@@ -193,7 +202,7 @@ def _entropy_chart(entropy: pl.DataFrame) -> None:
         entropy = entropy.sort("observer", "seq").filter(changed.fill_null(True) | (pl.col("seq") == n_records))
     draw(
         replay_charts.uncertainty,
-        (n_records, TABLE_LABEL if observer is None else observer),
+        (n_records, TABLE_LABEL if observer is None else observer, tuple(names), TABLE_LABEL),
         {
             replay_charts.ENTROPY: entropy,
             replay_charts.MARKS: pl.DataFrame({"seq": suggestion_seqs}, schema={"seq": pl.Int64}),
@@ -226,7 +235,6 @@ def _gains_chart(entropy: pl.DataFrame, s: int) -> None:
     )
 
 
-left, right = st.columns([5, 6])
 with left:
     st.subheader(
         _("Notebook of {observer} after record {seq}").format(
@@ -328,7 +336,9 @@ for player in names:
             "missed_win": seats.get(player, {}).get("missed_win"),
         }
     )
-show(pl.DataFrame(rows, infer_schema_length=None), ("player", "first_certain_seq"))
+# a card a player on a phone, every column whole (a grid cut it on the right)
+certain = pl.DataFrame(rows, infer_schema_length=None)
+table_rows(certain.drop("first_certain_seq") if certain["certain_at"].is_not_null().any() else certain, ("player",))
 if data.problems.height:
     with st.expander(_("Warnings kept with this game ({count})").format(count=number(data.problems.height))):
         # each message in the reader's language: its stored template said with its values

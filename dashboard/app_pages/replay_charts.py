@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import altair as alt
 import polars as pl
 
+from clue_stats.analysis.review.charts import player_scale
 from clue_stats.analysis.words import _, place_words
 from clue_stats.dashboard.app_pages.common import category_word
 
@@ -80,8 +81,9 @@ def notebook(card_order: tuple[str, ...], place_order: tuple[str, ...]) -> alt.L
     return chart
 
 
-def uncertainty(n_records: int, observer: str) -> alt.LayerChart:
-    """A line per observer of the bits left after each record, ``observer``'s drawn thick; dotted
+def uncertainty(n_records: int, observer: str, seats: tuple[str, ...], table: str) -> alt.LayerChart:
+    """A line per observer of the bits left after each record, ``observer``'s drawn thick, each
+    player in their colour of the game (``seats``, the table grey: analysis.review.charts); dotted
     rules at the suggestions and a black one at the current record."""
     lines = (
         alt.Chart(alt.NamedData(ENTROPY))
@@ -91,7 +93,10 @@ def uncertainty(n_records: int, observer: str) -> alt.LayerChart:
             y=alt.Y("entropy:Q", title=_("uncertainty left (bits)")),
             # below the plot, so that on a phone the lines keep the width
             color=alt.Color(
-                "observer:N", title=_("observer"), legend=alt.Legend(orient="bottom", columns=3, labelLimit=180)
+                "observer:N",
+                title=_("observer"),
+                scale=player_scale(seats, table),
+                legend=alt.Legend(orient="bottom", columns=3, labelLimit=180),
             ),
             strokeWidth=alt.condition(alt.datum.observer == observer, alt.value(3.5), alt.value(1.2)),
             tooltip=[

@@ -10,12 +10,21 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.computers.suggestions import LABEL_COLOURS, NOT_RATED, NOT_RATED_COLOUR
+from clue_stats.analysis.report.sections import negative_gain
 from clue_stats.analysis.review.charts import race_chart
 from clue_stats.analysis.review.rows import race_caption
 from clue_stats.analysis.words import N_, _, decimal, label_word, language, when
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages.charts import altair_chart
-from clue_stats.dashboard.app_pages.common import choose_game, help_link, no_such_game, page_context, read, replay_url
+from clue_stats.dashboard.app_pages.common import (
+    NO_ANALYSIS,
+    choose_game,
+    help_link,
+    no_such_game,
+    page_context,
+    read,
+    replay_url,
+)
 from clue_stats.dashboard.app_pages.page_text import md
 from clue_stats.dashboard.app_pages.tables import rows
 from clue_stats.dashboard.pages import page
@@ -96,6 +105,57 @@ if not race.lines:
 else:
     altair_chart(race_chart(race))
     st.caption(race_caption())
+
+# ---------------------------------------------------------------- key moments (the report's, as computed)
+st.subheader(_("Key moments"))
+moments = review["moments"]
+if not moments:
+    st.caption(_("No record changed what the players knew.") if brief.analysed else _(NO_ANALYSIS))
+else:
+    names = list(review["names"])
+    table = pl.DataFrame(
+        [
+            {
+                "record": places(m.seq),
+                "what": m.what + (f" “{m.note}”" if m.note else ""),
+                **{f"gain {k}": m.gains.get(n) for k, n in enumerate(names)},
+                "table": m.table_gain,
+                "moved": m.moved,
+                "replay": replay_url(game_id, m.seq),
+            }
+            for m in moments
+        ],
+        infer_schema_length=None,
+    )
+    bits_columns = [f"gain {k}" for k in range(len(names))] + ["table", "moved"]
+    shown = table.with_columns(
+        [
+            pl.Series(c, ["" if v is None else decimal(round(v, 2) + 0.0) for v in table[c].to_list()], dtype=pl.Utf8)
+            for c in bits_columns
+        ]
+    )
+    rows(
+        shown,
+        first=("record", "what"),
+        links={"replay": _("open")},
+        headers={
+            "record": _("in the file"),
+            "what": _("what happened"),
+            **{f"gain {k}": n for k, n in enumerate(names)},
+            "table": _("table"),
+            "moved": _("moved"),
+            "replay": _("replay"),
+        },
+        numeric=bits_columns,
+    )
+    st.caption(
+        _(
+            "The records that moved the players’ entropies the most (sum of every player’s change, in bits; "
+            "positive = learned)."
+        )
+        + " "
+        + negative_gain()
+    )
 
 # ---------------------------------------------------------------- every suggestion
 st.subheader(_("Every suggestion"))

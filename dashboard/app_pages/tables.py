@@ -8,6 +8,7 @@ module is the one place that turns those into words, so that one name always mea
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from functools import partial
@@ -17,7 +18,7 @@ import polars as pl
 import streamlit as st
 
 from clue_stats.analysis.words import N_, _, decimal, number, percent, significant, when
-from clue_stats.dashboard.app_pages.common import replay_column
+from clue_stats.dashboard.app_pages.common import NARROW_PX, replay_column
 from clue_stats.ingest.store.schema import HEADERS as STORED_HEADERS
 from clue_stats.ingest.store.schema import IN_BITS, SHARES
 
@@ -151,6 +152,9 @@ def readable(
     return frame, config, formats
 
 
+PHONE_ROWS = 100  # rows a phone shows as cards (a grid's longer table is for a wider screen)
+_SHOWN_TABLES = itertools.count()  # each table's containers a key of their own
+
 PINNED = 2  # key columns kept in view; more would leave a phone no width to scroll the rest in
 
 
@@ -171,20 +175,37 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
     config.update(kwargs.pop("column_config", {}) or {})
     for column in [c for c in first if c in shown.columns][:PINNED]:
         config[column] = {**(config.get(column) or {}), "pinned": True}
-    st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
+    # the grid on a wide screen; on a phone, the first PHONE_ROWS rows a card each (page_layout's CSS
+    # shows one of the two): a grid there showed two columns and cut the rest
+    n = next(_SHOWN_TABLES)
+    with st.container(key=f"cs-grid-{n}"):
+        st.dataframe(data, hide_index=True, width="stretch", column_config=config, **kwargs)
+    with st.container(key=f"cs-cards-{n}"):
+        links = {c: _("open replay") for c in frame.columns if c == "replay"}
+        # a card's headers are the grid's: a page's own label for a column where it gives one
+        labels = {c: v["label"] for c, v in config.items() if isinstance(v, dict) and v.get("label")}
+        st.html(rows_html(frame.head(PHONE_ROWS), first, links=links, headers=labels))
+        if frame.height > PHONE_ROWS:
+            st.caption(
+                _("The first {shown} of {rows} rows; a wider screen shows them all, sortable.").format(
+                    shown=number(PHONE_ROWS), rows=number(frame.height)
+                )
+            )
 
 
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
-NARROW_PX = 640
+MANY_COLUMNS = 7
 ROWS_CSS = f"""<style>
 div.cs-rows-box {{ overflow-x: auto; max-width: 100%; }}
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
-table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.5rem;
+table.cs-rows th {{ text-align: left; font-weight: 600; padding: 0.35rem 0.4rem;
   border-bottom: 2px solid rgba(128,128,128,0.35); vertical-align: bottom; }}
-table.cs-rows td {{ padding: 0.3rem 0.5rem; border-bottom: 1px solid rgba(128,128,128,0.2);
-  vertical-align: top; overflow-wrap: break-word; }}
+table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,128,128,0.2);
+  vertical-align: top; overflow-wrap: break-word; word-break: normal; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
+table.cs-rows.cs-many {{ font-size: 0.75rem; }}
+table.cs-rows.cs-many th, table.cs-rows.cs-many td {{ padding-left: 0.25rem; padding-right: 0.25rem; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
 table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
@@ -193,9 +214,10 @@ table.cs-rows td.cs-num {{ white-space: nowrap; }}
   table.cs-rows thead {{ display: none; }}
   table.cs-rows, table.cs-rows tbody, table.cs-rows tr, table.cs-rows td {{ display: block; width: 100%; }}
   table.cs-rows tr {{ padding: 0.4rem 0; border-bottom: 1px solid rgba(128,128,128,0.35); }}
-  table.cs-rows td {{ display: flex; gap: 0.6rem; border: none; padding: 0.1rem 0; text-align: left; }}
+  table.cs-rows td {{ display: grid; grid-template-columns: 38% minmax(0, 1fr); gap: 0.6rem; border: none;
+    padding: 0.1rem 0; text-align: left; }}
   table.cs-rows td.cs-num {{ text-align: left; white-space: normal; }}
-  table.cs-rows td::before {{ content: attr(data-label); flex: 0 0 38%; font-weight: 600; opacity: 0.75; }}
+  table.cs-rows td::before {{ content: attr(data-label); font-weight: 600; opacity: 0.75; }}
   table.cs-rows td.cs-key {{ font-weight: 600; }}
 }}
 </style>"""
@@ -207,6 +229,7 @@ def rows_html(
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
     colours: Mapping[str, Mapping[str, str]] | None = None,
+    numeric: Sequence[str] = (),
 ) -> str:
     """The HTML of :func:`rows` (a ``<table class="cs-rows">``), every value escaped.
 
@@ -216,22 +239,23 @@ def rows_html(
     row's key (bold on a phone)."""
     colours = dict(colours or {})
     links = dict(links or {})
+    right = set(numeric)  # columns of numbers already written as words: aligned as numbers
     headers = dict(headers or {})
     order = [c for c in first if c in frame.columns] + [c for c in frame.columns if c not in first]
-    numeric = {c for c in order if frame.schema[c].is_numeric() and c not in links}
+    aligned = {c for c in order if (frame.schema[c].is_numeric() or c in right) and c not in links}
     titles = {c: headers.get(c) or header(c) for c in order}
 
     def cell_class(column: str) -> str:
         classes = (
             (["cs-key"] if column in first else [])
-            + (["cs-num"] if column in numeric else [])
+            + (["cs-num"] if column in aligned else [])
             + (["cs-link"] if column in links else [])
             + (["cs-tag"] if column in colours else [])
         )
         return f' class="{" ".join(classes)}"' if classes else ""
 
     num = ' class="cs-num"'
-    head = "".join(f"<th{num if c in numeric else ''}>{html.escape(titles[c])}</th>" for c in order)
+    head = "".join(f"<th{num if c in aligned else ''}>{html.escape(titles[c])}</th>" for c in order)
     body = []
     for row in frame.select(order).iter_rows(named=True):
         cells = []
@@ -241,14 +265,17 @@ def rows_html(
                 text = f'<a href="{html.escape(str(value))}" target="_self">{html.escape(links[column])}</a>'
             else:
                 text = html.escape(_text(value, column))
+                # a path or an address may break after each "/" (a file's name is not cut inside)
+                text = text.replace("/", "/<wbr>")
                 colour = colours.get(column, {}).get(value) if value is not None else None
                 if colour is not None:
                     text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    # a table wider than the page scrolls inside its own box; words are never broken to fit it
+    many = " cs-many" if len(order) >= MANY_COLUMNS else ""  # a wide table: smaller type, so it fits 1280 px
+    # a table still wider than the page scrolls inside its own box; words are never broken to fit it
     return (
-        f'{ROWS_CSS}<div class="cs-rows-box"><table class="cs-rows"><thead><tr>{head}</tr></thead>'
+        f'{ROWS_CSS}<div class="cs-rows-box"><table class="cs-rows{many}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
@@ -259,11 +286,12 @@ def rows(
     links: Mapping[str, str] | None = None,
     headers: Mapping[str, str] | None = None,
     colours: Mapping[str, Mapping[str, str]] | None = None,
+    numeric: Sequence[str] = (),
 ) -> None:
     """A short table that reads on a phone (a list of games, a player's best suggestions): every
     column shown whole, as a table on a wide screen and as stacked rows, header beside value, under
     640 px. For long tables (hundreds of rows, sorting) use :func:`show`, whose key columns stay pinned."""
-    st.html(rows_html(frame, first, links, headers, colours))
+    st.html(rows_html(frame, first, links, headers, colours, numeric))
 
 
 def said(frame: pl.DataFrame, column: str, words: Callable[[Any], str | None], alias: str | None = None) -> pl.Series:
