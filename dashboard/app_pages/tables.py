@@ -206,6 +206,7 @@ table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,12
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
 table.cs-rows.cs-many {{ font-size: 0.75rem; }}
 table.cs-rows.cs-many th, table.cs-rows.cs-many td {{ padding-left: 0.25rem; padding-right: 0.25rem; }}
+table.cs-rows.cs-many td.cs-link, table.cs-rows.cs-many td.cs-tag {{ white-space: normal; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
   margin-right: 0.35em; vertical-align: -0.05em; }}
 table.cs-rows td.cs-num, table.cs-rows th.cs-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
