@@ -74,7 +74,11 @@ def free_port() -> int:
 
 def build_wheel(python: str, dist: Path) -> Path:
     step("build the wheel")
-    run([python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", dist, ROOT], cwd=dist)
+    # -v: the build backend's own output, to read its warnings (a data folder setuptools would ignore)
+    built = run([python, "-m", "pip", "wheel", "-v", "--no-deps", "--wheel-dir", dist, ROOT], cwd=dist, quiet=True)
+    warned = sorted({line.strip() for line in built.splitlines() if "_Warning:" in line})
+    if warned:
+        sys.exit("wheel check: the build warns:\n" + "\n".join(warned))
     (wheel,) = dist.glob("clue_stats-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()

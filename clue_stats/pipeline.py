@@ -352,8 +352,14 @@ def _end(pool: ProcessPoolExecutor | None) -> None:
         gc.unfreeze()
 
 
-def validate_paths(paths: list[str], workers: int | None = None, limits: budget.Limits | None = None) -> Summary:
-    """`clue-stats validate`: every check, no database."""
+def validate_paths(
+    paths: list[str],
+    workers: int | None = None,
+    limits: budget.Limits | None = None,
+    progress: Callable[[int, Summary], None] | None = None,
+) -> Summary:
+    """`clue-stats validate`: every check, no database. ``progress(games, summary)`` is told how many
+    more games were checked."""
     summary = Summary()
     limits = limits or budget.Limits.from_env()
     pool = _pool(workers)
@@ -369,6 +375,8 @@ def validate_paths(paths: list[str], workers: int | None = None, limits: budget.
                     summary.games_rejected += 1
                 else:
                     summary.games_valid += 1
+            if progress is not None:
+                progress(len(raws), summary)
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
     finally:
         _end(pool)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
@@ -12,6 +11,7 @@ from clue_stats.analysis.words import _, decimal, n_, number, problem_layout
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import StoreError
 from clue_stats.engine.markers import T_
+from clue_stats.progress import waiting
 from clue_stats.typer_app import DbOption, JsonOption, app, database, err, handled, out, print_json
 
 
@@ -33,14 +33,6 @@ def analyse_command(
 ) -> None:
     """Compute the whole analysis (the review included) of stored games that lack it, were stored
     with --light or --no-analyse, or were analysed by an older version."""
-    from rich.progress import (  # deferred: start-up
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     from clue_stats.pipeline import analyse_store  # deferred: start-up
 
@@ -48,30 +40,15 @@ def analyse_command(
     game_limits = limits(budget_states, budget_memory, budget_seconds)
     if not Path(path).exists():
         raise StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
-    if sys.stderr.isatty() and not json_output:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn(_("games")),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task(_("analysing"), total=None)
-            summary = analyse_store(
-                path,
-                workers=workers,
-                wait_seconds=wait,
-                progress=lambda n, so_far: bar.update(
-                    task, advance=n, description=_("analysing") + over_budget_note(so_far.games_over_budget)
-                ),
-                started=lambda total: bar.update(task, total=total),
-                limits=game_limits,
-            )
-    else:
-        summary = analyse_store(path, workers=workers, wait_seconds=wait, limits=game_limits)
+    with waiting(_("analysing"), quiet=json_output) as wait_line:
+        summary = analyse_store(
+            path,
+            workers=workers,
+            wait_seconds=wait,
+            progress=lambda n, so_far: wait_line.update(n, note=over_budget_note(so_far.games_over_budget)),
+            started=lambda total: wait_line.update(total=total),
+            limits=game_limits,
+        )
     if json_output:
         print_json(summary.as_dict())
         return

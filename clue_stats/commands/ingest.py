@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption
 from clue_stats.engine.errors import UsageError, said_of
 from clue_stats.engine.markers import T_
 from clue_stats.exit_codes import ExitCode
+from clue_stats.progress import waiting
 from clue_stats.typer_app import (
     DbOption,
     JsonOption,
@@ -107,7 +107,6 @@ def ingest_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Read game records, check every game, store the valid ones and set the others apart."""
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # deferred: start-up
 
     from clue_stats import pipeline  # deferred: start-up
     from clue_stats.ingest import kinds  # deferred: start-up
@@ -132,28 +131,14 @@ def ingest_command(
         replace=replace,
         limits=game_limits,
     )
-    if sys.stderr.isatty() and not json_output:
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TextColumn("{task.completed} games"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task(_("ingesting"), total=None)
-            summary = ingest(
-                progress=lambda n, so_far: bar.update(
-                    task,
-                    advance=n,
-                    description=_("ingesting: {files} read").format(
-                        files=n_(so_far.files_read, "{n} file", "{n} files")
-                    )
-                    + over_budget_note(so_far.games_over_budget),
-                )
+    with waiting(_("ingesting"), quiet=json_output) as wait_line:
+        summary = ingest(
+            progress=lambda n, so_far: wait_line.update(
+                n,
+                what=_("ingesting: {files} read").format(files=n_(so_far.files_read, "{n} file", "{n} files")),
+                note=over_budget_note(so_far.games_over_budget),
             )
-    else:
-        summary = ingest()
+        )
     if json_output:
         print_json({"database": path, **summary.as_dict()})
     else:
@@ -201,9 +186,13 @@ def validate_command(
     from clue_stats import pipeline  # deferred: start-up
 
     _check_paths(paths)
-    summary = pipeline.validate_paths(
-        paths, workers=workers, limits=limits(budget_states, budget_memory, budget_seconds)
-    )
+    with waiting(_("checking"), quiet=json_output) as wait_line:
+        summary = pipeline.validate_paths(
+            paths,
+            workers=workers,
+            limits=limits(budget_states, budget_memory, budget_seconds),
+            progress=lambda n, so_far: wait_line.update(n, note=over_budget_note(so_far.games_over_budget)),
+        )
     if json_output:
         data = summary.as_dict()
         data.pop("games_stored"), data.pop("games_skipped")

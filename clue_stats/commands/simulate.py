@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.markers import T_
-from clue_stats.typer_app import JsonOption, app, check_output_folder, err, handled, out, print_json
+from clue_stats.progress import waiting
+from clue_stats.typer_app import JsonOption, app, check_output_folder, handled, out, print_json
 
 
 @app.command("simulate")
@@ -36,13 +35,6 @@ def simulate_command(
     json_output: bool = JsonOption,
 ) -> None:
     """Play whole board games between built-in strategies and write them as clue-log/1."""
-    from rich.progress import (  # deferred: start-up
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
 
     from clue_stats.engine.simulate import SimulationError, custom_deck, play_game, setup  # deferred: start-up
     from clue_stats.ingest.cluelog import write_game  # deferred: start-up
@@ -60,18 +52,9 @@ def simulate_command(
     folder = check_output_folder(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
-    progress = Progress(
-        TextColumn(_("simulating")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not sys.stderr.isatty() or json_output,
-    )
     winners = 0
-    with progress:
-        task = progress.add_task(_("games"), total=games)
+    with waiting(_("simulating"), quiet=json_output) as wait_line:
+        wait_line.update(total=games)
         for start in range(0, games, per_file):
             path = folder / f"sim-{plan.run_id}-{start // per_file:04d}.jsonl"
             with path.open("w", encoding="utf-8") as stream:
@@ -79,7 +62,7 @@ def simulate_command(
                     game = play_game(plan, index)
                     winners += game.winner() is not None
                     stream.write(write_game(game))
-                    progress.advance(task)
+                    wait_line.update(1)
             files.append(str(path))
     if json_output:
         print_json({"games": games, "files": files, "won": winners, "run_id": plan.run_id})

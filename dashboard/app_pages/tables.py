@@ -196,6 +196,7 @@ def show(frame: pl.DataFrame, first: Sequence[str] = (), **kwargs: Any) -> None:
 # The rows of :func:`rows`: a table on a wide screen; under 640 px wide each row a card of its own,
 # every cell on a line with its header beside it, so that nothing is cut or hidden off to the right.
 MANY_COLUMNS = 7
+MOST_COLUMNS = 12
 ROWS_CSS = f"""<style>
 div.cs-rows-box {{ overflow-x: auto; max-width: 100%; }}
 table.cs-rows {{ width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.35; }}
@@ -205,6 +206,7 @@ table.cs-rows td {{ padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128,12
   vertical-align: top; overflow-wrap: break-word; word-break: normal; }}
 table.cs-rows td.cs-link, table.cs-rows td.cs-tag {{ white-space: nowrap; }}
 table.cs-rows.cs-many {{ font-size: 0.75rem; }}
+table.cs-rows.cs-most {{ font-size: 0.7rem; }}
 table.cs-rows.cs-many th, table.cs-rows.cs-many td {{ padding-left: 0.25rem; padding-right: 0.25rem; }}
 table.cs-rows.cs-many td.cs-link, table.cs-rows.cs-many td.cs-tag {{ white-space: normal; }}
 table.cs-rows span.cs-dot {{ display: inline-block; width: 0.75em; height: 0.75em; border-radius: 50%;
@@ -273,7 +275,8 @@ def rows_html(
                     text = f'<span class="cs-dot" style="background:{html.escape(colour)}"></span>{text}'
             cells.append(f'<td data-label="{html.escape(titles[column])}"{cell_class(column)}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    many = " cs-many" if len(order) >= MANY_COLUMNS else ""  # a wide table: smaller type, so it fits 1280 px
+    # a wide table: smaller type, so it fits 1280 px (never under 11 px)
+    many = " cs-many cs-most" if len(order) >= MOST_COLUMNS else " cs-many" if len(order) >= MANY_COLUMNS else ""
     # a table still wider than the page scrolls inside its own box; words are never broken to fit it
     return (
         f'{ROWS_CSS}<div class="cs-rows-box"><table class="cs-rows{many}"><thead><tr>{head}</tr></thead>'
