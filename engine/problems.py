@@ -102,6 +102,7 @@ CODES: dict[str, tuple[str, str]] = {
     "no_end": (WARNING, "the game has no end record"),
     "unknown_solution": (WARNING, "the solution is not known, so accusations cannot be checked"),
     "no_deals": (WARNING, "the log holds no hands: only the consistency of what was logged is checked"),
+    "duplicate_card": (WARNING, "a statement names one card twice in one claim: it counts once"),
     "over_budget": (
         WARNING,
         "counting the deals passed the game's budget (states, memory or time): what was not checked or analysed, and why",

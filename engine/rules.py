@@ -745,7 +745,22 @@ class _PlayCheck(RecordVisitor[None]):
         self.in_play(r)
 
     def visit_statement(self, r: Statement) -> None:
-        return None
+        # a card named twice in one claim counts once in the grading (analysis.md, stated knowledge,
+        # case 3): said here, at the statement's line
+        claims: list[tuple[str, ...]] = [r.not_in_envelope]
+        claims += [tuple(f"{who}\0{card}" for who, card in pairs) for pairs in (r.holds, r.lacks)]
+        claims += [said for _, said in r.remaining if not isinstance(said, int)]
+        twice = sorted({c.rsplit("\0", 1)[-1] for claim in claims for c in claim if claim.count(c) > 1})
+        if twice:
+            self.ref.problem(
+                "duplicate_card",
+                T_(
+                    "{player} names {cards} twice in one statement: counted once",
+                    player=r.player,
+                    cards=_fmt(self.game, twice),
+                ),
+                r,
+            )
 
     def visit_extension(self, r: Extension) -> None:
         return None

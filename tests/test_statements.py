@@ -194,3 +194,17 @@ def test_a_card_named_twice_in_one_statement_counts_once():
 
     assert without_id(rows) == without_id(once) and len(rows) == 7
     assert statements.precision_recall(list(rows.values())) == (7 / 9, 1.0)
+
+
+def test_a_card_named_twice_is_said_at_the_statements_line():
+    """Case 3: counted once, and a warning duplicate_card at the statement, naming the cards; a
+    statement that names each card once gets none."""
+    twice = STATED.replace('["white","green"]', '["white","green","white"]').replace(
+        '"holds":{"Bob":["white"]}', '"holds":{"Bob":["white","white"]}'
+    )
+    game = game_of(GAME.read_text().replace(STATED, twice))
+    [warning] = [p for p in validate(game).problems if p.code == "duplicate_card"]
+    statement = next(r for r in game.records if isinstance(r, Statement))
+    assert not warning.is_error and (warning.seq, warning.line) == (statement.seq, statement.line)
+    assert "Ann names Mrs. White twice in one statement: counted once" in str(warning)
+    assert not [p for p in validate(game_of(GAME.read_text())).problems if p.code == "duplicate_card"]
