@@ -75,8 +75,13 @@ def free_port() -> int:
 def build_wheel(python: str, dist: Path) -> Path:
     step("build the wheel")
     # -v: the build backend's own output, to read its warnings (a data folder setuptools would ignore)
-    built = run([python, "-m", "pip", "wheel", "-v", "--no-deps", "--wheel-dir", dist, ROOT], cwd=dist, quiet=True)
-    warned = sorted({line.strip() for line in built.splitlines() if "_Warning:" in line})
+    cmd = [python, "-m", "pip", "wheel", "-v", "--no-deps", "--wheel-dir", str(dist), str(ROOT)]
+    built = subprocess.run(cmd, cwd=dist, capture_output=True, text=True)
+    if built.returncode:
+        sys.stdout.write(built.stdout[-4000:] + built.stderr[-4000:])
+        sys.exit(f"wheel check: `{' '.join(cmd)}` exited {built.returncode}")
+    # the backend's warnings come on stderr
+    warned = sorted({line.strip() for line in (built.stdout + built.stderr).splitlines() if "_Warning:" in line})
     if warned:
         sys.exit("wheel check: the build warns:\n" + "\n".join(warned))
     (wheel,) = dist.glob("clue_stats-*.whl")
