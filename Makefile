@@ -13,7 +13,7 @@ SIMULATED := build/simulated
 # Cython from the build requirements and the machine's C compiler), again when its source changes
 $(STAMP): pyproject.toml setup.py engine/_kernels.pyx
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet uv || true
+	$(BIN)/pip install --quiet uv 2>/dev/null || echo "uv cannot be had here: installing with pip"
 	if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'; \
 	else $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[test]'; fi
 	touch $(STAMP)
@@ -27,7 +27,7 @@ demo: install
 	( $(BIN)/clue-stats ingest data/samples --db $(DB) || test $$? -eq 3 ) && \
 	( test -d $(SIMULATED) || $(BIN)/clue-stats simulate --games 300 --players 4 --strategies notebook,random,bluffer --seed 1 --out $(SIMULATED) ) && \
 	( $(BIN)/clue-stats ingest $(SIMULATED) --db $(DB) || test $$? -eq 3 ) && \
-	$(BIN)/clue-stats games --db $(DB) && \
+	$(BIN)/clue-stats games --db $(DB) --limit 12 && \
 	$(BIN)/clue-stats analyse --db $(DB) && \
 	echo "make demo: every game stored and reviewed in $$(( $$(date +%s) - start )) s"
 	$(BIN)/clue-stats dashboard --db $(DB) --open
