@@ -191,6 +191,17 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(tmp_path):
             page.screenshot(path=str(shots / "record-1280.png"))
             page.set_viewport_size({"width": 390, "height": 844})
 
+            # the recorder's own notebook, off until asked: Ann's exact view after the record so far
+            assert page.locator('[data-testid="stVegaLiteChart"]').count() == 0
+            tap(page, page.get_by_text("My notebook"))
+            chart = page.locator('[data-testid="stVegaLiteChart"]').first
+            chart.wait_for(timeout=60_000)
+            chart.scroll_into_view_if_needed()
+            idle(page)
+            fits(page, 390)
+            page.screenshot(path=str(shots / "record-notebook-390.png"))
+            tap(page, page.get_by_text("My notebook"))  # off again for the rest
+
             # the end, and the game stored with its review
             tap(page, page.get_by_text("End of the game"))
             tap(page, page.get_by_role("button", name="End the game"))

@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from clue_stats.analysis.review import timeline
-from clue_stats.analysis.words import _, language, problem_message, variant_words, when
+from clue_stats.analysis.words import _, language, n_, problem_message, variant_words, when
 from clue_stats.analysis.words.records import describe
 from clue_stats.dashboard import queries
 from clue_stats.dashboard.app_pages import replay_charts
@@ -331,7 +331,9 @@ def _save(recording_id: str, recording: rec.Recording) -> None:
 
 def _records(recording: rec.Recording) -> None:
     game = recording.game
-    with st.expander(_("The game so far ({n} records)").format(n=recording.count), expanded=False):
+    with st.expander(
+        n_(recording.count, "The game so far ({n} record)", "The game so far ({n} records)"), expanded=False
+    ):
         for event in game.records:
             st.markdown(f"{event.seq}. {md(describe(game, event))}")
 
