@@ -50,6 +50,16 @@ DEFAULT_WORK = 500_000_000
 DEFAULT_MEMORY_MB = 1024
 DEFAULT_SECONDS = 600.0
 
+# The time limit inside a count: a count is looked at by the states it generates, so the seconds
+# left are given it as states, at the rate this stage's counts have run so far (else the rate of
+# this process's last timed counts, else PRIOR_STATES_PER_SECOND), times TIME_SLACK so that a
+# count the rate misjudges is not cut before its time. A stage so ends within about TIME_SLACK
+# times its seconds, not after a count that alone takes many times them (docs/performance.md).
+PRIOR_STATES_PER_SECOND = 300_000.0  # the gain kernel on a 100-card deck, about the slowest measured
+TIME_SLACK = 1.5
+TIMED_COUNT_SECONDS = 0.05  # a count this long or longer tells the rate
+_process_rate: list[float] = []  # the rate of the process's last timed count (states a second)
+
 ENV_WORK = "CLUE_STATS_BUDGET_STATES"
 ENV_MEMORY = "CLUE_STATS_BUDGET_MEMORY_MB"
 ENV_SECONDS = "CLUE_STATS_BUDGET_SECONDS"
@@ -124,6 +134,7 @@ class Budget:
         self._count_started: float | None = None
         self.exceeded: BudgetExceeded | None = None  # why counting stopped, once it has
         self.most_held = 0  # the most bytes one count held (as the memory limit reckons them)
+        self._time_capped = False  # the current count's allowance is the seconds left, as states
 
     def allowance(self) -> tuple[int, int]:
         """Before a count: the states it may generate (the work left) and the bytes it may hold.
@@ -136,8 +147,20 @@ class Budget:
         self.counts += 1
         self._count_started = now
         work = self.limits.states - self.spent if self.limits.states else 1 << 62
+        self._time_capped = False
+        if self.deadline is not None:
+            in_time = max(1, int(self.rate() * (self.deadline - now) * TIME_SLACK))
+            if in_time < work:
+                work, self._time_capped = in_time, True
         memory = int(self.limits.memory_mb * (1 << 20)) if self.limits.memory_mb else 1 << 62
         return work, memory
+
+    def rate(self) -> float:
+        """States a second the counts run at: this stage's so far, else the process's last timed
+        count's, else the prior."""
+        if self.counting_seconds >= TIMED_COUNT_SECONDS and self.spent:
+            return self.spent / self.counting_seconds
+        return _process_rate[-1] if _process_rate else PRIOR_STATES_PER_SECOND
 
     def _time_spent(self, now: float) -> Said:
         """Where the stage's seconds went, as the message says it: in the counts of the deals, and
@@ -154,16 +177,19 @@ class Budget:
             rest=format(max(0.0, now - self.started - counted), ".1f"),
         )
 
-    def _counted(self) -> None:
+    def _counted(self, states: int) -> None:
         if self._count_started is not None:
-            self.counting_seconds += time.monotonic() - self._count_started
+            seconds = time.monotonic() - self._count_started
+            self.counting_seconds += seconds
             self._count_started = None
+            if seconds >= TIMED_COUNT_SECONDS and states:
+                _process_rate[:] = [states / seconds]
 
     def spend(self, states: int, held: int = 0) -> None:
         """After a count: the states it generated and the most bytes it held."""
         self.spent += states
         self.most_held = max(self.most_held, held)
-        self._counted()
+        self._counted(states)
 
     def stopped(self, states: int, work: int, held: int = 0) -> BudgetExceeded:
         """A count stopped after generating ``states``, given ``work`` by :meth:`allowance`: past
@@ -171,7 +197,9 @@ class Budget:
         raise."""
         self.spent += states
         self.most_held = max(self.most_held, held)
-        self._counted()
+        self._counted(states)
+        if states > work and self._time_capped:  # the seconds left, given as states, are spent
+            return self._stop("time", self._time_spent(time.monotonic()))
         if states > work:
             return self._over_work()
         about = T_(" (it was about to hold {held} MiB)", held=Count(round(held / (1 << 20)))) if held else ""

@@ -159,6 +159,38 @@ def test_time_is_checked_before_every_count(hard):
     assert b.spent == 0
 
 
+def test_time_is_looked_at_inside_a_count(hard, monkeypatch):
+    """The seconds left are given to a count as states at the rate the stage's counts ran: a count
+    that would run past the deadline stops inside, as a time cut, not after it ends."""
+    k, _, spent = hard
+    counting.clear_caches()
+    with budget.limited(budget.Limits(states=None, memory_mb=None, seconds=60)) as b:
+        # as if the stage had counted for 59.9 s at 1,000 states a second: 0.1 s left is 150 states
+        b.deadline = time.monotonic() + 0.1
+        b.counting_seconds, b.spent = 59.9, 59_900
+        with pytest.raises(budget.BudgetExceeded) as caught:
+            counting.solution_counts_by_index(k)
+    assert caught.value.reason == "time" and "time limit of 60 s" in caught.value.message
+    stopped_after = b.spent - 59_900
+    assert 0 < stopped_after < 150 + 1_000 < spent  # inside the count, just past its share of the time
+
+
+def test_time_left_given_as_states_follows_the_rate_and_an_untimed_stage_the_prior(monkeypatch):
+    monkeypatch.setattr(budget, "_process_rate", [])
+    b = budget.Budget(budget.Limits(states=None, memory_mb=None, seconds=10))
+    work, _ = b.allowance()
+    assert work == pytest.approx(budget.PRIOR_STATES_PER_SECOND * 10 * budget.TIME_SLACK, rel=0.01)
+    b.spend(4_000_000)
+    b.counting_seconds = 2.0  # 2 million states a second
+    b.deadline = time.monotonic() + 1.0
+    work, _ = b.allowance()
+    assert work == pytest.approx(2_000_000 * 1.0 * budget.TIME_SLACK, rel=0.05)
+    # a work limit smaller than the time left is the work limit, and said so
+    b = budget.Budget(budget.Limits(states=1_000, memory_mb=None, seconds=10))
+    work, _ = b.allowance()
+    assert work == 1_000 and b.stopped(1_001, work).reason == "work"
+
+
 def test_an_inconsistency_found_within_the_budget_rejects_the_game_though_its_search_is_cut():
     from clue_stats.ingest import cluelog, formats
     from tests.helpers import FIXTURES
