@@ -47,6 +47,8 @@ PAGE_CSS = f"""<style>
 @media (max-width: {NARROW_PX}px) {{
   [class*="st-key-cs-grid-"] {{ display: none; }}
   [class*="st-key-cs-cards-"] {{ display: block; }}
+  .st-key-replay-steps [data-testid="stHorizontalBlock"] {{ flex-wrap: nowrap; gap: 0.5rem; }}
+  .st-key-replay-steps [data-testid="stColumn"] {{ min-width: 0; width: auto; flex: 1 1 0; }}
 }}
 </style>"""
 

@@ -115,10 +115,12 @@ def _next_suggestion(forward: bool) -> None:
 
 
 # the step buttons and the record beside the notebook they step (on a phone: just above it), three to
-# a row so that each label is whole ("Previous suggestion", not "Previous sugg...")
+# a row so that each label is whole ("Previous suggestion", not "Previous sugg..."), on a phone too
+# (two rows, not six buttons one under another above the notebook)
 left, right = st.columns([5, 6])
 with left:
-    buttons = [*st.columns(3), *st.columns(3)]
+    with st.container(key="replay-steps"):  # on a phone too, three to a row (common.PAGE_CSS)
+        buttons = [*st.columns(3), *st.columns(3)]
     buttons[0].button(_("Start"), on_click=_go, args=(0,), key="replay_start", width="stretch")
     buttons[1].button(
         _("Previous suggestion"), on_click=_next_suggestion, args=(False,), key="replay_prev_sugg", width="stretch"
