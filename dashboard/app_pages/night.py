@@ -103,7 +103,7 @@ with st.expander(_("Played in another order?"), expanded=bool(data["ordered"])):
         _(
             "Games without a time are listed as they were typed and stored. Move a game up to its place; "
             "the league's ratings are computed again. In a terminal: {command}"
-        ).format(command=f"`clue-stats night {night} GAME GAME ...`")
+        ).format(command="`clue-stats night {night} {game} {game} ...`".format(night=night, game=_("GAME")))
     )
     ids = games["game_id"].to_list()
     order: list[str] | None = None

@@ -109,6 +109,8 @@ table = table.drop(not_reviewed)
 for column, fmt in (("review accuracy", percent), ("turns waited", decimal)):
     if column in table.columns and table[column].null_count():
         table = table.with_columns(said(table, column, fmt).fill_null(""))
+# the last game's date in words ("November 19, 2026"), as every date the pages show
+table = table.with_columns(said(table, "last played", lambda v: when(str(v))))
 
 
 def _signed(value: float) -> str:
