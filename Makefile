@@ -5,6 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DB     ?= clue.duckdb
 SIMULATED := build/simulated
+# Python's bytecode caches stay on for everything make runs: a shell that sets PYTHONDONTWRITEBYTECODE
+# (this machine's does) recompiles every module at every start and has pytest rewrite every test file
+# at every run (make test-fast: 31 s with it, 26 s without)
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install demo test test-fast check typecheck wheel-check bench bench-scale fuzz dashboard clean catalogues
 

@@ -47,14 +47,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import duckdb
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clue_stats.engine import budget, counting, counting_kernel
 from clue_stats.engine.deduction import TABLE, clear_caches, envelope_entropy, knowledge_timeline, observers
 from clue_stats.engine.game import Suggest
 from clue_stats.engine.simulate import custom_deck, play_game, setup
+from clue_stats.ingest.store import read_connection
+from clue_stats.ingest.store.queries import measuring
 from clue_stats.pipeline import read_game_file
 from clue_stats.testing import OutOfTime, plain_vector_counts, random_game, small_deck
 
@@ -328,13 +328,12 @@ def _ingest(path: Path, db: Path) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    with duckdb.connect(str(db), read_only=True) as con:
-        ((version, cut),) = con.sql("select analysis_version, analysis_cut from games").fetchall()
-        (rated,) = con.sql("select count(best_gain_bits), count(*) from suggestions").fetchall()
+    with read_connection(db) as con:
+        version, cut, rated, suggestions = measuring.analysis_of_the_only_game(con)
     if version is None:
         return cpu, wall, "not analysed"
     whole = "analysed whole" if cut is None else f"cut: {cut}"
-    return cpu, wall, f"{whole}, {rated[0]} of {rated[1]} suggestions reviewed"
+    return cpu, wall, f"{whole}, {rated} of {suggestions} suggestions reviewed"
 
 
 def _plain_table(path: Path, limit: float) -> tuple[float, bool]:

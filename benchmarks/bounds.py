@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 from clue_stats import pipeline
 from clue_stats.cli import app
 from clue_stats.ingest import cluelog, formats, store
+from clue_stats.ingest.store.queries import measuring
 from clue_stats.testing import random_game
 
 
@@ -68,7 +69,7 @@ def time_long_games(folder: Path, sizes: list[int]) -> None:
         summary = pipeline.ingest_paths([str(path)], db, analyse=True, workers=1)
         ingest = time.perf_counter() - start
         with store.read_connection(db) as con:
-            ((game_id,),) = con.execute("SELECT game_id FROM games").fetchall()
+            game_id = measuring.only_game_id(con)
         out = folder / f"long-{n}.html"
         start = time.perf_counter()
         result = CliRunner().invoke(app, ["report", game_id, "--db", str(db), "--out", str(out)])

@@ -27,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import duckdb  # noqa: E402
 import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
@@ -36,6 +35,7 @@ from clue_stats.dashboard import pages  # noqa: E402
 from clue_stats.engine.simulate import simulate  # noqa: E402
 from clue_stats.ingest import cluelog, store  # noqa: E402
 from clue_stats.ingest.store import GAME_TABLES  # noqa: E402
+from clue_stats.ingest.store.queries import measuring  # noqa: E402
 from clue_stats.pipeline import analyse_store  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
@@ -66,34 +66,9 @@ def build_base(db: Path, work: Path, deep_games: int, games_per_count: int) -> N
 def replicate(db: Path, target: int) -> None:
     """Copy every game's rows under new ids until the database holds ``target`` games."""
     t = time.perf_counter()
-    con = duckdb.connect(str(db))
-    try:
-        base = con.execute("SELECT count(*) FROM games").fetchone()[0]
-        copies = -(-(target - base) // base)
-        con.execute(
-            """
-            CREATE TEMP TABLE copies AS
-            SELECT game_id AS orig, game_id || '~' || i AS new_id, i FROM games, range(1, ? + 1) r(i)
-            ORDER BY i, game_id LIMIT ?""",
-            [copies, target - base],
-        )
-        con.execute("BEGIN TRANSACTION")
-        for table in GAME_TABLES:
-            replace = "m.new_id AS game_id"
-            if table == "games":
-                # dates over three years, so that date filters select real slices
-                replace += (
-                    ", strftime(DATE '2023-01-01' + (hash(m.new_id) % 1095)::INTEGER, '%Y-%m-%d') AS played_at"
-                    ", m.new_id AS content_sha256"
-                )
-            con.execute(
-                f"INSERT INTO {table} SELECT t.* REPLACE ({replace}) FROM {table} t JOIN copies m ON t.game_id = m.orig"
-            )
-        con.execute("COMMIT")
-        con.execute("CHECKPOINT")
-        sizes = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in GAME_TABLES}
-    finally:
-        con.close()
+    with store.write_connection(db) as con:
+        measuring.replicate_games(con, target, GAME_TABLES)
+        sizes = {t: measuring.count_rows(con, t) for t in GAME_TABLES}
     print(
         f"replicated to {sizes['games']:,} games in {time.perf_counter() - t:.1f} s: "
         + ", ".join(f"{t} {n:,}" for t, n in sizes.items())
@@ -102,7 +77,7 @@ def replicate(db: Path, target: int) -> None:
     t = time.perf_counter()
     with store.write_connection(db) as con:
         pools = pipeline.update_ratings(con)
-        rows = con.execute("SELECT count(*) FROM ratings").fetchone()[0]
+        rows = measuring.count_rows(con, "ratings")
     print(f"ratings of {', '.join(pools)} computed in {time.perf_counter() - t:.1f} s ({rows:,} rows)")
 
 
@@ -116,8 +91,8 @@ def time_pages(db: Path, label: str) -> dict[str, tuple[float, float]]:
     """page -> (first render, filter change) in seconds, every cache cleared before a first render;
     the CPU time of each first render is printed beside it (steadier than wall time under load)."""
     os.environ["CLUE_STATS_DB"] = str(db)
-    with duckdb.connect(str(db), read_only=True) as con:
-        count = con.execute("SELECT n_players FROM games GROUP BY ALL ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    with store.read_connection(db) as con:
+        count = measuring.commonest_n_players(con)
     results = {}
     cpus: dict[str, float] = {}
     for page in PAGES:
@@ -154,10 +129,8 @@ def time_next_record(db: Path, label: str, clicks: int = 8) -> float:
     the game is read from the stored information rows (once, then cached); each click counts the
     observer's notebook at the new record."""
     os.environ["CLUE_STATS_DB"] = str(db)
-    with duckdb.connect(str(db), read_only=True) as con:
-        game_id = con.execute(
-            "SELECT game_id FROM games WHERE analysis_version IS NOT NULL AND n_players = 6 ORDER BY game_id LIMIT 1"
-        ).fetchone()[0]
+    with store.read_connection(db) as con:
+        game_id = measuring.first_reviewed_game(con, 6)
     st.cache_data.clear()
     at = AppTest.from_file(str(APP), default_timeout=600)
     at.query_params["game"] = game_id
@@ -201,8 +174,8 @@ def main() -> None:
             build_base(base_db, Path(work), args.deep_games, args.games_per_count)
     existing = 0
     if args.db.exists():
-        with duckdb.connect(str(args.db), read_only=True) as con:
-            existing = con.execute("SELECT count(*) FROM games").fetchone()[0]
+        with store.read_connection(args.db) as con:
+            existing = measuring.count_rows(con, "games")
     if existing != args.games:
         args.db.unlink(missing_ok=True)
         Path(f"{args.db}.wal").unlink(missing_ok=True)
@@ -218,8 +191,8 @@ def main() -> None:
         if page != pages.DEFAULT.slug:
             warm.switch_page(pages.page(page).file)
         warm.run()
-    with duckdb.connect(str(base_db), read_only=True) as con:
-        base_games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    with store.read_connection(base_db) as con:
+        base_games = measuring.count_rows(con, "games")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other work running shares them)")
     print("\nthe replay's next record")
     next_base = time_next_record(base_db, f"reference ({base_games} games)")

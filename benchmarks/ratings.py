@@ -31,36 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 from clue_stats import pipeline  # noqa: E402
 from clue_stats.ingest import store  # noqa: E402
+from clue_stats.ingest.store.queries import measuring  # noqa: E402
 
 PEOPLE = 60
 
 
 def season(db: Path, games: int) -> None:
-    """``games`` club games, one every 20 minutes from 2020 on, written with SQL."""
+    """``games`` club games, one every 20 minutes from 2020 on."""
     with store.write_connection(db) as con:
-        con.execute(
-            """
-            INSERT INTO games (game_id, edition, variant, n_players, kind, source, played_at, winner,
-                               n_records, hands_known, content_sha256, ingested_at)
-            SELECT 'g' || i, 'classic', 'standard', 3 + i % 4, 'tabletop', 'bench',
-                   strftime(TIMESTAMP '2020-01-01 19:00:00' + INTERVAL (i * 20) MINUTE, '%Y-%m-%dT%H:%M'),
-                   'P' || ((i * 7 + (i % (3 + i % 4)) * 13) % ?), 10, 0, 'h' || i, now()
-            FROM range(?) t(i)""",
-            [PEOPLE, games],
-        )
-        con.execute(
-            """
-            INSERT INTO players (game_id, seat, name, hand_size, hand_known, won, eliminated)
-            SELECT 'g' || i, seat, 'P' || ((i * 7 + seat * 13) % ?), 4, false,
-                   seat = i % (3 + i % 4), i % 3 = 0 AND seat = (i + 1) % (3 + i % 4)
-            FROM range(?) t(i), range(6) s(seat) WHERE seat < 3 + i % 4""",
-            [PEOPLE, games],
-        )
-        con.execute(
-            """
-            INSERT INTO accusations (game_id, seq, player, suspect, weapon, room, correct)
-            SELECT game_id, 1, name, 'plum', 'rope', 'hall', false FROM players WHERE eliminated"""
-        )
+        measuring.write_season(con, games, PEOPLE)
 
 
 def cpu_seconds() -> float:
@@ -83,19 +62,8 @@ def from_scratch(db: Path) -> None:
 
 
 def add_game(db: Path, game_id: str, played_at: str, names: tuple[str, ...] = ("P1", "P2", "P3")) -> None:
-    with store.write_connection(db) as con:
-        con.execute(
-            """INSERT INTO games (game_id, edition, variant, n_players, kind, played_at, winner, n_records,
-                                  hands_known, content_sha256, ingested_at)
-               VALUES (?, 'classic', 'standard', 3, 'tabletop', ?, 'P1', 10, 0, ?, now())""",
-            [game_id, played_at, game_id],
-        )
-        for seat, name in enumerate(names):
-            con.execute(
-                "INSERT INTO players (game_id, seat, name, hand_size, hand_known, won, eliminated) "
-                "VALUES (?, ?, ?, 6, false, ?, false)",
-                [game_id, seat, name, seat == 0],
-            )
+    with store.write_connection(db) as con, con.atomic():
+        measuring.write_club_game(con, game_id, played_at, names)
         pipeline.update_ratings(con)
 
 
@@ -104,7 +72,7 @@ def run(work: Path, games: int, label: str) -> float:
     t = time.perf_counter()
     season(db, games)
     with store.read_connection(db) as con:
-        seats = con.execute("SELECT count(*) FROM players").fetchone()[0]
+        seats = measuring.count_rows(con, "players")
     print(f"\n{label}: {games:,} games, {seats:,} seats (written in {time.perf_counter() - t:.1f} s)")
     cpu = timed("all ratings from scratch", db, lambda: from_scratch(db))
     timed("one game added at the end", db, lambda: add_game(db, "late", "2099-01-01T20:00"))

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from clue_stats.analysis.computers.suggestions import LABEL_ORDER, LABELS, THRESHOLD_TOLERANCE  # noqa: E402
 from clue_stats.engine.strategies import STRATEGIES  # noqa: E402
 from clue_stats.ingest.store import read_connection  # noqa: E402
+from clue_stats.ingest.store.queries import measuring  # noqa: E402
 
 CLI = [sys.executable, "-m", "clue_stats"]
 QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
@@ -47,23 +48,9 @@ def main() -> None:
         )
         db = root / "review.duckdb"
         subprocess.run([*CLI, "ingest", str(root / "sim"), "--db", str(db), "--workers", str(args.workers)], check=True)
-        quantiles = ", ".join(f"round(quantile_cont(s.bits_lost, {q}), 3) AS q{round(q * 100)}" for q in QUANTILES)
-        labels = ", ".join(f"round(avg((s.label = '{w}')::INTEGER), 3) AS \"{w}\"" for w in LABEL_ORDER)
         with read_connection(db) as con:
-            by_strategy = con.frame(
-                f"""
-                SELECT coalesce(p.strategy, 'all') AS strategy, count(*) AS suggestions,
-                       round(avg((s.bits_lost <= {LABELS[0][1] + THRESHOLD_TOLERANCE})::INTEGER), 3) AS lost_nothing, {quantiles},
-                       round(max(s.bits_lost), 3) AS max
-                FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-                GROUP BY ROLLUP (p.strategy) ORDER BY p.strategy NULLS LAST""",
-            )
-            shares = con.frame(
-                f"""
-                SELECT coalesce(p.strategy, 'all') AS strategy, {labels}
-                FROM suggestions s JOIN players p ON p.game_id = s.game_id AND p.name = s.player
-                GROUP BY ROLLUP (p.strategy) ORDER BY p.strategy NULLS LAST""",
-            )
+            by_strategy = measuring.bits_lost_by_strategy(con, QUANTILES, LABELS[0][1] + THRESHOLD_TOLERANCE)
+            shares = measuring.label_shares_by_strategy(con, LABEL_ORDER)
     markdown = pl.Config(
         tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True, tbl_cols=-1
     )
