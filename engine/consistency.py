@@ -10,29 +10,50 @@ does not need: what is left is a minimal set (no record of it can go).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from clue_stats.engine import budget
 from clue_stats.engine.counting import total_count
-from clue_stats.engine.game import UNSEEN, Accuse, Deal, End, Game, Peek, Record, Reveal, RoomCards, Suggest
-from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, initial_knowledge
+from clue_stats.engine.game import (
+    UNSEEN,
+    Accuse,
+    Deal,
+    End,
+    Event,
+    Game,
+    Peek,
+    Reveal,
+    RoomCards,
+    SomeRecordsVisitor,
+    Suggest,
+)
+from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, Update, initial_knowledge
 
 
-def omniscient_update(game: Game, k: Knowledge, record: Record) -> dict[str, list[Any]] | None:
-    """Everything the record says about the deal, as arguments for :meth:`Knowledge.updated`."""
-    cards = k.card_index
-    places = k.places
-    if isinstance(record, Deal):
-        if record.player not in places:
+class _AllItSays(SomeRecordsVisitor[Update | None]):
+    """Everything a record says about the deal, given the knowledge ``k`` before it (set before each
+    record), as arguments for :meth:`Knowledge.updated` (None: nothing): the validator's view. Turns,
+    moves, clue cards, statements and extensions say nothing about the deal."""
+
+    def __init__(self, game: Game, k: Knowledge):
+        self.game, self.k = game, k
+
+    def otherwise(self, r: Event) -> Update | None:
+        return None
+
+    def visit_deal(self, r: Deal) -> Update | None:
+        cards, places = self.k.card_index, self.k.places
+        if r.player not in places:
             return None
-        p = places.index(record.player)
-        hand = [cards[c] for c in record.cards if c in cards]
+        p = places.index(r.player)
+        hand = [cards[c] for c in r.cards if c in cards]
         rest = ((1 << len(cards)) - 1) & ~sum(1 << c for c in hand)
         return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
-    if isinstance(record, Suggest):
-        mask = sum(1 << cards[c] for c in set(record.cards) if c in cards)
-        out: dict[str, list[Any]] = {"lacks": [], "holds": [], "clauses": []}
-        for response in record.responses:
+
+    def visit_suggest(self, r: Suggest) -> Update | None:
+        cards, places = self.k.card_index, self.k.places
+        mask = sum(1 << cards[c] for c in set(r.cards) if c in cards)
+        out: Update = {"lacks": [], "holds": [], "clauses": []}
+        for response in r.responses:
             if response.player not in places:
                 continue
             q = places.index(response.player)
@@ -43,55 +64,64 @@ def omniscient_update(game: Game, k: Knowledge, record: Record) -> dict[str, lis
             else:
                 out["clauses"].append((q, mask))
         return out
-    if isinstance(record, Accuse):
-        if not all(c in cards for c in record.cards):
+
+    def visit_accuse(self, r: Accuse) -> Update | None:
+        cards = self.k.card_index
+        if not all(c in cards for c in r.cards):
             return None
-        triple = tuple(cards[c] for c in record.cards)
-        if record.correct:
+        triple = tuple(cards[c] for c in r.cards)
+        if r.correct:
             return {"holds": [(0, c) for c in triple]}
-        solution = game.solution()
-        if record.correct is False or (solution is not None and tuple(solution) != record.cards):
+        solution = self.game.solution()
+        if r.correct is False or (solution is not None and tuple(solution) != r.cards):
             return {"excluded": [triple]}
         return None
-    if isinstance(record, End):
-        if record.solution is None or not all(c in cards for c in record.solution):
+
+    def visit_end(self, r: End) -> Update | None:
+        cards = self.k.card_index
+        if r.solution is None or not all(c in cards for c in r.solution):
             return None
-        return {"holds": [(0, cards[c]) for c in record.solution]}
-    if isinstance(record, Reveal):
-        if record.card == UNSEEN or record.card not in cards:
+        return {"holds": [(0, cards[c]) for c in r.solution]}
+
+    def visit_reveal(self, r: Reveal) -> Update | None:
+        cards, places = self.k.card_index, self.k.places
+        if r.card == UNSEEN or r.card not in cards:
             return None
-        c = cards[record.card]
-        if record.player is None:
+        c = cards[r.card]
+        if r.player is None:
             nobody = {0} | ({places.index(ROOM_CARDS)} if ROOM_CARDS in places else set())
             return {"lacks": [(p, 1 << c) for p in range(len(places)) if p not in nobody]}
-        if record.player not in places:
+        if r.player not in places:
             return None
-        return {"holds": [(places.index(record.player), c)]}
-    if isinstance(record, Peek):
-        if record.card in (None, UNSEEN) or record.card not in cards or ROOM_CARDS not in places:
+        return {"holds": [(places.index(r.player), c)]}
+
+    def visit_peek(self, r: Peek) -> Update | None:
+        cards, places = self.k.card_index, self.k.places
+        if r.card in (None, UNSEEN) or r.card not in cards or ROOM_CARDS not in places:
             return None
-        return {"holds": [(places.index(ROOM_CARDS), cards[record.card])]}
-    if isinstance(record, RoomCards):
-        if not record.cards or ROOM_CARDS not in places:
+        return {"holds": [(places.index(ROOM_CARDS), cards[r.card])]}
+
+    def visit_room_cards(self, r: RoomCards) -> Update | None:
+        cards, places = self.k.card_index, self.k.places
+        if not r.cards or ROOM_CARDS not in places:
             return None
         where = places.index(ROOM_CARDS)
-        return {"holds": [(where, cards[c]) for c in record.cards.values() if c in cards]}
-    return None
+        return {"holds": [(where, cards[c]) for c in r.cards.values() if c in cards]}
 
 
 def _consistent(k: Knowledge) -> bool:
     return k.consistent and total_count(k) > 0
 
 
-def _knowledge_of(game: Game, base: Knowledge, records: Iterable[Record]) -> Knowledge:
-    k = base
+def _knowledge_of(game: Game, base: Knowledge, records: Iterable[Event]) -> Knowledge:
+    says = _AllItSays(game, base)
     for record in records:
-        update = omniscient_update(game, k, record)
+        update = says.visit(record)
         if update:
-            k = k.updated(**update)
-            if not k.consistent:
+            says.k = says.k.updated(**update)
+            if not says.k.consistent:
                 break
-    return k
+    return says.k
 
 
 def first_inconsistent(game: Game) -> tuple[int, list[int] | None] | None:
@@ -107,16 +137,16 @@ def first_inconsistent(game: Game) -> tuple[int, list[int] | None] | None:
         base = initial_knowledge(game)
     except ValueError:
         return None  # the deck and hand sizes disagree: the rules engine reports that, not this
-    k = base
-    informative: list[Record] = []
+    says = _AllItSays(game, base)
+    informative: list[Event] = []
     for record in game.records:
-        update = omniscient_update(game, k, record)
+        update = says.visit(record)
         if not update:
             continue
-        k = k.updated(**update)
+        says.k = says.k.updated(**update)
         # the closure catches most contradictions; counting settles the rest
         try:
-            consistent = _consistent(k)
+            consistent = _consistent(says.k)
         except budget.BudgetExceeded as exc:
             exc.seq = record.seq
             raise
@@ -129,7 +159,7 @@ def first_inconsistent(game: Game) -> tuple[int, list[int] | None] | None:
     return None
 
 
-def _culprits(game: Game, base: Knowledge, earlier: list[Record], last: Record) -> list[int]:
+def _culprits(game: Game, base: Knowledge, earlier: list[Event], last: Event) -> list[int]:
     # try the latest records first, so that among several minimal sets the one kept leans on the
     # earliest records (a deal rather than the passes that came after it)
     kept = list(earlier)

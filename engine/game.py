@@ -217,6 +217,52 @@ class RecordVisitor(abc.ABC, Generic[T]):
     def visit_extension(self, r: Extension) -> T: ...
 
 
+class SomeRecordsVisitor(RecordVisitor[T]):
+    """A visitor for what only some record types do (python-chess's BaseVisitor: a method it does not
+    override does nothing): the knowledge a record gives an observer, or the validator. A type it does
+    not name gives :meth:`otherwise`, so a new record type that teaches nothing touches none of them."""
+
+    @abc.abstractmethod
+    def otherwise(self, r: Event) -> T:
+        """What a record type the visitor does not name gives."""
+
+    def visit_deal(self, r: Deal) -> T:
+        return self.otherwise(r)
+
+    def visit_room_cards(self, r: RoomCards) -> T:
+        return self.otherwise(r)
+
+    def visit_turn(self, r: Turn) -> T:
+        return self.otherwise(r)
+
+    def visit_move(self, r: Move) -> T:
+        return self.otherwise(r)
+
+    def visit_peek(self, r: Peek) -> T:
+        return self.otherwise(r)
+
+    def visit_suggest(self, r: Suggest) -> T:
+        return self.otherwise(r)
+
+    def visit_reveal(self, r: Reveal) -> T:
+        return self.otherwise(r)
+
+    def visit_clue_card(self, r: ClueCard) -> T:
+        return self.otherwise(r)
+
+    def visit_accuse(self, r: Accuse) -> T:
+        return self.otherwise(r)
+
+    def visit_statement(self, r: Statement) -> T:
+        return self.otherwise(r)
+
+    def visit_end(self, r: End) -> T:
+        return self.otherwise(r)
+
+    def visit_extension(self, r: Extension) -> T:
+        return self.otherwise(r)
+
+
 def visitor_method(record_type: type[Record]) -> str:
     """The name of the visitor's method for a record type: ``visit_`` and its name (``visit_room_cards``)."""
     return "visit_" + record_type.type

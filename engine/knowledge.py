@@ -14,7 +14,7 @@ least one of these cards".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -25,10 +25,11 @@ from clue_stats.engine.game import (
     UNSEEN,
     Accuse,
     Deal,
+    Event,
     Game,
     Peek,
-    Record,
     Reveal,
+    SomeRecordsVisitor,
     Suggest,
 )
 
@@ -349,75 +350,103 @@ def _solution_known_wrong(game: Game, record: Accuse) -> bool:
     return solution is not None and tuple(solution) != record.cards
 
 
-def record_update(game: Game, k: Knowledge, record: Record, observer: str | None) -> dict[str, list[Any]] | None:
-    """What the record teaches the observer, as arguments for :meth:`Knowledge.updated` (None: nothing)."""
-    cards = k.card_index
-    if isinstance(record, Deal):
-        if record.player != observer:
+Update = dict[str, list[Any]]  # arguments for Knowledge.updated
+
+
+class Lessons(SomeRecordsVisitor[Update | None]):
+    """What each record teaches one observer (None: nothing), as arguments for :meth:`Knowledge.updated`,
+    given their knowledge ``k`` before it (set before each record). The game record, room_cards, turn,
+    move, clue_card, statement, end and extensions teach an observer nothing."""
+
+    def __init__(self, game: Game, observer: str | None, k: Knowledge):
+        self.game, self.observer, self.k = game, observer, k
+
+    def otherwise(self, r: Event) -> Update | None:
+        return None
+
+    def visit_deal(self, r: Deal) -> Update | None:
+        k = self.k
+        if r.player != self.observer:
             return None
-        p = k.places.index(observer)
-        hand = [cards[c] for c in record.cards if c in cards]
+        cards = k.card_index
+        p = k.places.index(r.player)
+        hand = [cards[c] for c in r.cards if c in cards]
         rest = ((1 << len(cards)) - 1) & ~sum(1 << c for c in hand)
         return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
-    if isinstance(record, Suggest):
-        named = [cards[c] for c in record.cards if c in cards]
+
+    def visit_suggest(self, r: Suggest) -> Update | None:
+        k, observer = self.k, self.observer
+        cards = k.card_index
+        named = [cards[c] for c in r.cards if c in cards]
         mask = sum(1 << c for c in set(named))
-        out: dict[str, list[Any]] = {"lacks": [], "holds": [], "clauses": []}
-        for response in record.responses:
+        out: Update = {"lacks": [], "holds": [], "clauses": []}
+        for response in r.responses:
             if response.player not in k.places:
                 continue
             q = k.places.index(response.player)
             if response.passed:
                 out["lacks"].append((q, mask))
-            elif response.shows != UNSEEN and response.shows in cards and observer in (record.player, response.player):
+            elif response.shows != UNSEEN and response.shows in cards and observer in (r.player, response.player):
                 out["holds"].append((q, cards[response.shows]))
             else:
                 out["clauses"].append((q, mask))
         return out
-    if isinstance(record, Accuse):
-        if _solution_known_wrong(game, record) and all(c in cards for c in record.cards):
-            return {"excluded": [tuple(cards[c] for c in record.cards)]}
+
+    def visit_accuse(self, r: Accuse) -> Update | None:
+        cards = self.k.card_index
+        if _solution_known_wrong(self.game, r) and all(c in cards for c in r.cards):
+            return {"excluded": [tuple(cards[c] for c in r.cards)]}
         return None
-    if isinstance(record, Reveal):
-        told = record.to == ALL or (observer is not None and (observer in record.to or observer == record.player))
-        if not told or record.card == UNSEEN or record.card not in cards:
+
+    def visit_reveal(self, r: Reveal) -> Update | None:
+        k, observer = self.k, self.observer
+        cards = k.card_index
+        told = r.to == ALL or (observer is not None and (observer in r.to or observer == r.player))
+        if not told or r.card == UNSEEN or r.card not in cards:
             return None
-        c = cards[record.card]
-        if record.player is None:
+        c = cards[r.card]
+        if r.player is None:
             nobody = 1 | (1 << k.places.index(ROOM_CARDS) if ROOM_CARDS in k.places else 0)
             return {"holds": [], "lacks": [(p, 1 << c) for p in range(len(k.places)) if not nobody >> p & 1]}
-        if record.player not in k.places:
+        if r.player not in k.places:
             return None
-        return {"holds": [(k.places.index(record.player), c)]}
-    if isinstance(record, Peek):
-        if record.player != observer or record.card in (None, UNSEEN) or record.card not in cards:
+        return {"holds": [(k.places.index(r.player), c)]}
+
+    def visit_peek(self, r: Peek) -> Update | None:
+        k = self.k
+        cards = k.card_index
+        if r.player != self.observer or r.card in (None, UNSEEN) or r.card not in cards:
             return None
         if ROOM_CARDS not in k.places:
             return None
-        return {"holds": [(k.places.index(ROOM_CARDS), cards[record.card])]}
-    return None  # game header, room_cards, turn, move, clue_card, end, extensions: nothing to learn
+        return {"holds": [(k.places.index(ROOM_CARDS), cards[r.card])]}
+
+
+def record_update(game: Game, k: Knowledge, record: Event, observer: str | None) -> Update | None:
+    """What the record teaches the observer, as arguments for :meth:`Knowledge.updated` (None: nothing)."""
+    return Lessons(game, observer, k).visit(record)
+
+
+def _learn(game: Game, observer: str | None, records: Iterable[Event]) -> Iterator[Knowledge]:
+    """The observer's knowledge before the first record, then after each of ``records``."""
+    lessons = Lessons(game, observer, initial_knowledge(game))
+    yield lessons.k
+    for record in records:
+        update = lessons.visit(record)
+        if update:
+            lessons.k = lessons.k.updated(**update)
+        yield lessons.k
 
 
 def knowledge_timeline(game: Game, observer: str | None, records: int | None = None) -> list[Knowledge]:
     """Index i: the observer's knowledge after the record with seq i (0: the game record); of the
     first ``records`` records only, when given."""
-    k = initial_knowledge(game)
-    timeline = [k]
-    for record in game.records if records is None else game.records[:records]:
-        update = record_update(game, k, record, observer)
-        if update:
-            k = k.updated(**update)
-        timeline.append(k)
-    return timeline
+    return list(_learn(game, observer, game.records if records is None else game.records[:records]))
 
 
 def knowledge_at(game: Game, observer: str | None, seq: int) -> Knowledge:
     """The observer's knowledge after the record with seq `seq` (records past it are not read)."""
     if not 0 <= seq <= len(game.records):
         raise IndexError(f"seq {seq} is not in the game (0 to {len(game.records)})")
-    k = initial_knowledge(game)
-    for record in game.records[:seq]:
-        update = record_update(game, k, record, observer)
-        if update:
-            k = k.updated(**update)
+    *_, k = _learn(game, observer, game.records[:seq])
     return k

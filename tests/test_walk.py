@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from clue_stats.engine import consistency, knowledge
 from clue_stats.engine import game as game_model
-from clue_stats.engine.game import RECORD_TYPES, Record, RecordVisitor, visit, visitor_method, walk
+from clue_stats.engine.game import RECORD_TYPES, Record, RecordVisitor, SomeRecordsVisitor, visit, visitor_method, walk
 from clue_stats.ingest import cluelog
 from clue_stats.testing import random_game
 
@@ -74,7 +75,30 @@ def test_every_visitor_has_a_method_for_every_record_type() -> None:
     assert EXPECTED <= {name.rsplit(".", 1)[1] for name in found}, sorted(found)
     lacking = {name: missing_methods(cls) for name, cls in found.items() if missing_methods(cls)}
     assert not lacking, f"visitors without a method for a record type: {lacking}"
-    assert not [name for name, cls in found.items() if inspect.isabstract(cls)]
+    # the one abstract visitor besides the base: the base of those that name only some types
+    assert [name for name, cls in found.items() if inspect.isabstract(cls)] == [
+        "clue_stats.engine.game.SomeRecordsVisitor"
+    ]
+
+
+def test_what_a_record_teaches_is_a_visitor_of_some_types() -> None:
+    """The knowledge a record gives an observer and what it says to the validator are visitors that
+    name the types that teach; every other type, a new one included, teaches nothing."""
+    assert not missing_methods(SomeRecordsVisitor)
+    assert SomeRecordsVisitor.__abstractmethods__ == {"otherwise"}
+    teaching = {"visit_deal", "visit_suggest", "visit_accuse", "visit_reveal", "visit_peek"}
+    named = {
+        cls: {m for m in vars(cls) if m.startswith("visit_")} for cls in (knowledge.Lessons, consistency._AllItSays)
+    }
+    assert named[knowledge.Lessons] == teaching
+    assert named[consistency._AllItSays] == teaching | {"visit_end", "visit_room_cards"}
+    game = random_game(5, n_players=3, n_suggestions=6, wrong_accusations=1)
+    lessons = knowledge.Lessons(game, game.names[0], knowledge.initial_knowledge(game))
+    for record in game.records:
+        if visitor_method(type(record)) not in teaching:
+            assert lessons.visit(record) is None, record
+    own_deal = next(r for r in game.records if isinstance(r, game_model.Deal) and r.player == game.names[0])
+    assert len(lessons.visit(own_deal) or {}) == 2  # the hand held, every other card lacked
 
 
 def test_the_check_finds_a_missing_method() -> None:
