@@ -7,6 +7,7 @@ the analysis read them. Records are frozen: a replay never changes what was logg
 from __future__ import annotations
 
 import abc
+import dataclasses
 import functools
 import typing
 from collections.abc import Callable, Iterable
@@ -38,6 +39,22 @@ class Response:
         return self.shows is None
 
 
+# What a record's field holds, declared with the field (``player: str = holds(PLAYER)``): the formats
+# that read and write a record field by field (clue-log/1) read, check and write a declared type from
+# these alone, so a new record type of such fields needs no code of its own in them
+PLAYER, CARD, CARDS, TEXT, FLAG = "player", "card", "cards", "text", "flag"
+_NO_DEFAULT: Any = object()
+
+
+def holds(kind: str, category: str | None = None, default: Any = _NO_DEFAULT) -> Any:
+    """A record field declared as holding a ``kind`` of value (a card of ``category``, when given);
+    with a ``default``, the field may be left out (and is left out when it has it)."""
+    metadata = {"holds": kind, "category": category}
+    if default is _NO_DEFAULT:
+        return field(metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Record:
     seq: int
@@ -49,8 +66,8 @@ class Record:
 
 @dataclass(frozen=True, kw_only=True)
 class Deal(Record):
-    player: str
-    cards: tuple[str, ...]
+    player: str = holds(PLAYER)
+    cards: tuple[str, ...] = holds(CARDS)
     type = "deal"
 
 
@@ -115,18 +132,18 @@ class Reveal(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class ClueCard(Record):
-    player: str
-    text: str
+    player: str = holds(PLAYER)
+    text: str = holds(TEXT)
     type = "clue_card"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Accuse(Record):
-    player: str
-    suspect: str
-    weapon: str
-    room: str
-    correct: bool | None = None
+    player: str = holds(PLAYER)
+    suspect: str = holds(CARD, "suspects")
+    weapon: str = holds(CARD, "weapons")
+    room: str = holds(CARD, "rooms")
+    correct: bool | None = holds(FLAG, default=None)
     type = "accuse"
 
     @property
@@ -168,6 +185,16 @@ Event = Deal | RoomCards | Turn | Move | Peek | Suggest | Reveal | ClueCard | Ac
 RECORD_TYPES: tuple[type[Event], ...] = typing.get_args(Event)
 
 T = TypeVar("T")
+
+
+def declared_fields(record_type: type[Record]) -> tuple[dataclasses.Field[Any], ...] | None:
+    """A record type's own fields in order when every one declares what it holds (:func:`holds`),
+    else None (the type's formats read and write it by code of their own)."""
+    own = [f for f in dataclasses.fields(record_type) if f.name not in _BASE_FIELDS]
+    return tuple(own) if own and all("holds" in f.metadata for f in own) else None
+
+
+_BASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Record))
 
 
 class RecordVisitor(abc.ABC, Generic[T]):

@@ -22,6 +22,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import MISSING, Field
 from datetime import datetime
 from typing import Any, BinaryIO
 
@@ -30,10 +31,12 @@ from clue_stats.engine.editions import Deck, UnknownName
 from clue_stats.engine.errors import said_of
 from clue_stats.engine.game import (
     ALL,
+    CARD,
+    CARDS,
+    PLAYER,
+    RECORD_TYPES,
+    TEXT,
     UNSEEN,
-    Accuse,
-    ClueCard,
-    Deal,
     End,
     Event,
     Extension,
@@ -41,13 +44,14 @@ from clue_stats.engine.game import (
     Move,
     Peek,
     Player,
-    RecordVisitor,
     Response,
     Reveal,
     RoomCards,
+    SomeRecordsVisitor,
     Statement,
     Suggest,
     Turn,
+    declared_fields,
     visit,
 )
 from clue_stats.engine.markers import T_, Said
@@ -65,19 +69,28 @@ FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional)
         {"format", "edition", "players"},
         {"id", "deck", "variant", "rules", "perspective", "source", "played_at", "place"},
     ),
-    "deal": ({"player", "cards"}, set()),
     "room_cards": ({"rooms"}, {"cards"}),
     "turn": ({"player"}, {"roll"}),
     "move": ({"player", "to"}, {"via", "path"}),
     "peek": ({"player", "room", "card"}, set()),
     "suggest": ({"player", "suspect", "weapon", "room", "responses"}, set()),
     "reveal": ({"player", "card", "to"}, {"cause"}),
-    "clue_card": ({"player", "text"}, set()),
-    "accuse": ({"player", "suspect", "weapon", "room"}, {"correct"}),
     "statement": ({"player"}, {"not_in_envelope", "holds", "lacks", "solution", "remaining"}),
     "end": ({"winner", "solution"}, set()),
 }
+# the record types whose fields all declare what they hold are read and written from that alone
+DECLARED = {t.type: (t, fields) for t in RECORD_TYPES if (fields := declared_fields(t)) is not None}
+FIELDS.update(
+    {
+        kind: (
+            {f.name for f in fields if f.default is MISSING},
+            {f.name for f in fields if f.default is not MISSING},
+        )
+        for kind, (_, fields) in DECLARED.items()
+    }
+)
 PLAYER_FIELDS = {"name", "character", "hand_size", "strategy"}
+_BAD: Any = object()  # a declared field's value that has a problem (said)
 
 
 # ---------------------------------------------------------------- stage 1: lines into games
@@ -630,24 +643,51 @@ class _Builder:
         base: dict[str, Any] = {"seq": seq, "line": self.raw.lines[seq], "extra": extra}
         if kind.startswith("x-"):
             return Extension(kind=kind, raw={k: v for k, v in record.items() if k not in ("t", "note")}, **base)
+        if kind in DECLARED:
+            return self.declared(record, seq, base)
         method: Callable[[dict[str, Any], int, dict[str, Any]], Event | None] = getattr(self, "r_" + kind)
         return method(record, seq, base)
+
+    def declared(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Event | None:
+        """A record of a type whose fields declare what they hold (engine.game.holds), read and
+        checked field by field: every field's problem said, the record made when there is none."""
+        record_type, fields = DECLARED[record["type"]]
+        values = {f.name: self.value(record, f, seq) for f in fields if f.name in record}  # else its default
+        if any(v is _BAD for v in values.values()):
+            return None
+        return record_type(**values, **base)
+
+    def value(self, record: dict[str, Any], f: Field[Any], seq: int) -> Any:
+        """A declared field's value as the record type holds it, or _BAD with its problem said (an
+        optional field given as null is its default, None)."""
+        kind, category = f.metadata["holds"], f.metadata["category"]
+        value, where = record[f.name], f"{record['type']}.{f.name}"
+        if value is None and f.default is None:
+            return None
+        found: Any
+        if kind == PLAYER:
+            found = self.player(value, seq, where)
+        elif kind == CARD:
+            found = self.card(value, seq, where, category)
+        elif kind == TEXT:
+            found = self.text(record, f.name, seq)
+        elif kind == CARDS:
+            if not isinstance(value, list):
+                self.problem("bad_value", T_("{where} must be a list of cards", where=where), seq)
+                return _BAD
+            cards = [self.card(c, seq, where, category) for c in value]
+            found = None if None in cards else tuple(cards)
+        elif isinstance(value, bool):  # a FLAG
+            found = value
+        else:
+            self.problem("bad_value", T_("{where} must be true or false", where=where), seq)
+            return _BAD
+        return _BAD if found is None else found
 
     def r_game(
         self, record: dict[str, Any], seq: int, base: dict[str, Any]
     ) -> None:  # pragma: no cover - split earlier
         return None
-
-    def r_deal(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Deal | None:
-        player = self.player(record["player"], seq, "deal.player")
-        cards = record["cards"]
-        if not isinstance(cards, list):
-            self.problem("bad_value", T_("deal.cards must be a list of cards"), seq)
-            return None
-        ids = [self.card(c, seq, "deal.cards") for c in cards]
-        if player is None or None in ids:
-            return None
-        return Deal(player=player, cards=tuple(ids), **base)  # type: ignore[arg-type]
 
     def r_room_cards(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> RoomCards | None:
         rooms = record["rooms"]
@@ -790,22 +830,6 @@ class _Builder:
         if card is None:
             return None
         return Reveal(player=owner, card=card, to=audience, cause=cause if isinstance(cause, str) else None, **base)
-
-    def r_clue_card(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> ClueCard | None:
-        player = self.player(record["player"], seq, "clue_card.player")
-        text = self.text(record, "text", seq)
-        return None if player is None or text is None else ClueCard(player=player, text=text, **base)
-
-    def r_accuse(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Accuse | None:
-        player = self.player(record["player"], seq, "accuse.player")
-        cards = self.triple(record, seq)
-        correct = record.get("correct")
-        if correct is not None and not isinstance(correct, bool):
-            self.problem("bad_value", T_("accuse.correct must be true or false"), seq)
-            return None
-        if player is None or cards is None:
-            return None
-        return Accuse(player=player, suspect=cards[0], weapon=cards[1], room=cards[2], correct=correct, **base)
 
     def r_statement(self, record: dict[str, Any], seq: int, base: dict[str, Any]) -> Statement | None:
         player = self.player(record["player"], seq, "statement.player")
@@ -1001,12 +1025,19 @@ def _solution(cards: tuple[str, str, str]) -> dict[str, str]:
     return dict(zip(("suspect", "weapon", "room"), cards))
 
 
-class _RecordFields(RecordVisitor[dict[str, Any]]):
+class _RecordFields(SomeRecordsVisitor[dict[str, Any]]):
     """The clue-log/1 writer of one record: its type and fields as the format writes them (cards as ids,
-    tuples as lists, a field left out where the format says it may be)."""
+    tuples as lists, a field left out where the format says it may be). A type whose fields declare
+    what they hold is written from that (``otherwise``); the others by a method of their own."""
 
-    def visit_deal(self, r: Deal) -> dict[str, Any]:
-        return {"type": r.type, "player": r.player, "cards": list(r.cards)}
+    def otherwise(self, r: Event) -> dict[str, Any]:
+        _, fields = DECLARED[r.type]
+        d: dict[str, Any] = {"type": r.type}
+        for f in fields:
+            value = getattr(r, f.name)
+            if f.default is MISSING or value != f.default:
+                d[f.name] = list(value) if f.metadata["holds"] == CARDS else value
+        return d
 
     def visit_room_cards(self, r: RoomCards) -> dict[str, Any]:
         d: dict[str, Any] = {"type": r.type, "rooms": list(r.rooms)}
@@ -1050,21 +1081,6 @@ class _RecordFields(RecordVisitor[dict[str, Any]]):
         }
         if r.cause is not None:
             d["cause"] = r.cause
-        return d
-
-    def visit_clue_card(self, r: ClueCard) -> dict[str, Any]:
-        return {"type": r.type, "player": r.player, "text": r.text}
-
-    def visit_accuse(self, r: Accuse) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "type": r.type,
-            "player": r.player,
-            "suspect": r.suspect,
-            "weapon": r.weapon,
-            "room": r.room,
-        }
-        if r.correct is not None:
-            d["correct"] = r.correct
         return d
 
     def visit_statement(self, r: Statement) -> dict[str, Any]:

@@ -29,9 +29,9 @@ from clue_stats.engine.game import (
     Game,
     Move,
     Peek,
-    RecordVisitor,
     Reveal,
     RoomCards,
+    SomeRecordsVisitor,
     Statement,
     Suggest,
     Turn,
@@ -143,12 +143,16 @@ def statement_notation(r: Statement, n: _Names) -> str:
     return " / ".join(parts)
 
 
-class _RecordLine(RecordVisitor[str]):
+class _RecordLine(SomeRecordsVisitor[str]):
     """The notation writer of one record: its line (without its time and note), names written as
-    ``names`` says; a record the notation cannot say raises :class:`NotationWriteError`."""
+    ``names`` says; a record the notation cannot say (a type it has no words for, ``otherwise``)
+    raises :class:`NotationWriteError`."""
 
     def __init__(self, game: Game, names: _Names):
         self.game, self.n = game, names
+
+    def otherwise(self, r: Event) -> str:
+        raise NotationWriteError(f"record {r.seq}: the notation has no line for a {r.type} record")
 
     def visit_deal(self, r: Deal) -> str:
         return f"{self.n.player(r.player)} has {self.n.cards(r.cards) or '-'}"
