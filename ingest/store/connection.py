@@ -186,9 +186,10 @@ class Store:
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a polars frame (column names kept even when no row matches)."""
-        # duckdb 2: a relation's .pl() fetches the whole result, so the connection is free again at once
-        result: pl.DataFrame = self.con.sql(sql, params=list(params or [])).pl()
-        return result
+        # through the Arrow C stream (the relation's __arrow_c_stream__), not .pl(), which imports
+        # pyarrow (0.15 CPU s of every command's start; issue 37); the whole result is fetched at once,
+        # so the connection is free again
+        return pl.DataFrame(self.con.sql(sql, params=list(params or [])))
 
     def one(self, sql: str, params: Sequence[Any] | None = None) -> dict[str, Any]:
         """The first row of a query by column name ({} when none)."""
@@ -200,7 +201,8 @@ class Store:
         return self.con.execute(sql, list(params or [])).fetchall()
 
     def register(self, name: str, data: Any) -> None:
-        self.con.register(name, data)
+        """``data`` (a polars frame or an Arrow table) readable as the view ``name`` until unregistered."""
+        self.con.register(name, _ArrowStream(data) if isinstance(data, pl.DataFrame) else data)
 
     def unregister(self, name: str) -> None:
         self.con.unregister(name)
@@ -208,7 +210,7 @@ class Store:
     @contextlib.contextmanager
     def registered(self, name: str, data: Any) -> Iterator[None]:
         """``data`` (a polars frame, :func:`frame_of`, or an Arrow table) readable as the view ``name`` for the block."""
-        self.con.register(name, data)
+        self.register(name, data)
         try:
             yield
         finally:
@@ -216,6 +218,22 @@ class Store:
 
     def create_function(self, *args: Any, **kwargs: Any) -> None:
         self.con.create_function(*args, **kwargs)
+
+
+class _ArrowStream:
+    """A polars frame as DuckDB reads it without pyarrow: by the Arrow C stream interface (DuckDB
+    converts a polars frame it is given through pyarrow, whose import costs 0.15 CPU s; issue 37).
+    Each scan asks for a new stream, so a view of it may be read more than once."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        # a column of nothing but nulls (polars' Null type) as text: DuckDB refuses the Null type's
+        # batches from a stream (they carry nulls and, as Arrow allows, no validity bitmap); a NULL of
+        # text is cast to the column it is written to like any NULL
+        nulls = [name for name, dtype in frame.schema.items() if dtype == pl.Null]
+        self.frame = frame.with_columns(pl.col(nulls).cast(pl.String)) if nulls else frame
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self.frame.__arrow_c_stream__(requested_schema)
 
 
 def frame_of(

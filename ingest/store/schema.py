@@ -8,15 +8,17 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from clue_stats.engine.errors import StoreError
 from clue_stats.engine.markers import N_, T_
 from clue_stats.ingest.kinds import CONTEST, DIGITAL, SIMULATED, SIMULATOR_SOURCE, TABLETOP
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SCHEMA_VERSION = 1
 # The version of the analysis: raised when a change alters any analysis column (a column it adds is
@@ -34,14 +36,16 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+# the partitioned path's Arrow types, by pyarrow's names for them (pyarrow is imported only where a
+# schema is made: its import costs 0.15 CPU s, more than a command's whole start; issue 37)
 ARROW_TYPES = {
-    "VARCHAR": pa.string(),
-    "INTEGER": pa.int32(),
-    "BIGINT": pa.int64(),
-    "DOUBLE": pa.float64(),
-    "BOOLEAN": pa.bool_(),
-    "TIMESTAMP": pa.timestamp("us"),
-    "JSON": pa.string(),
+    "VARCHAR": "string",
+    "INTEGER": "int32",
+    "BIGINT": "int64",
+    "DOUBLE": "double",
+    "BOOLEAN": "bool",
+    "TIMESTAMP": "timestamp[us]",
+    "JSON": "string",
 }
 # the same as polars' types: the rows the store writes are polars frames (connection.frame)
 POLARS_TYPES: dict[str, pl.DataType | type[pl.DataType]] = {
@@ -118,7 +122,9 @@ class Table:
         return tuple(c.name for c in self.columns if all(getattr(c, k) == v for k, v in having.items()))
 
     def arrow_schema(self) -> pa.Schema:
-        return pa.schema([(c.name, ARROW_TYPES[c.type]) for c in self.columns])
+        import pyarrow as pa  # deferred: start-up (only the partitioned path makes a schema)
+
+        return pa.schema([(c.name, pa.type_for_alias(ARROW_TYPES[c.type])) for c in self.columns])
 
 
 C = Column
