@@ -36,6 +36,12 @@ def _read_notation(text: str, source_file: str | None) -> ReadResult:
     return notation.read(text, source_file)
 
 
+def _notation_games(text: str, source_file: str | None) -> Iterator[RawGame | Problem]:
+    from clue_stats.ingest import notation  # deferred: start-up (the notation's reader loads on first use)
+
+    return notation.iter_games(text, source_file)
+
+
 @functools.cache
 def registry() -> dict[str, Format]:
     """Every format, by name: clue-log/1 and the notation, then each importer ingest.importers
@@ -45,7 +51,9 @@ def registry() -> dict[str, Format]:
     found = {
         CLUE_LOG: Format(CLUE_LOG, "clue-log/1, the event log", (".jsonl",), cluelog.read_text, None, None),
         # the notation is typed in at the table
-        NOTATION: Format(NOTATION, "the tabletop notation", (".clue",), _read_notation, None, TABLETOP),
+        NOTATION: Format(
+            NOTATION, "the tabletop notation", (".clue",), _read_notation, None, TABLETOP, _notation_games
+        ),
     }
     found.update(IMPORTERS)
     return found
@@ -323,10 +331,27 @@ def _read_text(
     fmt = detect(name.with_suffix(suffix), text)
     if fmt is None:
         return FileSkipped()
+    found = registry()[fmt]
+    if found.items is not None:  # its games one at a time: only the text and one game held
+        return _streamed(found, found.items(text or "", source_file), source_file, long_lines)
     result = read_as(fmt, text or "", source_file)
     if long_lines:  # a file of one long line is that line's problem, not also an empty file
         result.problems = [p for p in result.problems if p.code != "empty_file"]
     return _items(result, source_file, long_lines)
+
+
+def _streamed(
+    fmt: Format, items: Iterator[RawGame | Problem], source_file: str, first: list[Problem]
+) -> Iterator[RawGame | Problem]:
+    """A reader's games as it reads them (of the format's kind when it has one), its problems placed
+    in the file; a file of long lines alone is those lines' problems, not also an empty file."""
+    yield from first
+    for item in items:
+        if isinstance(item, RawGame):
+            item.kind = item.kind or fmt.kind
+            yield item
+        elif not (first and item.code == "empty_file"):
+            yield item.located(source_file)
 
 
 def _zip_file(path: Path) -> Iterator[RawGame | Problem] | FileSkipped:

@@ -19,6 +19,7 @@ returned: ``write`` refuses rather than loses.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from clue_stats.engine.markers import T_, Said
@@ -30,7 +31,7 @@ from clue_stats.ingest.notation_parse import HEADER_KEYS, keyword, read_header, 
 from clue_stats.ingest.notation_write import NotationWriteError, write_game
 from clue_stats.ingest.raw import RawGame, ReadResult
 
-__all__ = ["read", "write", "NotationWriteError"]
+__all__ = ["read", "iter_games", "write", "NotationWriteError"]
 
 
 class _Broken:
@@ -69,16 +70,23 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
     return _read(text, source_file, checks=True)
 
 
+def iter_games(text: str, source_file: str | None = None) -> Iterator[RawGame | Problem]:
+    """The games of a notation text one at a time (what :func:`read` gives, in bounded memory:
+    only the lines of the game being read are held, lexed), then the file's own problem if any."""
+    return _games(text, source_file, checks=True)
+
+
 # a run of lines holding nothing but white space (str.isspace: what the lexer passes over), up to
 # the last line end of the run: one character class, so no state kept per line as a group's repeats
 _WHITE_RUN = re.compile(r"\s*\n")
 
+_Entry = tuple[int, int, "Line | _Broken"]  # a line's number, where it starts in the text, its lexed form
 
-def _lexed(text: str) -> list[tuple[int, int, Line | _Broken]]:
+
+def _lexed(text: str) -> Iterator[_Entry]:
     """Each line holding more than white space as (its number, where it starts in ``text``, its
-    lexed form): blank lines are counted, not held (a file of millions of
-    them costs no object each)."""
-    entries: list[tuple[int, int, Line | _Broken]] = []
+    lexed form), one at a time: blank lines are counted, not held (a file of millions of them costs
+    no object each)."""
     number, pos, size = 0, 0, len(text)
     while pos < size:
         white = _WHITE_RUN.match(text, pos)
@@ -93,45 +101,54 @@ def _lexed(text: str) -> list[tuple[int, int, Line | _Broken]]:
         raw = text[pos:stop].removesuffix("\r")
         if raw.strip():
             try:
-                entries.append((number, pos, lex(number, raw)))
+                yield number, pos, lex(number, raw)
             except NotationError as exc:
-                entries.append((number, pos, _Broken(number, raw, exc)))
+                yield number, pos, _Broken(number, raw, exc)
         pos = stop + 1
-    return entries
 
 
 def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
     result = ReadResult()
-    text = text.removeprefix("\ufeff")
-    entries = _lexed(text)
-    lines = [line for _, _, line in entries]
-    used = [k for k, line in enumerate(lines) if not _blank(line)]
-    if not used:
-        result.problems.append(
-            Problem.of(
-                "empty_file",
-                T_("the file holds no games (only blank lines and comments)"),
-                line=1,
-                source_file=source_file,
-            )
-        )
-        return result
-    starts = [k for k in used if _starts_game(lines[k])]
-    if not starts or starts[0] != used[0]:
-        starts.insert(0, used[0])  # the first game may start without a "game" line
-    # a game's text begins with the comments just above its "game" line (blank lines are not held)
-    text_starts = [0]
-    for k in starts[1:]:
-        while k - 1 > text_starts[-1] and _blank(lines[k - 1]) and k - 1 not in starts:
-            k -= 1
-        text_starts.append(k)
-    for g, start in enumerate(starts):
-        stop = starts[g + 1] if g + 1 < len(starts) else len(lines)
-        begin = entries[text_starts[g]][1] if g else 0
-        end = entries[text_starts[g + 1]][1] if g + 1 < len(starts) else len(text)
-        game_text = text[begin:end].replace("\r\n", "\n").rstrip("\n") + "\n"
-        result.games.append(_read_game(lines[start:stop], game_text, source_file, checks))
+    for item in _games(text, source_file, checks):
+        if isinstance(item, RawGame):
+            result.games.append(item)
+        else:
+            result.problems.append(item)
     return result
+
+
+def _games(text: str, source_file: str | None, checks: bool) -> Iterator[RawGame | Problem]:
+    """The games as their lines are read: a ``game`` line ends the game before it (the first game
+    may start without one), and the comments just above it begin the next game's text."""
+    text = text.removeprefix("\ufeff")
+    gathered: list[_Entry] = []  # the lines of the game being read (comments above it included)
+    begin = 0  # where its text begins
+    for entry in _lexed(text):
+        line = entry[2]
+        if _starts_game(line) and any(not _blank(x) for _, _, x in gathered):
+            k = len(gathered)
+            while _blank(gathered[k - 1][2]):  # the game has a line that is not blank: k stays above it
+                k -= 1
+            end = gathered[k][1] if k < len(gathered) else entry[1]
+            yield _game(gathered[:k], text[begin:end], source_file, checks)
+            gathered, begin = gathered[k:], end
+        gathered.append(entry)
+    if any(not _blank(x) for _, _, x in gathered):
+        yield _game(gathered, text[begin:], source_file, checks)
+    else:  # no line that is not blank, so no game read
+        yield Problem.of(
+            "empty_file",
+            T_("the file holds no games (only blank lines and comments)"),
+            line=1,
+            source_file=source_file,
+        )
+
+
+def _game(entries: list[_Entry], text: str, source_file: str | None, checks: bool) -> RawGame:
+    """One game of its lines (from its first that is not blank) and its text."""
+    lines = [line for _, _, line in entries]
+    first = next(k for k, line in enumerate(lines) if not _blank(line))
+    return _read_game(lines[first:], text.replace("\r\n", "\n").rstrip("\n") + "\n", source_file, checks)
 
 
 def _read_game(lines: list[Line | _Broken], text: str, source_file: str | None, checks: bool) -> RawGame:

@@ -7,7 +7,7 @@ into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,3 +61,6 @@ class Format:
     # (text, file name) -> is it this format, unmistakably; None: the extension alone says so
     detect: Callable[[str, str | None], bool] | None
     kind: str | None  # who plays the games of this format (ingest.kinds); None: each game says
+    # (text, source file) -> its games one at a time, then the file's problems: a reader that need
+    # not hold a file's games all at once gives this too, and ingest reads the file through it
+    items: Callable[[str, str | None], Iterator[RawGame | Problem]] | None = None

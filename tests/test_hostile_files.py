@@ -47,6 +47,31 @@ def test_a_line_past_the_limit_in_the_notation_is_a_problem_of_its_line_read_in_
     assert len([i for i in items if isinstance(i, RawGame)]) == 2  # the games on either side are read
 
 
+def test_a_notation_file_is_read_a_game_at_a_time_in_memory_near_its_size(tmp_path):
+    """Ingest reads a notation file's games one at a time: only the text and the game being read are
+    held, lexed (it held every line lexed and every game, 50 times the file; issue 38), and the
+    games are those `read` gives."""
+    text = NOTATION.read_text(encoding="utf-8")
+    path = tmp_path / "many.clue"
+    path.write_text(text * 400, encoding="utf-8")  # about 1 MB, 400 games
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        games = 0
+        for item in formats.iter_file(path) or []:
+            assert isinstance(item, RawGame), item
+            games += 1
+            _, peak = tracemalloc.get_traced_memory()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert games == 400
+    assert peak < 8 * size, peak / size
+    [first, *_] = formats.iter_file(path) or []
+    assert isinstance(first, RawGame)
+    assert first.records == formats.read_as(formats.NOTATION, text, str(path)).games[0].records
+
+
 def test_a_file_of_one_huge_line_is_one_problem(tmp_path):
     path = tmp_path / "huge.clue"
     path.write_bytes(b"game classic players Anna Ben Cleo " + b"x" * (3 * MAX_LINE_BYTES))

@@ -75,7 +75,7 @@ def detect(text: str, filename: str | None = None) -> bool:
     )
 
 
-@dataclass
+@dataclass(slots=True)  # a file holds one a line or more: no dict each
 class _Line:
     """One thing the server printed: a message (``name``, ``way``, ``text``) or a line of its own."""
 
