@@ -298,15 +298,22 @@ def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> I
             yield failed(exc, str(path))
 
 
-def failed(exc: BaseException, source_file: str | None, line: int | None = None, game: bool = False) -> Problem:
-    """A fault of clue-stats while reading or checking one file or game, as that file's or game's
-    problem (`internal_error`): the run goes on with the rest."""
+def failed(exc: BaseException, source_file: str | None, line: int | None = None, game: bool | str = False) -> Problem:
+    """A fault of clue-stats while reading or checking one file or game (``game``: True, or the id of
+    a stored game), as that file's or game's problem (`internal_error`): the run goes on with the rest."""
     reason = f"{type(exc).__name__}: {exc}"[:300]
+    what = (
+        T_("the stored game {game}", game=game)
+        if isinstance(game, str)
+        else T_("this game")
+        if game
+        else T_("this file")
+    )
     return Problem.of(
         "internal_error",
         T_(
             "clue-stats failed on {what} ({reason}); the rest of the run goes on: please report it with the file",
-            what=T_("this game") if game else T_("this file"),
+            what=what,
             reason=reason,
         ),
         line=line,
@@ -704,12 +711,16 @@ class AnalyseSummary:
 
 def _analyse_stored(
     item: tuple[str, list[str], list[int | None], str | None, budget.Limits],
-) -> tuple[GameRows, list[Problem]]:
+) -> tuple[GameRows | None, list[Problem]]:
     """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make),
-    under the budget; the over_budget problem of each stage past it."""
+    under the budget; the over_budget problem of each stage past it. A game that cannot be rebuilt
+    or analysed is None with its problem (left as it was; the run goes on with the others)."""
     game_id, payloads, lines, source_file, limits = item
-    game = store.game_from_payloads(payloads, lines, game_id)
-    rows, cuts = analyse_within(game, None, source_file, True, limits)
+    try:
+        game = store.game_from_payloads(payloads, lines, game_id)
+        rows, cuts = analyse_within(game, None, source_file, True, limits)
+    except Exception as exc:  # its problem, not the end of the run
+        return None, [failed(exc, source_file, game=game_id)]
     return rows, [p.located(source_file) for p in cuts]
 
 
@@ -749,11 +760,13 @@ def analyse_store(
             for rows, cuts in (
                 pool.map(_analyse_stored, items, chunksize=2) if pool is not None else map(_analyse_stored, items)
             ):
-                if rows.tables["games"][0]["analysis_version"] is not None:
+                if rows is not None and rows.tables["games"][0]["analysis_version"] is not None:
                     results.append(rows)
                 else:
                     summary.games_left += 1
-                if cuts:
+                if rows is None:
+                    summary.problems.extend(cuts)
+                elif cuts:
                     summary.games_over_budget += 1
                     summary.problems.extend(cuts)
                 if progress is not None:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from clue_stats.cli import app
 from clue_stats.ingest import store
 from clue_stats.ingest.cluelog import clean_name, date_problem
+from clue_stats.ingest.store.schema import ANALYSIS_VERSION
 from tests.helpers import GIVEAWAY_LOG
 
 runner = CliRunner()
@@ -158,3 +159,73 @@ def test_the_migration_never_leaves_two_seats_of_one_game_with_one_name(tmp_path
     assert {"Ann", "Ann (2)", "Cleo"} <= events and "Ann\u200b" not in events
     assert rated == {"one": 3, "two": 3, "three": 3}  # the game keeps its ratings
     assert names == ["Ann", "Ann (2)", "Ben", "Cleo", "José"]
+
+
+def _as_an_older_version_stored(db, game_id: str, old: str, new: str, content_sha256: str | None = None) -> None:
+    """Rename a seat in every table of one game, its stored records' text too (and give it the hash
+    an older version gave it), and forget that the names were cleaned: the database as a version
+    before name cleaning left it."""
+    with store.write_connection(db) as con, con.atomic():
+        if content_sha256 is not None:
+            con.execute("UPDATE games SET content_sha256 = ? WHERE game_id = ?", [content_sha256, game_id])
+        for table, column in (("players", "name"), ("events", "player"), ("ratings", "name"), ("ratings", "player")):
+            con.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ? AND game_id = ?", [new, old, game_id])
+        quoted_old, quoted_new = json.dumps(old, ensure_ascii=False), json.dumps(new, ensure_ascii=False)
+        con.execute(
+            "UPDATE events SET payload = replace(payload, ?, ?) WHERE game_id = ?", [quoted_old, quoted_new, game_id]
+        )
+        con.execute("DELETE FROM settings WHERE key = ?", [store.NAMES_CLEANED])
+
+
+@pytest.mark.slow
+def test_a_game_whose_seat_the_migration_renamed_is_analysed_again_with_both_seats(tmp_path, db):
+    """After the migration has renamed the second of two seats that cleaning makes one ("Ann" and
+    "Ann" + a zero-width space: "Ann (2)"), the game's stored records say "Ann (2)" too, so
+    `clue-stats analyse` rebuilds it with both seats and analyses it (it could not be read back)."""
+    path = tmp_path / "one.jsonl"
+    path.write_text(_game("one", names=("Ann", "Ben", "Cleo")))
+    assert runner.invoke(app, ["ingest", str(path), "--db", str(db)]).exit_code == 0
+    _as_an_older_version_stored(db, "one", "Ben", "Ann\u200b")
+    with store.write_connection(db) as con:  # opened for writing: the migration runs
+        con.execute("UPDATE games SET analysis_version = NULL")  # and the game is to be analysed again
+    result = runner.invoke(app, ["analyse", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with store.read_connection(db) as con:
+        seats = [s for (s,) in con.execute("SELECT name FROM players WHERE game_id = 'one' ORDER BY seat").fetchall()]
+        ((version,),) = con.execute("SELECT analysis_version FROM games").fetchall()
+        game = store.game_from_payloads(*store.stored_games(con, ["one"])["one"])
+    assert seats == ["Ann", "Ann (2)", "Cleo"] == list(game.names)
+    assert version == ANALYSIS_VERSION
+
+
+@pytest.mark.slow
+def test_a_game_stored_before_its_names_were_cleaned_is_the_same_game_when_ingested_again(tmp_path, db):
+    """A game an older version stored with "José " (a trailing space) hashed the name as typed; once
+    the migration has cleaned the names, ingesting the same file again (its id given) finds the
+    stored game, kept once, where it was a conflict (duplicate_id)."""
+    path = tmp_path / "one.jsonl"
+    path.write_text(_game("one", names=("José ", "Ben", "Cleo")))
+    assert runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"]).exit_code == 0
+    _as_an_older_version_stored(db, "one", "José", "José ", content_sha256="of the name as typed")
+    result = runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"])
+    assert result.exit_code == 0, result.output
+    assert "kept once" in result.output and "duplicate_id" not in result.output
+
+
+@pytest.mark.slow
+def test_a_stored_game_that_cannot_be_read_back_is_its_problem_and_the_others_are_analysed(tmp_path, db):
+    """`clue-stats analyse` of two games, one whose stored records no longer make a game: that one is
+    said (internal_error, its id), left as it was, exit 3; the other is analysed."""
+    path = tmp_path / "two.jsonl"
+    path.write_text(_game("one") + _game("two", names=("Dana", "Eli", "Finn")))
+    assert runner.invoke(app, ["ingest", str(path), "--db", str(db), "--no-analyse"]).exit_code == 0
+    with store.write_connection(db) as con, con.atomic():
+        bad = '{"type":"deal","player":"Nobody","cards":[]}'  # a record no game of it can hold
+        con.execute("UPDATE events SET payload = ? WHERE game_id = 'one' AND seq = 1", [bad])
+    result = runner.invoke(app, ["analyse", "--db", str(db)])
+    assert result.exit_code == 3, result.output
+    assert "internal_error: clue-stats failed on the stored game one (" in result.stderr
+    assert "1 game analysed" in result.stdout
+    with store.read_connection(db) as con:
+        versions = dict(con.execute("SELECT game_id, analysis_version FROM games").fetchall())
+    assert versions == {"one": None, "two": ANALYSIS_VERSION}

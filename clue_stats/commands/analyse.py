@@ -11,6 +11,7 @@ from clue_stats.analysis.words import _, decimal, n_, number, problem_layout
 from clue_stats.commands.limits import MemoryOption, SecondsOption, StatesOption, limits, over_budget_note
 from clue_stats.engine.errors import StoreError
 from clue_stats.engine.markers import T_
+from clue_stats.exit_codes import ExitCode
 from clue_stats.progress import waiting
 from clue_stats.typer_app import DbOption, JsonOption, app, database, err, handled, out, print_json
 
@@ -49,8 +50,13 @@ def analyse_command(
             started=lambda total: wait_line.update(total=total),
             limits=game_limits,
         )
+    # a game that could not be analysed (its stored records no longer make a game) is its problem,
+    # said, and the others are analysed: exit 3, as for input rejected
+    failed = any(p.is_error for p in summary.problems)
     if json_output:
         print_json(summary.as_dict())
+        if failed:
+            raise typer.Exit(ExitCode.INPUT_REJECTED)
         return
     for p in summary.problems:
         err.print_lines([problem_layout(p)])
@@ -74,3 +80,5 @@ def analyse_command(
         ),
         markup=False,
     )
+    if failed:
+        raise typer.Exit(ExitCode.INPUT_REJECTED)

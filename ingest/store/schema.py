@@ -5,6 +5,7 @@ reads work on, the headers tables show, the export's name and text columns and t
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -478,6 +479,8 @@ def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
         return
     names = "SELECT name FROM players"
     (before,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
+    clean = _CLEAN_SQL.format(c="name")
+    touched = [g for (g,) in con.execute(f"SELECT DISTINCT game_id FROM players WHERE name <> {clean}").fetchall()]
     renamed = _separate_seats(con)
     changed = len(renamed)
     for table in TABLES:
@@ -491,7 +494,28 @@ def _clean_stored_names(con: duckdb.DuckDBPyConnection) -> None:
         (after,) = con.execute(f"SELECT count(DISTINCT name) FROM ({names})").fetchall()[0]
         if after < before or renamed:
             con.execute("DELETE FROM ratings")
+    _rehash(con, touched)
     con.execute("INSERT INTO settings VALUES (?, ?)", [NAMES_CLEANED, now().isoformat()])
+
+
+def _rehash(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> None:
+    """The content hash of each game whose names cleaning changed, as ingest hashes the same file
+    today (of the cleaned names): a re-ingest of it is then the same game, kept once, not a
+    conflict of its id. A game whose records cannot be built any more keeps its hash."""
+    from clue_stats.ingest import cluelog  # deferred: start-up (a migration's, once per database)
+    from clue_stats.ingest.raw import RawGame  # deferred: start-up (with the reader above)
+
+    for game_id in game_ids:
+        payloads = [
+            p for (p,) in con.execute("SELECT payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
+        ]
+        try:
+            raw = RawGame(records=[json.loads(p) for p in payloads], lines=[None] * len(payloads), text="")
+        except ValueError:
+            continue
+        game, _ = cluelog.build_game(raw)
+        if game is not None:
+            con.execute("UPDATE games SET content_sha256 = ? WHERE game_id = ?", [cluelog.content_hash(game), game_id])
 
 
 def _separate_seats(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
@@ -529,7 +553,32 @@ def _separate_seats(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]
                 con.execute(
                     f"UPDATE {table.name} SET {column} = ? WHERE game_id = ? AND {column} = ?", [new, game_id, name]
                 )
+        # and its stored records, so that the game read back from them (`clue-stats analyse`) has the
+        # seat under its new name, not two seats that cleaning makes one
+        stored = con.execute("SELECT seq, payload FROM events WHERE game_id = ?", [game_id]).fetchall()
+        for seq, payload in stored:
+            try:
+                record = json.loads(payload)
+            except ValueError:
+                continue
+            again = _renamed(record, name, new)
+            if again != record:
+                con.execute(
+                    "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+                    [json.dumps(again, ensure_ascii=False, separators=(",", ":")), game_id, seq],
+                )
     return renamed
+
+
+def _renamed(value: Any, old: str, new: str) -> Any:
+    """A record (JSON) with every value and key that is exactly ``old`` (a player's name) ``new``."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, list):
+        return [_renamed(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {(new if k == old else k): _renamed(v, old, new) for k, v in value.items()}
+    return value
 
 
 def _stored_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
