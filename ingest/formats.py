@@ -117,7 +117,7 @@ def read_bounded(stream: BinaryIO, source_file: str, limit: int | None = None) -
     stays near the limit whatever the line. Past ``limit`` bytes (counted as they stream, the long
     lines too: a compressed file's are counted as they are inflated) :class:`TooLarge` is raised
     before more is read. Runs of blank lines are held as one piece each."""
-    kept: list[bytes] = []
+    kept = bytearray()  # one buffer, not an object a line (a line's object cost more than its bytes)
     problems: list[Problem] = []
     total = 0
     last = 0  # the number of the last line kept
@@ -131,8 +131,8 @@ def read_bounded(stream: BinaryIO, source_file: str, limit: int | None = None) -
             problems.append(cluelog.long_line(number, size).located(source_file))
             data = b"\n"
         last = number
-        kept.append(data)
-    return b"".join(kept), problems
+        kept += data
+    return bytes(kept), problems
 
 
 def _too_large(size: int, source_file: str, more: bool = False) -> Problem:

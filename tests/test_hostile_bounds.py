@@ -261,7 +261,7 @@ def test_a_reader_that_fails_on_one_file_leaves_the_others_stored(tmp_path, db, 
         raise OverflowError("int too large to convert")
 
     registry = dict(formats.registry())
-    registry["speedclue-py"] = dataclasses.replace(registry["speedclue-py"], read=broken)
+    registry["speedclue-py"] = dataclasses.replace(registry["speedclue-py"], read=broken, items=broken)
     monkeypatch.setattr(formats, "registry", lambda: registry)
     summary = pipeline.ingest_paths([str(tmp_path)], db, analyse=False, workers=1)
     assert summary.exit_code == 3 and summary.games_stored == 2

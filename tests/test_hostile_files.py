@@ -14,10 +14,11 @@ from clue_stats import pipeline
 from clue_stats.ingest import formats
 from clue_stats.ingest.cluelog import MAX_LINE_BYTES
 from clue_stats.ingest.raw import RawGame
-from tests.helpers import SAMPLES, raw_games
+from tests.helpers import ROOT, SAMPLES, raw_games
 
 NOTATION = SAMPLES / "de-2023-anna-notebook.clue"
 LOG = SAMPLES / "uk-2020-pub.jsonl"
+SPEEDCLUE_PY = ROOT.parent / "shared" / "external" / "speedclue-pyport" / "pyport-3p-1.txt"
 
 
 def _problems(path: Path) -> list[str]:
@@ -47,13 +48,19 @@ def test_a_line_past_the_limit_in_the_notation_is_a_problem_of_its_line_read_in_
     assert len([i for i in items if isinstance(i, RawGame)]) == 2  # the games on either side are read
 
 
-def test_a_notation_file_is_read_a_game_at_a_time_in_memory_near_its_size(tmp_path):
-    """Ingest reads a notation file's games one at a time: only the text and the game being read are
-    held, lexed (it held every line lexed and every game, 50 times the file; issue 38), and the
-    games are those `read` gives."""
-    text = NOTATION.read_text(encoding="utf-8")
-    path = tmp_path / "many.clue"
-    path.write_text(text * 400, encoding="utf-8")  # about 1 MB, 400 games
+@pytest.mark.parametrize(
+    "source,name,fmt,copies,bound",
+    [
+        (NOTATION, "many.clue", formats.NOTATION, 400, 6),  # 0.4 MB, 400 games; it held 50 times the file
+        (SPEEDCLUE_PY, "server.txt", "speedclue-py", 80, 6),  # 1 MB, 160 games; it held 14 times
+    ],
+)
+def test_a_file_is_read_a_game_at_a_time_in_memory_near_its_size(tmp_path, source, name, fmt, copies, bound):
+    """Ingest reads a notation file's games, and a SpeedClue server transcript's, one at a time:
+    only the text and the game being read are held (issue 38), and the games are those `read` gives."""
+    text = source.read_text(encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text * copies, encoding="utf-8")
     size = path.stat().st_size
     tracemalloc.start()
     try:
@@ -65,11 +72,11 @@ def test_a_notation_file_is_read_a_game_at_a_time_in_memory_near_its_size(tmp_pa
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert games == 400
-    assert peak < 8 * size, peak / size
+    assert games == len(formats.read_as(fmt, text, str(path)).games) * copies
+    assert peak < bound * size, peak / size
     [first, *_] = formats.iter_file(path) or []
     assert isinstance(first, RawGame)
-    assert first.records == formats.read_as(formats.NOTATION, text, str(path)).games[0].records
+    assert first.records == formats.read_as(fmt, text, str(path)).games[0].records
 
 
 def test_a_file_of_one_huge_line_is_one_problem(tmp_path):

@@ -8,8 +8,9 @@ is unmistakably in the importer's format, so ingest can pick the reader by conte
 
 An importer is a module of this package with ``NAME``, ``DESCRIPTION``, ``EXTENSIONS`` (lower-case,
 with the dot), ``KIND`` (ingest.kinds), ``detect(text, file_name)`` and ``read(text, source_file)``,
-registered once in :data:`MODULES`. Ingest, `convert --from`, the tests and the docs' check take
-every format from :func:`ingest.formats.registry`, which adds these to clue-log/1 and the notation.
+registered once in :data:`MODULES`; one that can give its games one at a time has
+``iter_games(text, source_file)`` too (ingest then holds one game of the file at a time).
+Ingest, `convert --from`, the tests and the docs' check take every format from :func:`ingest.formats.registry`, which adds these to clue-log/1 and the notation.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ MODULES: tuple[ModuleType, ...] = (speedclue, speedclue_py, llm_transcript, effe
 
 
 def _format(module: ModuleType) -> Format:
-    return Format(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.read, module.detect, module.KIND)
+    # an importer that reads a game at a time gives ``iter_games`` too: ingest holds one game of it
+    items = getattr(module, "iter_games", None)
+    return Format(module.NAME, module.DESCRIPTION, module.EXTENSIONS, module.read, module.detect, module.KIND, items)
 
 
 FORMATS: dict[str, Format] = {m.NAME: _format(m) for m in MODULES}

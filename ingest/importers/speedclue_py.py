@@ -18,6 +18,7 @@ the server stops with a traceback) is kept up to there and reported as cut off, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,50 +86,76 @@ class _Line:
     way: str | None = None  # "=<<" (to the player) or ">>=" (the player's answer)
 
 
-def _tokens(text: str) -> list[_Line]:
-    """Every message and every other line, in order; a line holding two messages gives two."""
-    out: list[_Line] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        messages = list(MESSAGE.finditer(line))
-        if messages and "".join(m.group(0) for m in messages).strip() == line.strip():
-            out.extend(_Line(number, m.group("text").strip(), m.group("name"), m.group("way")) for m in messages)
-        else:
-            out.append(_Line(number, line.rstrip()))
-    return out
+def _tokens(number: int, line: str) -> list[_Line]:
+    """The messages of one line, or the line itself (a line holding two messages gives two)."""
+    messages = list(MESSAGE.finditer(line))
+    if messages and "".join(m.group(0) for m in messages).strip() == line.strip():
+        return [_Line(number, m.group("text").strip(), m.group("name"), m.group("way")) for m in messages]
+    return [_Line(number, line.rstrip())]
+
+
+def _games(text: str) -> Iterator[tuple[list[_Line], str]]:
+    """Each game's messages and lines (its text), one game at a time: a game starts at the first
+    ``reset`` after the previous game (or at the first of the file); what comes before the first
+    is no game's."""
+    tokens: list[_Line] = []  # the game's so far
+    lines: list[tuple[int, str]] = []  # its lines so far (number, text)
+    in_game = False
+    for number, line in enumerate(_split_lines(text), start=1):
+        lines.append((number, line))
+        for token in _tokens(number, line):
+            if token.way == "=<<" and token.text.lower().startswith("reset "):
+                if not in_game:
+                    if tokens:
+                        yield tokens, _text_of(lines, tokens[0].number, tokens[-1].number)
+                    tokens, lines, in_game = [], [(number, line)], True
+            elif token.way is None and (WIN.match(token.text) or ROUND.match(token.text)) and tokens:
+                in_game = not WIN.match(token.text)
+            elif token.way is None and token.text.startswith(TRACEBACK):
+                in_game = False
+            if in_game or tokens:
+                tokens.append(token)
+        if not tokens:
+            lines.clear()  # before the first game: nobody's
+    if tokens:
+        yield tokens, _text_of(lines, tokens[0].number, tokens[-1].number)
+
+
+# a line and its end as str.splitlines sees them (\r\n, \n, \r, \v, \f, \x1c-\x1e, \x85, \u2028, \u2029)
+_LINE = re.compile("[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*(\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])?")
+
+
+def _split_lines(text: str) -> Iterator[str]:
+    """``text.splitlines()`` one line at a time (no list of them all)."""
+    for match in _LINE.finditer(text):
+        if match.end() == match.start():  # the empty match at the end
+            break
+        yield match.group(0)[: match.start(1) - match.start()] if match.group(1) else match.group(0)
+
+
+def _text_of(lines: list[tuple[int, str]], first: int, last: int) -> str:
+    return "\n".join(line for number, line in lines if first <= number <= last) + "\n"
 
 
 def read(text: str, source_file: str | None = None) -> ReadResult:
     result = ReadResult()
-    tokens = _tokens(text)
-    # A game starts at the first ``reset`` after the previous game (or at the first of the file).
-    starts: list[int] = []
-    in_game = False
-    for i, token in enumerate(tokens):
-        if token.way == "=<<" and token.text.lower().startswith("reset "):
-            if not in_game:
-                starts.append(i)
-                in_game = True
-        elif token.way is None and (WIN.match(token.text) or ROUND.match(token.text)) and starts:
-            in_game = not WIN.match(token.text)
-        elif token.way is None and token.text.startswith(TRACEBACK):
-            in_game = False
-    if not starts:
-        result.problems.append(
-            Problem.of(
-                "bad_import",
-                T_("no game: a SpeedClue Python server transcript sends each player a 'reset' message"),
-                line=1,
-                source_file=source_file,
-            )
-        )
-        return result
+    for item in iter_games(text, source_file):
+        if isinstance(item, RawGame):
+            result.games.append(item)
+        else:
+            result.problems.append(item)
+    return result
+
+
+def iter_games(text: str, source_file: str | None = None) -> Iterator[RawGame | Problem]:
+    """The games of a transcript one at a time (what :func:`read` gives, holding one game's lines)."""
     deck = edition(EDITION).deck
-    lines = text.splitlines()
     won: dict[str, int] = {}  # the server's scores count wins over the whole session
-    for k, start in enumerate(starts):
-        stop = starts[k + 1] if k + 1 < len(starts) else len(tokens)
-        game = _Game(deck, tokens[start:stop], source_file)
-        result.games.append(game.convert(lines))
+    found = False
+    for tokens, game_text in _games(text):
+        found = True
+        game = _Game(deck, tokens, source_file)
+        raw = game.convert(game_text)
         if game.winner is not None:
             won[game.winner] = won.get(game.winner, 0) + 1
         if game.scores and any(score != won.get(name, 0) for name, (score, _) in game.scores.items()):
@@ -144,7 +171,14 @@ def read(text: str, source_file: str | None = None) -> ReadResult:
                     source_file=source_file,
                 )
             )
-    return result
+        yield raw
+    if not found:
+        yield Problem.of(
+            "bad_import",
+            T_("no game: a SpeedClue Python server transcript sends each player a 'reset' message"),
+            line=1,
+            source_file=source_file,
+        )
 
 
 @dataclass
@@ -167,7 +201,7 @@ class _Game:
     stopped: _Line | None = None  # the traceback's first line, when the server stopped with one
     error: str | None = None  # the traceback's last line: the exception that stopped the server
 
-    def convert(self, lines: list[str]) -> RawGame:
+    def convert(self, text: str) -> RawGame:
         first, last = self.tokens[0].number, self.tokens[-1].number
         for token in self.tokens:
             try:
@@ -187,7 +221,7 @@ class _Game:
         return RawGame(
             records=records,
             lines=[r.get("x-source-line") for r in records],
-            text="\n".join(lines[first - 1 : last]) + "\n",
+            text=text,
             source_file=self.source_file,
             problems=self.problems,
             transcript=True,  # the server wrote it: a rule broken is what a program did
