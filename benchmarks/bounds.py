@@ -4,14 +4,19 @@
    (a line of at most 1 MiB), in this process: linear means 15x the cards cost about 15x the time.
 2. A long game (6 players, every hand dealt, N suggestions: N + 7 records) ingested with the whole
    review on one worker, then its report rendered, per thousand records.
+3. A game of N statements (issue 38: 10^5 statements, 20 MB, took 43 s and 1.35 GB): `clue-stats
+   ingest` with its defaults in a process of its own, wall and CPU seconds and the process's peak
+   memory against the file's size.
 
-    .venv/bin/python benchmarks/bounds.py [--records 1000,10000,100000]
+    .venv/bin/python benchmarks/bounds.py [--records 1000,10000,100000] [--statements 10000,100000]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -86,11 +91,56 @@ def time_long_games(folder: Path, sizes: list[int]) -> None:
         )
 
 
+def statements_game(n: int) -> str:
+    """A classic 4-player game (hands dealt, 20 suggestions) with ``n`` statements after the deal,
+    each of five claims (two cards not in the envelope, one held, two lacked)."""
+    game = random_game(7, n_players=4, n_suggestions=20)
+    lines = cluelog.write_game(game).splitlines()
+    after = max(i for i, line in enumerate(lines) if '"deal"' in line) + 1
+    names = game.names
+    said = [
+        json.dumps(
+            {
+                "type": "statement",
+                "player": names[k % 4],
+                "not_in_envelope": ["plum", "rope"],
+                "holds": {names[(k + 1) % 4]: ["hall"]},
+                "lacks": {names[(k + 2) % 4]: ["knife", "study"]},
+            }
+        )
+        for k in range(n)
+    ]
+    return "\n".join([*lines[:after], *said, *lines[after:]]) + "\n"
+
+
+def time_statements(folder: Path, sizes: list[int]) -> None:
+    print("games of n statements, `clue-stats ingest` with its defaults (a process each):")
+    cli = Path(sys.executable).with_name("clue-stats")
+    for n in sizes:
+        path = folder / f"statements-{n}.jsonl"
+        path.write_text(statements_game(n))
+        db = folder / f"statements-{n}.duckdb"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run([str(cli), "ingest", str(path), "--db", str(db)], capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        size = path.stat().st_size
+        peak = after.ru_maxrss * 1024  # the largest of the children so far: the sizes run smallest first
+        print(
+            f"  {n:>7,} statements, {size / 2**20:6.1f} MiB: {wall:6.1f} s wall, {cpu:6.1f} CPU s, "
+            f"peak {peak / 2**20:6.0f} MiB ({peak / size:5.1f} x the file), exit {done.returncode}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--records", default="1000,10000", help="suggestions of the long games, comma-separated")
+    parser.add_argument("--statements", default="10000,100000", help="statements of one game, comma-separated")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        time_statements(Path(tmp), [int(n) for n in args.statements.split(",")])
         time_decks(Path(tmp))
         time_long_games(Path(tmp), [int(n) for n in args.records.split(",")])
 

@@ -209,6 +209,9 @@ def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | No
             game_id=game.game_id if game is not None else _declared_id(raw),
         )
         return Outcome(None, rejection, problems)
+    # the records as read are not needed past here (the game holds them): a long game's are let go
+    # before its analysis (10^5 statements: 120 MiB); the game record stays, for the id a fault names
+    del raw.records[1:], raw.lines[1:]
     if not analyse:
         rows = game_rows(game, replay, raw.source_file)
     elif any(p.code == "over_budget" for p in replay.problems):

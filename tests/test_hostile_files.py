@@ -48,6 +48,7 @@ def test_a_line_past_the_limit_in_the_notation_is_a_problem_of_its_line_read_in_
     assert len([i for i in items if isinstance(i, RawGame)]) == 2  # the games on either side are read
 
 
+@pytest.mark.slow  # tracemalloc follows every allocation: 3 to 5 s
 @pytest.mark.parametrize(
     "source,name,fmt,copies,bound",
     [
