@@ -14,56 +14,29 @@ from collections.abc import Iterable
 from clue_stats.engine import budget
 from clue_stats.engine.counting import total_count
 from clue_stats.engine.game import (
-    UNSEEN,
     Accuse,
-    Deal,
     End,
     Event,
     Game,
-    Peek,
     Reveal,
     RoomCards,
-    SomeRecordsVisitor,
-    Suggest,
 )
-from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, Update, initial_knowledge
+from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, Lessons, Update, initial_knowledge
 
 
-class _AllItSays(SomeRecordsVisitor[Update | None]):
+class _AllItSays(Lessons):
     """Everything a record says about the deal, given the knowledge ``k`` before it (set before each
-    record), as arguments for :meth:`Knowledge.updated` (None: nothing): the validator's view. Turns,
-    moves, clue cards, statements and extensions say nothing about the deal."""
+    record), as arguments for :meth:`Knowledge.updated` (None: nothing): the validator's view, an
+    observer who sees every hand and every card shown, and the solution where the log gives it."""
 
     def __init__(self, game: Game, k: Knowledge):
-        self.game, self.k = game, k
+        super().__init__(game, None, k)
 
-    def otherwise(self, r: Event) -> Update | None:
-        return None
+    def sees(self, player: str | None) -> bool:
+        return True
 
-    def visit_deal(self, r: Deal) -> Update | None:
-        cards, places = self.k.card_index, self.k.places
-        if r.player not in places:
-            return None
-        p = places.index(r.player)
-        hand = [cards[c] for c in r.cards if c in cards]
-        rest = ((1 << len(cards)) - 1) & ~sum(1 << c for c in hand)
-        return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
-
-    def visit_suggest(self, r: Suggest) -> Update | None:
-        cards, places = self.k.card_index, self.k.places
-        mask = sum(1 << cards[c] for c in set(r.cards) if c in cards)
-        out: Update = {"lacks": [], "holds": [], "clauses": []}
-        for response in r.responses:
-            if response.player not in places:
-                continue
-            q = places.index(response.player)
-            if response.passed:
-                out["lacks"].append((q, mask))
-            elif response.shows != UNSEEN and response.shows in cards:
-                out["holds"].append((q, cards[response.shows]))
-            else:
-                out["clauses"].append((q, mask))
-        return out
+    def told(self, r: Reveal) -> bool:
+        return True
 
     def visit_accuse(self, r: Accuse) -> Update | None:
         cards = self.k.card_index
@@ -82,24 +55,6 @@ class _AllItSays(SomeRecordsVisitor[Update | None]):
         if r.solution is None or not all(c in cards for c in r.solution):
             return None
         return {"holds": [(0, cards[c]) for c in r.solution]}
-
-    def visit_reveal(self, r: Reveal) -> Update | None:
-        cards, places = self.k.card_index, self.k.places
-        if r.card == UNSEEN or r.card not in cards:
-            return None
-        c = cards[r.card]
-        if r.player is None:
-            nobody = {0} | ({places.index(ROOM_CARDS)} if ROOM_CARDS in places else set())
-            return {"lacks": [(p, 1 << c) for p in range(len(places)) if p not in nobody]}
-        if r.player not in places:
-            return None
-        return {"holds": [(places.index(r.player), c)]}
-
-    def visit_peek(self, r: Peek) -> Update | None:
-        cards, places = self.k.card_index, self.k.places
-        if r.card in (None, UNSEEN) or r.card not in cards or ROOM_CARDS not in places:
-            return None
-        return {"holds": [(places.index(ROOM_CARDS), cards[r.card])]}
 
     def visit_room_cards(self, r: RoomCards) -> Update | None:
         cards, places = self.k.card_index, self.k.places

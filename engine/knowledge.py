@@ -356,17 +356,25 @@ Update = dict[str, list[Any]]  # arguments for Knowledge.updated
 class Lessons(SomeRecordsVisitor[Update | None]):
     """What each record teaches one observer (None: nothing), as arguments for :meth:`Knowledge.updated`,
     given their knowledge ``k`` before it (set before each record). The game record, room_cards, turn,
-    move, clue_card, statement, end and extensions teach an observer nothing."""
+    move, clue_card, statement, end and extensions teach an observer nothing. What the observer sees
+    is :meth:`sees` and :meth:`told` (engine.consistency's validator sees everything)."""
 
     def __init__(self, game: Game, observer: str | None, k: Knowledge):
         self.game, self.observer, self.k = game, observer, k
+
+    def sees(self, player: str | None) -> bool:
+        """Whether the observer sees what ``player`` sees: their own hand, a card shown to them."""
+        return player is not None and player == self.observer
+
+    def told(self, r: Reveal) -> bool:
+        return r.to == ALL or any(self.sees(p) for p in r.to) or self.sees(r.player)
 
     def otherwise(self, r: Event) -> Update | None:
         return None
 
     def visit_deal(self, r: Deal) -> Update | None:
         k = self.k
-        if r.player != self.observer:
+        if not self.sees(r.player) or r.player not in k.places:
             return None
         cards = k.card_index
         p = k.places.index(r.player)
@@ -375,10 +383,9 @@ class Lessons(SomeRecordsVisitor[Update | None]):
         return {"holds": [(p, c) for c in hand], "lacks": [(p, rest)]}
 
     def visit_suggest(self, r: Suggest) -> Update | None:
-        k, observer = self.k, self.observer
+        k = self.k
         cards = k.card_index
-        named = [cards[c] for c in r.cards if c in cards]
-        mask = sum(1 << c for c in set(named))
+        mask = sum(1 << cards[c] for c in set(r.cards) if c in cards)
         out: Update = {"lacks": [], "holds": [], "clauses": []}
         for response in r.responses:
             if response.player not in k.places:
@@ -386,7 +393,11 @@ class Lessons(SomeRecordsVisitor[Update | None]):
             q = k.places.index(response.player)
             if response.passed:
                 out["lacks"].append((q, mask))
-            elif response.shows != UNSEEN and response.shows in cards and observer in (r.player, response.player):
+            elif (
+                response.shows != UNSEEN
+                and response.shows in cards
+                and (self.sees(r.player) or self.sees(response.player))
+            ):
                 out["holds"].append((q, cards[response.shows]))
             else:
                 out["clauses"].append((q, mask))
@@ -399,15 +410,14 @@ class Lessons(SomeRecordsVisitor[Update | None]):
         return None
 
     def visit_reveal(self, r: Reveal) -> Update | None:
-        k, observer = self.k, self.observer
+        k = self.k
         cards = k.card_index
-        told = r.to == ALL or (observer is not None and (observer in r.to or observer == r.player))
-        if not told or r.card == UNSEEN or r.card not in cards:
+        if r.card == UNSEEN or r.card not in cards or not self.told(r):
             return None
         c = cards[r.card]
-        if r.player is None:
+        if r.player is None:  # in nobody's hand: not the envelope's either, nor set on a room
             nobody = 1 | (1 << k.places.index(ROOM_CARDS) if ROOM_CARDS in k.places else 0)
-            return {"holds": [], "lacks": [(p, 1 << c) for p in range(len(k.places)) if not nobody >> p & 1]}
+            return {"lacks": [(p, 1 << c) for p in range(len(k.places)) if not nobody >> p & 1]}
         if r.player not in k.places:
             return None
         return {"holds": [(k.places.index(r.player), c)]}
@@ -415,9 +425,7 @@ class Lessons(SomeRecordsVisitor[Update | None]):
     def visit_peek(self, r: Peek) -> Update | None:
         k = self.k
         cards = k.card_index
-        if r.player != self.observer or r.card in (None, UNSEEN) or r.card not in cards:
-            return None
-        if ROOM_CARDS not in k.places:
+        if not self.sees(r.player) or r.card in (None, UNSEEN) or r.card not in cards or ROOM_CARDS not in k.places:
             return None
         return {"holds": [(k.places.index(ROOM_CARDS), cards[r.card])]}
 
