@@ -13,14 +13,7 @@ from collections.abc import Iterable
 
 from clue_stats.engine import budget
 from clue_stats.engine.counting import total_count
-from clue_stats.engine.game import (
-    Accuse,
-    End,
-    Event,
-    Game,
-    Reveal,
-    RoomCards,
-)
+from clue_stats.engine.game import Accuse, End, Event, Game, Reveal, RoomCards
 from clue_stats.engine.knowledge import ROOM_CARDS, Knowledge, Lessons, Update, initial_knowledge
 
 

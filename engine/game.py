@@ -245,9 +245,12 @@ class RecordVisitor(abc.ABC, Generic[T]):
 
 
 class SomeRecordsVisitor(RecordVisitor[T]):
-    """A visitor for what only some record types do (python-chess's BaseVisitor: a method it does not
-    override does nothing): the knowledge a record gives an observer, or the validator. A type it does
-    not name gives :meth:`otherwise`, so a new record type that teaches nothing touches none of them."""
+    """A visitor that names only the record types it treats apart (python-chess's BaseVisitor: a
+    method it does not override does nothing): a type it does not name gives :meth:`otherwise`. The
+    knowledge a record gives an observer and the validator (most types teach nothing), the clue-log/1
+    writer (a type whose fields declare what they hold is written from them) and the notation writer
+    (a type it has no words for cannot be written) are such visitors, so a new record type touches
+    none of them unless it asks for more."""
 
     @abc.abstractmethod
     def otherwise(self, r: Event) -> T:
