@@ -170,12 +170,15 @@ class _Referee:
             return
         seat = game.seat(r.player)
         expected = [game.names[(seat + i) % self.n] for i in range(1, self.n)]
-        named = f"{_fmt(game, r.cards)}"
+
+        def named() -> str:  # made only for a problem's message (most suggestions have none)
+            return f"{_fmt(game, r.cards)}"
+
         for i, resp in enumerate(r.responses):
             if resp.player == r.player:
                 self.problem(
                     "suggester_responds",
-                    T_("{player} answers their own suggestion of {named}", player=r.player, named=named),
+                    T_("{player} answers their own suggestion of {named}", player=r.player, named=named()),
                     r,
                 )
                 return
@@ -223,7 +226,7 @@ class _Referee:
                     "{player} shows {shows}, which is not one of {named}",
                     player=last.player,
                     shows=self.name(last.shows),
-                    named=named,
+                    named=named(),
                 ),
                 r,
             )
@@ -239,7 +242,7 @@ class _Referee:
                         T_(
                             "{player} passes on {named} while holding {held}",
                             player=resp.player,
-                            named=named,
+                            named=named(),
                             held=_fmt(game, held),
                         ),
                         r,
@@ -258,7 +261,7 @@ class _Referee:
             elif not any(c in hand for c in r.cards):
                 self.problem(
                     "shown_not_held",
-                    T_("{player} shows a card but holds none of {named}", player=resp.player, named=named),
+                    T_("{player} shows a card but holds none of {named}", player=resp.player, named=named()),
                     r,
                 )
 

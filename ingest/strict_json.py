@@ -44,21 +44,8 @@ def _int(text: str) -> int:
     return int(text)
 
 
-SHARED = 40  # strings up to this long (names, card ids, record types) are held once, however often they recur
-
-
-def _shared(value: Any) -> Any:
-    """A short string (or a list's short strings) as the one copy the process holds: a file of 10^5
-    records names the same players and cards 10^5 times, each otherwise a string of its own."""
-    if type(value) is str:
-        return sys.intern(value) if len(value) <= SHARED else value
-    if type(value) is list:
-        return [sys.intern(v) if type(v) is str and len(v) <= SHARED else v for v in value]
-    return value
-
-
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    record = {key: _shared(value) for key, value in pairs}
+    record = dict(pairs)
     if len(record) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
