@@ -138,6 +138,9 @@ def test_convert_between_clue_log_and_notation_without_loss(tmp_path):
     assert back.stdout == direct.stdout
     twin = run("convert", SAMPLES / "de-2023-anna-notebook.clue")
     assert twin.stdout == direct.stdout
+    # `--out -` is standard output, as for `report` (it wrote a file named "-")
+    dash = run("convert", jsonl, "--out", "-")
+    assert dash.exit_code == 0 and dash.stdout == direct.stdout and not Path("-").exists()
 
 
 def test_convert_reads_other_clients_and_reports_problems(tmp_path):

@@ -25,7 +25,9 @@ def convert_command(
         help=f"The format of FILE (default: from its name and content): {', '.join(formats.format_names())}.",
     ),
     target: str = typer.Option("clue-log", "--to", help="clue-log or notation."),
-    out_file: Path | None = typer.Option(None, "--out", help="Write here instead of standard output."),
+    out_file: Path | None = typer.Option(
+        None, "--out", help="Write here instead of standard output (- is standard output, as for report)."
+    ),
 ) -> None:
     """Convert a game file to clue-log/1 (or to the tabletop notation); games are checked on the way."""
     from clue_stats.pipeline import UnknownFormat, read_game_file  # deferred: start-up
@@ -34,6 +36,8 @@ def convert_command(
         raise UsageError(T_("no such file: {path}", path=path))
     if target not in ("clue-log", "notation"):
         raise UsageError(T_("--to must be clue-log or notation, not {target}", target=repr(target)))
+    if out_file is not None and str(out_file) == "-":  # standard output, as `report --out -` (a file named -: ./-)
+        out_file = None
     if out_file is not None:
         check_output_file(out_file)
     try:
