@@ -1,7 +1,8 @@
 """Progress on a wait: the one way a command shows that it is working (ingest, validate, analyse).
 
 On a terminal a live line on standard error (rich's progress: a spinner or a bar, the count, the time
-so far), gone when the work is done; through a pipe or into a log file a plain line on standard
+so far) once the wait has lasted a second (``$CLUE_STATS_PROGRESS_LIVE_AFTER``), gone when the work is
+done; through a pipe or into a log file a plain line on standard
 error every few seconds (``$CLUE_STATS_PROGRESS_SECONDS``, default 5), so that `make demo`, CI and a
 cron job show that a long run is alive; with ``--json`` nothing (standard output is the answer, and a
 caller reads standard error for problems). A run quicker than the interval prints no line.
@@ -20,6 +21,15 @@ from typing import Any
 from clue_stats.analysis.words import _, decimal, n_
 
 PIPE_SECONDS = 5.0
+LIVE_SECONDS = 1.0  # on a terminal, the live line appears once a wait has lasted this long
+
+
+def live_after() -> float:
+    """Seconds before the live line appears on a terminal: $CLUE_STATS_PROGRESS_LIVE_AFTER, else LIVE_SECONDS."""
+    try:
+        return max(0.0, float(os.environ.get("CLUE_STATS_PROGRESS_LIVE_AFTER", LIVE_SECONDS)))
+    except ValueError:
+        return LIVE_SECONDS
 
 
 def pipe_seconds() -> float:
@@ -87,7 +97,7 @@ def waiting(what: str, quiet: bool = False, stream: Any = None) -> Iterator[Wait
 
         from clue_stats.typer_app import err  # deferred: start-up
 
-        with Progress(
+        bar = Progress(
             SpinnerColumn(),
             TextColumn("{task.description}"),
             BarColumn(),
@@ -96,13 +106,32 @@ def waiting(what: str, quiet: bool = False, stream: Any = None) -> Iterator[Wait
             TimeElapsedColumn(),
             console=err,
             transient=True,
-        ) as bar:
-            task = bar.add_task(what, total=None)
+        )
+        task = bar.add_task(what, total=None)
 
-            def live(w: Waiting) -> None:
-                bar.update(task, completed=w.done, total=w.total, description=w.what + w.note)
+        def live(w: Waiting) -> None:
+            bar.update(task, completed=w.done, total=w.total, description=w.what + w.note)
 
+        # shown only once the wait has lasted LIVE_AFTER seconds: a quick run draws nothing (no
+        # flicker of a line that is gone at once)
+        drawn = threading.Lock()
+        over = False
+
+        def show() -> None:
+            with drawn:
+                if not over:
+                    bar.start()
+
+        timer = threading.Timer(live_after(), show)
+        timer.daemon = True
+        timer.start()
+        try:
             yield Waiting(what, live)
+        finally:
+            timer.cancel()
+            with drawn:
+                over = True
+                bar.stop()
         return
     # through a pipe: a line every few seconds from a thread of its own, so that a long game (no
     # update for a while) still shows the run is alive

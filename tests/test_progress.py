@@ -56,3 +56,31 @@ def test_ingest_through_a_pipe_says_it_is_alive(tmp_path) -> None:
     command[-1] = str(tmp_path / "b.duckdb")
     done = subprocess.run([*command, "--json"], capture_output=True, text=True, env=env, timeout=300)
     assert "ingesting: " not in done.stderr and done.stdout.lstrip().startswith("{")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_the_live_line_comes_only_for_a_wait_that_lasts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick run draws nothing on a terminal (the live line would flicker and be gone); a wait
+    that lasts past $CLUE_STATS_PROGRESS_LIVE_AFTER shows what is being done and the count."""
+    from rich.console import Console
+
+    from clue_stats import typer_app
+
+    screen = io.StringIO()
+    monkeypatch.setattr(typer_app, "err", Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setenv("CLUE_STATS_PROGRESS_LIVE_AFTER", "0.3")
+    with waiting("ingesting", stream=Terminal()) as wait_line:
+        wait_line.update(3, total=10)
+    assert screen.getvalue() == ""
+    monkeypatch.setenv("CLUE_STATS_PROGRESS_LIVE_AFTER", "0.05")
+    with waiting("ingesting", stream=Terminal()) as wait_line:
+        wait_line.update(3, total=10)
+        for _ in range(100):
+            if "3/10" in screen.getvalue():
+                break
+            threading.Event().wait(0.02)
+    assert "ingesting" in screen.getvalue() and "3/10" in screen.getvalue(), screen.getvalue()
