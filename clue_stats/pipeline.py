@@ -210,8 +210,9 @@ def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | No
         )
         return Outcome(None, rejection, problems)
     # the records as read are not needed past here (the game holds them): a long game's are let go
-    # before its analysis (10^5 statements: 120 MiB); the game record stays, for the id a fault names
-    del raw.records[1:], raw.lines[1:]
+    # before its analysis (10^5 statements: 120 MiB); the game record stays, for the id a fault names.
+    # New lists, not the same ones cut: a caller's lists (the arena's game) are left as they are
+    raw.records, raw.lines = raw.records[:1], raw.lines[:1]
     if not analyse:
         rows = game_rows(game, replay, raw.source_file)
     elif any(p.code == "over_budget" for p in replay.problems):
