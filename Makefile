@@ -57,7 +57,7 @@ check: install
 	$(BIN)/ruff format --check .
 	$(MAKE) --no-print-directory typecheck
 
-# mypy on every package, strict on engine/ and ingest/ (pyproject.toml). mypy reads the package as it
+# mypy, strict on every package (pyproject.toml; the two modules around the compiled core read its plan untyped). mypy reads the package as it
 # is installed, clue_stats.engine being engine/ and so on, from a tree of links in build/typecheck
 # (it does not follow setuptools' editable finder); it reports files as clue_stats/engine/x.py.
 TYPECHECK := build/typecheck
