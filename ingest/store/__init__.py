@@ -22,13 +22,13 @@ from clue_stats.ingest.store.connection import (
     read_connection,
     write_connection,
 )
+from clue_stats.ingest.store.payloads import game_from_payloads
 from clue_stats.ingest.store.reads import (
     GAME_LIST_COLUMNS,
     GameFilter,
     GameNotFound,
     StoredGame,
     filter_choices,
-    game_from_payloads,
     game_table,
     list_games,
     people_first,

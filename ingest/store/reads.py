@@ -6,20 +6,18 @@ before they work. Each takes an open :class:`Store` (read-only or not)."""
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
-from clue_stats.engine.errors import StoreError, UsageError
+from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game
 from clue_stats.engine.markers import T_
 from clue_stats.engine.problems import joined
-from clue_stats.ingest.cluelog import build_game
 from clue_stats.ingest.kinds import PEOPLE
-from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.store.connection import Store
+from clue_stats.ingest.store.payloads import game_from_payloads
 from clue_stats.ingest.store.schema import GAME_TABLES
 
 
@@ -133,27 +131,6 @@ def _not_found(db: Store, game_id: str) -> GameNotFound:
     return GameNotFound(
         T_("no stored game has the id {id}{hint}; `clue-stats games` lists them", id=repr(game_id), hint=hint)
     )
-
-
-def game_from_payloads(payloads: list[str], lines: list[int | None] | None = None, game_id: str | None = None) -> Game:
-    """Build a game from its records as stored (JSON text, the game record first); ``game_id``: the
-    stored identity, kept whatever the rebuilt content would hash to. Raises StoreError when the
-    records do not make a game."""
-    try:
-        records = [json.loads(p) for p in payloads]
-    except ValueError as exc:
-        raise StoreError(T_("a stored game cannot be read back: a record is not JSON ({error})", error=exc)) from None
-    raw = RawGame(
-        records=records, lines=list(lines) if lines is not None else [None] * len(records), text="\n".join(payloads)
-    )
-    game, problems = build_game(raw)
-    if game is None:
-        # a stored game was valid when stored; failing now means the reader changed under it
-        found = "; ".join(f"{p.code}: {p.message}" for p in problems if p.is_error)
-        raise StoreError(T_("a stored game cannot be read back: {problems}", problems=found or T_("no game record")))
-    if game_id is not None:
-        game.game_id = game_id
-    return game
 
 
 def stored_games(db: Store, game_ids: list[str]) -> dict[str, tuple[list[str], list[int | None]]]:

@@ -502,20 +502,17 @@ def _rehash(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> None:
     """The content hash of each game whose names cleaning changed, as ingest hashes the same file
     today (of the cleaned names): a re-ingest of it is then the same game, kept once, not a
     conflict of its id. A game whose records cannot be built any more keeps its hash."""
-    from clue_stats.ingest import cluelog  # deferred: start-up (a migration's, once per database)
-    from clue_stats.ingest.raw import RawGame  # deferred: start-up (with the reader above)
+    from clue_stats.ingest.store.payloads import game_from_payloads  # deferred: start-up (a migration's, once)
 
     for game_id in game_ids:
         payloads = [
             p for (p,) in con.execute("SELECT payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()
         ]
         try:
-            raw = RawGame(records=[json.loads(p) for p in payloads], lines=[None] * len(payloads), text="")
-        except ValueError:
+            game = game_from_payloads(payloads)
+        except StoreError:
             continue
-        game, _ = cluelog.build_game(raw)
-        if game is not None:
-            con.execute("UPDATE games SET content_sha256 = ? WHERE game_id = ?", [cluelog.content_hash(game), game_id])
+        con.execute("UPDATE games SET content_sha256 = ? WHERE game_id = ?", [game.content_sha256, game_id])
 
 
 def _separate_seats(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
