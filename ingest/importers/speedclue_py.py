@@ -122,7 +122,7 @@ def _games(text: str) -> Iterator[tuple[list[_Line], str]]:
 
 
 # a line and its end as str.splitlines sees them (\r\n, \n, \r, \v, \f, \x1c-\x1e, \x85, \u2028, \u2029)
-_LINE = re.compile("[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*(\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])?")
+_LINE = re.compile("([^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*)(?:\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029])?")
 
 
 def _split_lines(text: str) -> Iterator[str]:
@@ -130,7 +130,7 @@ def _split_lines(text: str) -> Iterator[str]:
     for match in _LINE.finditer(text):
         if match.end() == match.start():  # the empty match at the end
             break
-        yield match.group(0)[: match.start(1) - match.start()] if match.group(1) else match.group(0)
+        yield match.group(1)
 
 
 def _text_of(lines: list[tuple[int, str]], first: int, last: int) -> str:
