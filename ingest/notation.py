@@ -108,13 +108,7 @@ def _lexed(text: str) -> Iterator[_Entry]:
 
 
 def _read(text: str, source_file: str | None, checks: bool) -> ReadResult:
-    result = ReadResult()
-    for item in _games(text, source_file, checks):
-        if isinstance(item, RawGame):
-            result.games.append(item)
-        else:
-            result.problems.append(item)
-    return result
+    return ReadResult.of(_games(text, source_file, checks))
 
 
 def _games(text: str, source_file: str | None, checks: bool) -> Iterator[RawGame | Problem]:

@@ -7,7 +7,7 @@ into :class:`RawGame` objects, each a list of clue-log/1 record dicts with where
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,17 @@ class RawGame:
 class ReadResult:
     games: list[RawGame] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # about the file, outside any game
+
+    @classmethod
+    def of(cls, items: Iterable[RawGame | Problem]) -> ReadResult:
+        """The games and the file's problems a reader gives one at a time (Format.items), together."""
+        result = cls()
+        for item in items:
+            if isinstance(item, RawGame):
+                result.games.append(item)
+            else:
+                result.problems.append(item)
+        return result
 
 
 @dataclass(frozen=True)

@@ -138,13 +138,7 @@ def _text_of(lines: list[tuple[int, str]], first: int, last: int) -> str:
 
 
 def read(text: str, source_file: str | None = None) -> ReadResult:
-    result = ReadResult()
-    for item in iter_games(text, source_file):
-        if isinstance(item, RawGame):
-            result.games.append(item)
-        else:
-            result.problems.append(item)
-    return result
+    return ReadResult.of(iter_games(text, source_file))
 
 
 def iter_games(text: str, source_file: str | None = None) -> Iterator[RawGame | Problem]:
