@@ -14,6 +14,7 @@ least one of these cards".
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -456,5 +457,5 @@ def knowledge_at(game: Game, observer: str | None, seq: int) -> Knowledge:
     """The observer's knowledge after the record with seq `seq` (records past it are not read)."""
     if not 0 <= seq <= len(game.records):
         raise IndexError(f"seq {seq} is not in the game (0 to {len(game.records)})")
-    *_, k = _learn(game, observer, game.records[:seq])
+    (k,) = deque(_learn(game, observer, game.records[:seq]), maxlen=1)  # the last, none before it held
     return k
