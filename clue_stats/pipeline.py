@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from clue_stats import children
-from clue_stats.analysis.computers.game_analysis import ANALYSIS_VERSION, analyse_within
 from clue_stats.engine import budget
 from clue_stats.engine.errors import InputError, said_of
 from clue_stats.engine.game import Game
@@ -39,6 +38,7 @@ from clue_stats.ingest.raw import RawGame
 from clue_stats.ingest.rows import game_rows
 from clue_stats.ingest.store import GameRows, Rejection, Store, reads
 from clue_stats.ingest.store.queries import nights as night_reads
+from clue_stats.ingest.store.schema import ANALYSIS_VERSION
 from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 
 BATCH_GAMES = 500  # games per write transaction
@@ -221,6 +221,8 @@ def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | No
         problems = [_not_analysed(p) for p in problems]
         rows = game_rows(game, replay, raw.source_file)
     else:
+        from clue_stats.analysis.computers.game_analysis import analyse_within  # deferred: start-up
+
         rows, cuts = analyse_within(game, replay, raw.source_file, review, limits)
         if cuts:
             problems = in_line_order([*problems, *(p.located(raw.source_file) for p in cuts)])
@@ -427,12 +429,32 @@ def ingest_paths(
     last_write = time.monotonic()
     retry_at = 0.0  # a batch the file was not free for is tried again from this time on
     busy = False  # the file stayed held by another process: the run ends without its last writes
+    completed = finished = False  # the input all read and checked; the run's row finished
+
+    def finish(con: Store) -> None:
+        """The run's row finished and, after a run that went to its end, the ratings brought in line
+        with the games stored (a failed run's games are rated by the next run), in one transaction."""
+        nonlocal finished
+        finished = True
+        with con.atomic():
+            if completed:
+                update_ratings(con)
+            store.finish_run(
+                con,
+                started,
+                files_read=summary.files_read,
+                files_skipped=summary.files_skipped,
+                games_stored=summary.games_stored,
+                games_skipped=summary.games_skipped,
+                games_rejected=summary.games_rejected,
+            )
 
     def flush(last: bool = False) -> None:
         """Write the games checked so far, if the file can be had. While a reader holds it, the
         batch waits only briefly and stays pending (checking goes on, the next flush tries again);
         the last batch, or one that has grown to MAX_PENDING games, waits ``wait_seconds``, then
-        StoreBusy says what was stored and what was checked but is not."""
+        StoreBusy says what was stored and what was checked but is not. The last batch also
+        finishes the run in the same opening of the file (each opening costs 30 ms)."""
         nonlocal pending_rows, pending_rejections, last_write, retry_at, busy
         if not pending_rows and not pending_rejections:
             return
@@ -441,7 +463,9 @@ def ingest_paths(
             return
         try:
             with store.write_connection(db, wait_seconds if must else min(wait_seconds, BUSY_WAIT)) as con:
-                result = store.write_batch(con, pending_rows, pending_rejections, replace=replace)
+                tally(store.write_batch(con, pending_rows, pending_rejections, replace=replace))
+                if last:
+                    finish(con)
         except store.StoreBusy as exc:
             if not must:
                 retry_at = time.monotonic() + BATCH_SECONDS
@@ -459,6 +483,10 @@ def ingest_paths(
                     unread="" if last else T_(", and the files not yet read"),
                 )
             ) from None
+
+    def tally(result: store.BatchResult) -> None:
+        """A written batch counted in the summary, and let go."""
+        nonlocal pending_rows, pending_rejections, last_write
         summary.games_stored += len(result.stored)
         summary.games_replaced += len(result.replaced)
         summary.games_skipped += len(result.skipped)
@@ -474,7 +502,6 @@ def ingest_paths(
     _remember_stored(stored)
     pool = _pool(workers, stored)
     warm = False  # the workers have started
-    completed = False
     try:
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             if kind is not None:
@@ -505,28 +532,19 @@ def ingest_paths(
                 if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
                     flush()
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
-        flush(last=True)
         completed = True
+        flush(last=True)
     finally:
         _remember_stored(frozenset())
         _end(pool)
         # the run's row is finished whatever happened, with what was stored up to here (not waited
         # for again when the file stayed busy: the next run rates the games)
-        with contextlib.ExitStack() as finishing:
-            if busy:
-                finishing.enter_context(contextlib.suppress(store.StoreBusy))
-            with store.write_connection(db, BUSY_WAIT if busy else wait_seconds) as con, con.atomic():
-                if completed:  # a failed run's games are rated by the next run
-                    update_ratings(con)
-                store.finish_run(
-                    con,
-                    started,
-                    files_read=summary.files_read,
-                    files_skipped=summary.files_skipped,
-                    games_stored=summary.games_stored,
-                    games_skipped=summary.games_skipped,
-                    games_rejected=summary.games_rejected,
-                )
+        if not finished:
+            with contextlib.ExitStack() as finishing:
+                if busy:
+                    finishing.enter_context(contextlib.suppress(store.StoreBusy))
+                with store.write_connection(db, BUSY_WAIT if busy else wait_seconds) as con:
+                    finish(con)
     summary.seconds = round(time.monotonic() - clock, 2)
     return summary
 
@@ -719,6 +737,8 @@ def _analyse_stored(
     """Worker: one stored game rebuilt from its records and analysed (the rows ingest would make),
     under the budget; the over_budget problem of each stage past it. A game that cannot be rebuilt
     or analysed is None with its problem (left as it was; the run goes on with the others)."""
+    from clue_stats.analysis.computers.game_analysis import analyse_within  # deferred: start-up
+
     game_id, payloads, lines, source_file, limits = item
     try:
         game = store.game_from_payloads(payloads, lines, game_id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from clue_stats.analysis.computers.accuracy import NOTHING_TO_LEARN, review_accuracy_of
 from clue_stats.analysis.computers.accusations import is_certain
 from clue_stats.engine import deduction
 from clue_stats.engine.game import Game, Suggest
@@ -24,8 +25,6 @@ from clue_stats.engine.knowledge import Knowledge
 
 Triple = tuple[str, str, str]
 
-# Below this many bits no suggestion could teach anything: every candidate is as good as any.
-NOTHING_TO_LEARN = 1e-9
 # Gains closer than this are equal (they are sums of floats over the same exact counts).
 TIE = 1e-12
 # Labels by bits lost (docs/analysis.md, where the thresholds are chosen from the distribution of
@@ -149,19 +148,6 @@ def suggestion_columns(
         for r in game.records
         if isinstance(r, Suggest)
     }
-
-
-def review_accuracy_of(expected_sum: float | None, best_sum: float | None, reviewed: int) -> float | None:
-    """Review accuracy, the one definition every view uses (a game, a night, a season, the
-    leaderboard): the sum of the expected gains of ``reviewed`` rated suggestions over the sum of
-    their best available gains; 1 when nothing could be learned, None with none reviewed. Kept
-    within 0 to 1 against rounding (each expected gain is at most its best)."""
-    if not reviewed:
-        return None
-    best = best_sum or 0.0
-    if best <= NOTHING_TO_LEARN:
-        return 1.0
-    return max(0.0, min(1.0, (expected_sum or 0.0) / best))
 
 
 def review_accuracy(rated: list[tuple[float, float]]) -> float | None:

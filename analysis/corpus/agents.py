@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from clue_stats.analysis.computers.suggestions import NOTHING_TO_LEARN, review_accuracy_of
+from clue_stats.analysis.computers.accuracy import NOTHING_TO_LEARN, review_accuracy_of
 from clue_stats.analysis.corpus.stats import Z95, wilson_interval
 from clue_stats.analysis.words import _, n_, number, percent
 from clue_stats.ingest.kinds import CONTEST, DIGITAL

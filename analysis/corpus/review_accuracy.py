@@ -5,7 +5,7 @@ Every view that shows a review accuracy over games reads its three sums from the
 suggestions (the store's queries sum them per game and player with
 ``ingest.store.queries.fragments.review_sums``, and again over any grouping) and turns them into the
 figure with :func:`with_review_accuracy`, which applies the one definition,
-``analysis.computers.suggestions.review_accuracy_of``. So the Players page, the Suggestions page, the night
+``analysis.computers.accuracy.review_accuracy_of``. So the Players page, the Suggestions page, the night
 report and ``clue-stats players --json`` give a player the same figure.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from clue_stats.analysis.computers.suggestions import review_accuracy_of
+from clue_stats.analysis.computers.accuracy import review_accuracy_of
 from clue_stats.ingest.store.queries.fragments import BEST, EXPECTED, REVIEWED
 
 

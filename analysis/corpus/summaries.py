@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from clue_stats.analysis.computers.suggestions import review_accuracy_of
+from clue_stats.analysis.computers.accuracy import review_accuracy_of
 from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.ingest.store import GameFilter, Store
 from clue_stats.ingest.store.queries import summaries as reads

@@ -446,13 +446,6 @@ SHARES = frozenset(c.name for t in TABLES for c in t.columns if c.unit == "share
 DECLARED_COLUMNS = frozenset((t.name, c.name) for t in TABLES for c in t.columns)
 
 
-def _present_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
-    rows = con.execute(
-        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main'"
-    ).fetchall()
-    return {(table, column) for table, column in rows}
-
-
 # settings key: the stored names were cleaned as ingest.cluelog.clean_name does (since it also made
 # names that differ only by white space one name: a database cleaned by the rule before is cleaned again)
 NAMES_CLEANED = "names_cleaned_spaces"
@@ -580,9 +573,11 @@ def _renamed(value: Any, old: str, new: str) -> Any:
 
 def _stored_columns(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     """(table, column) of the database file itself (not of temporary views over it)."""
+    # duckdb_columns(), not information_schema.columns: the same rows in 0.8 ms where the view took
+    # 7 ms, once at each opening of the file (issue 37)
     rows = con.execute(
-        "SELECT table_name, column_name FROM information_schema.columns "
-        "WHERE table_schema = 'main' AND table_catalog = current_database()"
+        "SELECT table_name, column_name FROM duckdb_columns() "
+        "WHERE schema_name = 'main' AND database_name = current_database()"
     ).fetchall()
     return {(table, column) for table, column in rows}
 
@@ -621,9 +616,12 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """The tables made if missing, an older database given its new columns (in the caller's transaction)."""
     # one look at the columns there: a database opened for each batch of a long ingest is mostly
     # complete, and making sure of each table and column one query at a time cost 0.1 s an opening
-    if not DECLARED_COLUMNS <= _present_columns(con):
+    present = _stored_columns(con)
+    if not DECLARED_COLUMNS <= present:
         con.execute(SCHEMA)
-        present = _present_columns(con)
+        if not present:  # a new database: no name an older version stored to clean
+            con.execute("INSERT INTO settings VALUES (?, ?)", [NAMES_CLEANED, now().isoformat()])
+        present = _stored_columns(con)
         for table, column, sql_type, fill in MIGRATIONS:
             if (table, column) in present:
                 continue
