@@ -337,6 +337,9 @@ class Game:
     header_extra: dict[str, Any] = field(default_factory=dict)
     game_id: str = ""  # the declared id, else the content hash (set by the reader)
     content_sha256: str = ""
+    # the records in canonical JSON, the game record first (set by the reader, which hashes them for
+    # content_sha256; the store keeps them as the events' payloads): written once a game
+    canonical_json: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def edition_id(self) -> str:

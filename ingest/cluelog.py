@@ -64,6 +64,7 @@ MAX_LINE_BYTES = 1 << 20  # 1 MiB: far beyond any real record; longer lines are 
 RAW_KEEP_BYTES = 1 << 20  # rejected games keep their first MiB of text
 
 COMMON_FIELDS = {"type", "t", "note"}
+RESPONSE_FIELDS = {"player", "shows"}  # a response of a suggestion's
 FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type -> (required, optional)
     "game": (
         {"format", "edition", "players"},
@@ -314,6 +315,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.deck: Deck | None = None
         self.names: dict[str, str] = {}  # slug -> player name
+        self.named: dict[str, str] = {}  # a name as a record wrote it -> the player it names (read once)
 
     def problem(self, code: str, message: str | Said, seq: int) -> None:
         self.problems.append(
@@ -341,6 +343,9 @@ class _Builder:
         return value
 
     def player(self, value: Any, seq: int, where: str) -> str | None:
+        known = self.named.get(value) if isinstance(value, str) else None
+        if known is not None:
+            return known
         if not isinstance(value, str):
             self.problem(
                 "bad_value",
@@ -349,10 +354,9 @@ class _Builder:
             )
             return None
         name = clean_name(value)
-        if name in self.names.values():
-            return name
-        match = self.names.get(ed.slug(name))
+        match = name if name in self.names.values() else self.names.get(ed.slug(name))
         if match is not None:
+            self.named[value] = match
             return match
 
         # compared as far as a message shows them: a name of 170 KB costs no more than one of 60 characters
@@ -779,11 +783,14 @@ class _Builder:
         parsed = []
         ok = True
         for i, r in enumerate(responses):
-            for key in sorted(r.keys() - {"player", "shows"}):
-                if not key.startswith("x-"):
-                    self.problem(
-                        "unknown_field", T_("response {value} has unknown field {key}", value=i + 1, key=repr(key)), seq
-                    )
+            if len(r) > 2:  # more than its player and what they show
+                for key in sorted(r.keys() - RESPONSE_FIELDS):
+                    if not key.startswith("x-"):
+                        self.problem(
+                            "unknown_field",
+                            T_("response {value} has unknown field {key}", value=i + 1, key=repr(key)),
+                            seq,
+                        )
             if "player" not in r or "shows" not in r:
                 self.problem(
                     "missing_field",
@@ -969,7 +976,8 @@ def build_game(raw: RawGame) -> tuple[Game | None, list[Problem]]:
     problems = [p.located(raw.source_file) for p in builder.problems]
     if game is None or any(p.is_error for p in problems):
         return None, problems
-    game.content_sha256 = content_hash(game)
+    game.canonical_json = canonical_records(game)
+    game.content_sha256 = content_hash(game.canonical_json)
     game.game_id = game.declared_id or game.content_sha256[:16]
     return game, problems
 
@@ -1156,8 +1164,11 @@ def date_problem(value: str) -> str | None:
     return None
 
 
-def content_hash(game: Game) -> str:
-    """SHA-256 of the game's records in canonical JSON (sorted keys, cards as ids)."""
-    records = record_dicts(game)
-    canonical = "\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in records)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def canonical_records(game: Game) -> list[str]:
+    """The game's records in canonical JSON (sorted keys, no spaces, cards as ids), the game record first."""
+    return [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in record_dicts(game)]
+
+
+def content_hash(canonical: list[str]) -> str:
+    """SHA-256 of a game's records in canonical JSON (:func:`canonical_records`), one a line."""
+    return hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from clue_stats.engine.game import UNSEEN, Accuse, Game, Suggest
 from clue_stats.engine.problems import Problem
 from clue_stats.engine.rules import Replay
-from clue_stats.ingest.cluelog import record_dicts
+from clue_stats.ingest.cluelog import canonical_records
 from clue_stats.ingest.kinds import kind_of_game
 from clue_stats.ingest.store import GameRows
 from clue_stats.ingest.store.writes import said_columns
@@ -68,7 +67,8 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                 "stated_recall": None,
             },
         )
-    dicts = record_dicts(game)
+    # the records as the reader hashed them (canonical JSON), not written a second time
+    payloads = game.canonical_json or canonical_records(game)
     rows.add(
         "events",
         {
@@ -77,10 +77,10 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
             "line": game.header_line,
             "type": "game",
             "player": None,
-            "payload": json.dumps(dicts[0], ensure_ascii=False),
+            "payload": payloads[0],
         },
     )
-    for r, payload in zip(game.records, dicts[1:]):
+    for r, payload in zip(game.records, payloads[1:], strict=True):
         rows.add(
             "events",
             {
@@ -89,7 +89,7 @@ def game_rows(game: Game, replay: Replay, source_file: str | None) -> GameRows:
                 "line": r.line,
                 "type": getattr(r, "kind", r.type),
                 "player": getattr(r, "player", None),
-                "payload": json.dumps(payload, ensure_ascii=False),
+                "payload": payload,
             },
         )
         if isinstance(r, Suggest):

@@ -19,15 +19,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import polars as pl
 from openskill.models import PlackettLuce
 
-from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy
 from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_, Said
 from clue_stats.engine.problems import joined
-from clue_stats.ingest.store import Store, frame_of
+from clue_stats.ingest.store import ArrowRows, Store
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries import ratings as reads
 from clue_stats.ingest.store.queries.ratings import register_person_names
@@ -110,9 +108,9 @@ def rate_games(
     return cols, state
 
 
-def _table(pool: str, cols: dict[str, list[Any]]) -> pl.DataFrame:
+def _table(pool: str, cols: dict[str, list[Any]]) -> ArrowRows:
     n = len(cols["game_id"])
-    return frame_of(
+    return ArrowRows(
         {
             "pool": [pool] * n,
             **{c: cols[c] for c in ("game_index", "game_id", "content_sha256", "seat", "name", "player", "rank")},
@@ -121,10 +119,10 @@ def _table(pool: str, cols: dict[str, list[Any]]) -> pl.DataFrame:
             "rating_after": [conservative(m, s) for m, s in zip(cols["mu_after"], cols["sigma_after"])],
         },
         {
-            **dict.fromkeys(("pool", "game_id", "content_sha256", "name", "player"), pl.String),
-            **dict.fromkeys(("game_index", "seat", "rank"), pl.Int32),
-            **dict.fromkeys(("mu_before", "sigma_before", "mu_after", "sigma_after"), pl.Float64),
-            **dict.fromkeys(("rating_before", "rating_after"), pl.Float64),
+            **dict.fromkeys(("pool", "game_id", "content_sha256", "name", "player"), "VARCHAR"),
+            **dict.fromkeys(("game_index", "seat", "rank"), "INTEGER"),
+            **dict.fromkeys(("mu_before", "sigma_before", "mu_after", "sigma_after"), "DOUBLE"),
+            **dict.fromkeys(("rating_before", "rating_after"), "DOUBLE"),
         },
     )
 
@@ -136,7 +134,7 @@ def _first_difference(now: list[tuple[str, str]], stored: list[tuple[str, str]])
     return min(len(now), len(stored))
 
 
-def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, int, pl.DataFrame]]:
+def rating_updates(con: Store, from_scratch: bool = False) -> list[tuple[str, int, ArrowRows]]:
     """What the ``ratings`` table needs to match the stored games: (pool, from_index, rows) for every
     pool whose games changed, each recomputed from its first changed game (from the first game of
     every pool with ``from_scratch``). Reads only; ``store.replace_ratings`` writes the result."""
@@ -248,6 +246,8 @@ def player_names(con: Store, pools: Iterable[str] = ("people",)) -> list[dict[st
     """Every person of the pools: their name, the other names they played under, games, first and
     last played, their review accuracy over all their rated suggestions (analysis.corpus.review_accuracy) and how
     many were rated, and the merges that made them one (name -> merged into)."""
+    from clue_stats.analysis.corpus.review_accuracy import with_review_accuracy  # deferred: start-up
+
     resolved = register_person_names(con)
     rows = reads.persons(con, pools)
     merges = standing_merges(con)

@@ -13,12 +13,12 @@ from clue_stats.ingest.kinds import KINDS, PEOPLE
 from clue_stats.ingest.store import reads, writes
 from clue_stats.ingest.store.connection import (
     DEFAULT_DB,
+    ArrowRows,
     DiskFull,
     NotADatabase,
     Store,
     check_is_database,
     database,
-    frame_of,
     read_connection,
     write_connection,
 )
@@ -95,7 +95,7 @@ __all__ = [
     "StoreError",
     "StoredGame",
     "check_is_database",
-    "frame_of",
+    "ArrowRows",
     "database",
     "delete_games",
     "ensure_schema",

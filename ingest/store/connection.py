@@ -11,13 +11,18 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
+import nanoarrow as na
+
+if TYPE_CHECKING:
+    import polars as pl
 
 from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
 from clue_stats.engine.markers import T_
@@ -186,6 +191,8 @@ class Store:
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a polars frame (column names kept even when no row matches)."""
+        import polars as pl  # deferred: start-up (ingest writes and reads rows, and never a frame)
+
         # through the Arrow C stream (the relation's __arrow_c_stream__), not .pl(), which imports
         # pyarrow (0.15 CPU s of every command's start; issue 37); the whole result is fetched at once,
         # so the connection is free again
@@ -193,23 +200,27 @@ class Store:
 
     def one(self, sql: str, params: Sequence[Any] | None = None) -> dict[str, Any]:
         """The first row of a query by column name ({} when none)."""
-        rows = self.frame(sql, params).to_dicts()
-        return rows[0] if rows else {}
+        result = self.con.execute(sql, list(params or []))
+        names = [d[0] for d in result.description or []]
+        rows = result.fetchall()
+        return dict(zip(names, rows[0], strict=True)) if rows else {}
 
     def rows(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         # fetchall, not fetchone: duckdb 2 keeps a partly fetched result open on the connection
         return self.con.execute(sql, list(params or [])).fetchall()
 
     def register(self, name: str, data: Any) -> None:
-        """``data`` (a polars frame or an Arrow table) readable as the view ``name`` until unregistered."""
-        self.con.register(name, _ArrowStream(data) if isinstance(data, pl.DataFrame) else data)
+        """``data`` (:class:`ArrowRows`, a polars frame or an Arrow table) readable as the view ``name``
+        until unregistered."""
+        polars = sys.modules.get("polars")  # a polars frame exists only where polars was imported
+        self.con.register(name, _FrameStream(data) if polars and isinstance(data, polars.DataFrame) else data)
 
     def unregister(self, name: str) -> None:
         self.con.unregister(name)
 
     @contextlib.contextmanager
     def registered(self, name: str, data: Any) -> Iterator[None]:
-        """``data`` (a polars frame, :func:`frame_of`, or an Arrow table) readable as the view ``name`` for the block."""
+        """``data`` (:class:`ArrowRows`, a polars frame or an Arrow table) readable as the view ``name`` for the block."""
         self.register(name, data)
         try:
             yield
@@ -220,12 +231,14 @@ class Store:
         self.con.create_function(*args, **kwargs)
 
 
-class _ArrowStream:
+class _FrameStream:
     """A polars frame as DuckDB reads it without pyarrow: by the Arrow C stream interface (DuckDB
     converts a polars frame it is given through pyarrow, whose import costs 0.15 CPU s; issue 37).
     Each scan asks for a new stream, so a view of it may be read more than once."""
 
     def __init__(self, frame: pl.DataFrame) -> None:
+        import polars as pl  # deferred: start-up (a frame was made, so polars is imported)
+
         # a column of nothing but nulls (polars' Null type) as text: DuckDB refuses the Null type's
         # batches from a stream (they carry nulls and, as Arrow allows, no validity bitmap); a NULL of
         # text is cast to the column it is written to like any NULL
@@ -236,15 +249,52 @@ class _ArrowStream:
         return self.frame.__arrow_c_stream__(requested_schema)
 
 
-def frame_of(
-    columns: Mapping[str, Sequence[Any]], types: Mapping[str, pl.DataType | type[pl.DataType]] | None = None
-) -> pl.DataFrame:
-    """Rows for DuckDB to read (:meth:`Store.registered`), column by column: a column named in
-    ``types`` of that type, any other of the type of its values. A polars frame, not a pyarrow
-    table: pyarrow's constructors import pandas (0.7 CPU s, more than the rest of a command's
-    start; issue 37) to ask of the values whether they are pandas objects."""
-    given = types or {}
-    return pl.DataFrame([pl.Series(name, values, dtype=given.get(name)) for name, values in columns.items()])
+# The Arrow type of each of the store's SQL types (ingest.store.schema), as nanoarrow writes it
+_ARROW = {
+    "VARCHAR": na.string(),
+    "JSON": na.string(),
+    "INTEGER": na.int32(),
+    "BIGINT": na.int64(),
+    "DOUBLE": na.float64(),
+    "BOOLEAN": na.bool_(),
+    "TIMESTAMP": na.timestamp("us"),
+}
+_EPOCH = datetime(1970, 1, 1)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _microseconds(value: datetime | None) -> int | None:
+    """A TIMESTAMP as Arrow holds it: microseconds since 1970 (an aware time first made UTC, as
+    DuckDB stores it)."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return (value - _EPOCH) // _MICROSECOND
+
+
+class ArrowRows:
+    """Rows for DuckDB to read (:meth:`Store.registered`), column by column, each of its SQL type in
+    ``types`` (the store's declared types: VARCHAR, JSON, INTEGER, BIGINT, DOUBLE, BOOLEAN,
+    TIMESTAMP), held as Arrow arrays (nanoarrow's) and handed over by the Arrow C stream interface. Neither a polars frame nor a
+    pyarrow table: polars' import is a sixth of a command's start (0.09 CPU s), and pyarrow's
+    constructors import pandas (0.7 CPU s) to ask of the values whether they are pandas objects;
+    nanoarrow's import is 0.03 s and it builds the arrays in a third less time than polars (issue 37).
+    Each scan asks for a new stream, so a view of it may be read more than once."""
+
+    def __init__(self, columns: Mapping[str, Sequence[Any]], types: Mapping[str, str]) -> None:
+        arrays = []
+        for name, values in columns.items():
+            sql_type = types[name]
+            if sql_type == "TIMESTAMP":
+                values = [_microseconds(v) for v in values]
+            arrays.append(na.c_array(values, _ARROW[sql_type]))
+        self.height = len(next(iter(columns.values()), ()))
+        schema = na.struct({name: _ARROW[types[name]] for name in columns})
+        self._batch = na.c_array_from_buffers(schema, self.height, [None], children=arrays)
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return na.c_array_stream(self._batch).__arrow_c_stream__(requested_schema)
 
 
 @contextlib.contextmanager

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.game import Game
@@ -19,6 +17,9 @@ from clue_stats.ingest.kinds import PEOPLE
 from clue_stats.ingest.store.connection import Store
 from clue_stats.ingest.store.payloads import game_from_payloads
 from clue_stats.ingest.store.schema import GAME_TABLES
+
+if TYPE_CHECKING:
+    import polars as pl  # a frame's type: the frames are made by Store.frame, which imports polars
 
 
 class GameNotFound(UsageError, LookupError):

@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
 
 from clue_stats.engine.errors import StoreError
 from clue_stats.engine.markers import N_, T_
@@ -47,16 +46,6 @@ ARROW_TYPES = {
     "BOOLEAN": "bool",
     "TIMESTAMP": "timestamp[us]",
     "JSON": "string",
-}
-# the same as polars' types: the rows the store writes are polars frames (connection.frame)
-POLARS_TYPES: dict[str, pl.DataType | type[pl.DataType]] = {
-    "VARCHAR": pl.String,
-    "INTEGER": pl.Int32,
-    "BIGINT": pl.Int64,
-    "DOUBLE": pl.Float64,
-    "BOOLEAN": pl.Boolean,
-    "TIMESTAMP": pl.Datetime("us"),
-    "JSON": pl.String,
 }
 HOLDS = ("name", "text", "path", "hash")  # what a column holds, where that matters for sharing
 
@@ -430,8 +419,8 @@ SCHEMA = "\n".join(t.ddl() for t in TABLES)
 GAME_TABLES = ("games", "players", "events", "suggestions", "information", "accusations", "statements", "problems")
 # Rows the analysis computes: replaced as a whole when a game is analysed again (clue-stats analyse).
 ANALYSIS_TABLES = ("suggestions", "information", "accusations", "statements")
-# ... and the players columns it fills in (Arrow types, for the update).
-PLAYER_ANALYSIS_COLUMNS = {c.name: POLARS_TYPES[c.type] for c in TABLE["players"].columns if c.analysis}
+# ... and the players columns it fills in (their SQL types, for the update).
+PLAYER_ANALYSIS_COLUMNS = {c.name: c.type for c in TABLE["players"].columns if c.analysis}
 # Columns added after their table was first released: (table, column, type, fill SQL or None).
 MIGRATIONS = tuple((t.name, c.name, c.type, c.fill) for t in TABLES for c in t.columns if c.migrated)
 # the suggestions' columns the review shows with each suggestion, in the table's order (Column.review)

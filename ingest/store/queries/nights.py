@@ -4,9 +4,7 @@ and games (analysis.corpus.night makes the summary)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from clue_stats.ingest.store.connection import Store
 from clue_stats.ingest.store.queries.fragments import (
@@ -21,6 +19,9 @@ from clue_stats.ingest.store.queries.fragments import (
 )
 from clue_stats.ingest.store.queries.ratings import register_person_names
 from clue_stats.ingest.store.reads import GameFilter
+
+if TYPE_CHECKING:
+    import polars as pl  # a frame's type: the frames are made by Store.frame, which imports polars
 
 
 def night_game_ids(con: Store, first: str, last: str) -> list[str]:

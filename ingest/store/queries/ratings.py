@@ -5,13 +5,14 @@ and what a merge or a list of persons needs to know (analysis.corpus.ratings rat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
-from clue_stats.ingest.store.connection import Store, frame_of
+from clue_stats.ingest.store.connection import ArrowRows, Store
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries.fragments import ORDER_SQL, PLAYED_SQL, POOL_SQL, review_sums, summed
+
+if TYPE_CHECKING:
+    import polars as pl  # a frame's type: the frames are made by Store.frame, which imports polars
 
 # Every seat with its person and its rank in the game (needs the registered table person_names).
 SEATS_SQL = """
@@ -52,15 +53,17 @@ def register_person_names(con: Store) -> dict[str, str]:
     names = person_names(standing_merges(con))
     con.register(
         "person_names",
-        frame_of({"name": list(names), "person": list(names.values())}, {"name": pl.String, "person": pl.String}),
+        ArrowRows({"name": list(names), "person": list(names.values())}, {"name": "VARCHAR", "person": "VARCHAR"}),
     )
     return names
 
 
 def rated_order(con: Store) -> list[tuple[str, int, str, str]]:
     """(pool, game_index, game_id, content_sha256) of every rateable game as the stored games order
-    them now (needs :func:`register_person_names`)."""
-    return con.execute(f"{ORDERED_SQL} ORDER BY pool, game_index").fetchall()
+    them now (needs :func:`register_person_names`); kept for :func:`ratings_from` as the temporary
+    table ``rated_now`` (the order computed once a rating, not twice)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE rated_now AS {ORDERED_SQL}")
+    return con.execute("SELECT * FROM rated_now ORDER BY pool, game_index").fetchall()
 
 
 def stored_order(con: Store) -> list[tuple[str, int, str, str]]:
@@ -73,10 +76,13 @@ def stored_order(con: Store) -> list[tuple[str, int, str, str]]:
 def ratings_from(con: Store, starts: dict[str, int]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """For each pool rated again from its game ``starts[pool]``: every person's (pool, player, mu,
     sigma) after their last game before it, and the seats to rate from it on, in order (pool,
-    game_index, game_id, content_sha256, seat, name, player, rank)."""
+    game_index, game_id, content_sha256, seat, name, player, rank). Reads the order
+    :func:`rated_order` kept."""
     con.register(
         "rating_starts",
-        frame_of({"pool": list(starts), "start_index": list(starts.values())}, {"start_index": pl.Int32}),
+        ArrowRows(
+            {"pool": list(starts), "start_index": list(starts.values())}, {"pool": "VARCHAR", "start_index": "INTEGER"}
+        ),
     )
     try:
         states = con.execute(
@@ -87,9 +93,9 @@ def ratings_from(con: Store, starts: dict[str, int]) -> tuple[list[tuple[Any, ..
         ).fetchall()
         seats = con.execute(
             f"""
-            WITH ordered AS ({ORDERED_SQL}), seats AS ({SEATS_SQL})
+            WITH seats AS ({SEATS_SQL})
             SELECT o.pool, o.game_index, o.game_id, o.content_sha256, s.seat, s.name, s.player, s.rank
-            FROM ordered o JOIN rating_starts st ON st.pool = o.pool AND o.game_index >= st.start_index
+            FROM rated_now o JOIN rating_starts st ON st.pool = o.pool AND o.game_index >= st.start_index
             JOIN seats s ON s.game_id = o.game_id
             ORDER BY o.pool, o.game_index, s.seat"""
         ).fetchall()
