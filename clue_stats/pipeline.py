@@ -502,36 +502,49 @@ def ingest_paths(
     _remember_stored(stored)
     pool = _pool(workers, stored)
     warm = False  # the workers have started
+
+    def take(file_problems: list[Problem], outcomes: Iterable[Outcome]) -> None:
+        """A window's file problems and its games' outcomes counted, kept for the store, written."""
+        summary.problems.extend(file_problems)
+        for p in file_problems:
+            if p.is_error:
+                summary.games_rejected += 1
+                pending_rejections.append(_file_rejection(p))
+        # a folder of empty or unreadable files: their rejections are small, written in larger batches
+        if len(pending_rejections) >= BATCH_FILE_REJECTIONS or time.monotonic() - last_write > BATCH_SECONDS:
+            flush()
+        if progress is not None and file_problems:
+            progress(0, summary)
+        for outcome in outcomes:
+            summary.problems.extend(outcome.problems)
+            summary.games_over_budget += outcome.over_budget
+            if progress is not None:
+                progress(1, summary)
+            if outcome.stored:
+                summary.games_skipped += 1
+            elif outcome.rejection is not None:
+                summary.games_rejected += 1
+                pending_rejections.append(outcome.rejection)
+            elif outcome.rows is not None:
+                pending_rows.append(outcome.rows)
+            if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
+                flush()
+
     try:
+        # a window ahead: the workers check a window's games while this process reads the next one
+        # (and takes the outcomes of the one before), rather than each waiting for the other
+        ahead: tuple[list[Problem], Iterable[Outcome]] | None = None
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             if kind is not None:
                 for raw in raws:
                     raw.kind = kind
-            summary.problems.extend(file_problems)
-            for p in file_problems:
-                if p.is_error:
-                    summary.games_rejected += 1
-                    pending_rejections.append(_file_rejection(p))
-            # a folder of empty or unreadable files: their rejections are small, written in larger batches
-            if len(pending_rejections) >= BATCH_FILE_REJECTIONS or time.monotonic() - last_write > BATCH_SECONDS:
-                flush()
-            if progress is not None and file_problems:
-                progress(0, summary)
-            for outcome in _check_many(raws, analyse, pool, limits, review, warm):
-                summary.problems.extend(outcome.problems)
-                summary.games_over_budget += outcome.over_budget
-                if progress is not None:
-                    progress(1, summary)
-                if outcome.stored:
-                    summary.games_skipped += 1
-                elif outcome.rejection is not None:
-                    summary.games_rejected += 1
-                    pending_rejections.append(outcome.rejection)
-                elif outcome.rows is not None:
-                    pending_rows.append(outcome.rows)
-                if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
-                    flush()
+            outcomes = _check_many(raws, analyse, pool, limits, review, warm)
+            if ahead is not None:
+                take(*ahead)
+            ahead = (file_problems, outcomes)
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
+        if ahead is not None:
+            take(*ahead)
         completed = True
         flush(last=True)
     finally:

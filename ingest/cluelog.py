@@ -203,8 +203,27 @@ def read_lines(stream: BinaryIO, skip_blank: bool = False) -> Iterator[tuple[int
         buf, pos = buf[pos:] + block, 0
 
 
-def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGame | Problem]:
-    """Split a clue-log/1 byte stream into games; file-level problems are yielded as they come."""
+def record_of(text: str, line: int) -> tuple[dict[str, Any] | None, Problem | None]:
+    """A line's record (its JSON object), or the problem that it holds none."""
+    try:
+        record = strict_json.loads(text.rstrip("\r\n"))  # a column within the line
+    except strict_json.RefusedJson as exc:
+        message = exc.message
+        if "\r" in text.rstrip("\r\n"):  # lines ended by CR alone: one line to this reader
+            message += " (the file's lines end in CR alone, as on old Macs: save it with LF line ends)"
+        return None, Problem(exc.code, message, line=line, column=exc.column)
+    if not isinstance(record, dict):
+        return None, Problem.of(
+            "bad_json", T_("a record is a JSON object, not {name}", name=type(record).__name__), line=line
+        )
+    return record, None
+
+
+def iter_raw_games(stream: BinaryIO, source_file: str | None, defer: bool = False) -> Iterator[RawGame | Problem]:
+    """Split a clue-log/1 byte stream into games; file-level problems are yielded as they come.
+    ``defer``: a line that cannot be a game record (no ``"game"`` in it, and no ``\\u`` escape
+    that could spell it) is kept as text, its JSON read when the game is built (RawGame.defer):
+    ingest reads files in one process and builds games in its workers, so the parsing is shared out."""
     current: RawGame | None = None
     orphan: RawGame | None = None  # records before any game record
     text_size = 0
@@ -226,6 +245,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
         seen_any = True
         problem: Problem | None = None
         record: dict[str, Any] | None = None
+        later = False  # read when the game is built
         text = ""
         if data is None:
             problem = long_line(number, size)
@@ -243,21 +263,9 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
                     return
                 text = data.decode("utf-8", errors="replace")
             else:
-                try:
-                    record = strict_json.loads(text.rstrip("\r\n"))  # a column within the line
-                except strict_json.RefusedJson as exc:
-                    message = exc.message
-                    if "\r" in text.rstrip("\r\n"):  # lines ended by CR alone: one line to this reader
-                        message += " (the file's lines end in CR alone, as on old Macs: save it with LF line ends)"
-                    problem = Problem(exc.code, message, line=number, column=exc.column)
-                else:
-                    if not isinstance(record, dict):
-                        problem = Problem.of(
-                            "bad_json",
-                            T_("a record is a JSON object, not {name}", name=type(record).__name__),
-                            line=number,
-                        )
-                        record = None
+                later = defer and '"game"' not in text and "\\u" not in text
+                if not later:
+                    record, problem = record_of(text, number)
             if not text.endswith("\n"):
                 text += "\n"
         is_header = record is not None and record.get("type") == "game"
@@ -280,6 +288,8 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None) -> Iterator[RawGam
             # keep the record's place so that seq numbers stay those of the file
             target.problems.append(dataclasses.replace(problem, seq=len(target.records)))
             target.keep_place(number)
+        elif later:
+            target.defer(text, number)
         else:
             target.records.append(record)  # type: ignore[arg-type]
             target.lines.append(number)
@@ -958,8 +968,27 @@ class _Builder:
         return End(winner=winner, solution=triple, **base)
 
 
+def read_unread(raw: RawGame) -> None:
+    """The records a reader left as text (RawGame.defer) read, each line's problem said as the
+    reader would have said it, in line order with the others."""
+    if not raw.unread:
+        return
+    for seq, text in raw.unread:
+        line = raw.lines[seq]
+        record, problem = record_of(text, line or 0)
+        if record is not None:
+            raw.records[seq] = record
+        else:
+            assert problem is not None
+            raw.problems.append(dataclasses.replace(problem, seq=seq))
+            raw.lost(seq)
+    raw.unread = []
+    raw.problems.sort(key=lambda p: -1 if p.line is None else p.line)
+
+
 def build_game(raw: RawGame) -> tuple[Game | None, list[Problem]]:
     """Check one game's records against clue-log/1; the Game is None when any error was found."""
+    read_unread(raw)
     builder = _Builder(raw)
     builder.problems.extend(raw.problems)
     if not raw.records or raw.records[0].get("type") != "game":

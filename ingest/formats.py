@@ -455,7 +455,7 @@ class Utf16AsUtf8(io.RawIOBase):
 def _stream_cluelog(stream: BinaryIO, source_file: str) -> Iterator[RawGame | Problem]:
     with stream:
         try:
-            for item in cluelog.iter_raw_games(stream, source_file):
+            for item in cluelog.iter_raw_games(stream, source_file, defer=True):
                 yield item if isinstance(item, RawGame) else item.located(source_file)
         except BROKEN_DATA as exc:
             yield broken(exc, source_file)

@@ -14,6 +14,7 @@ from typing import Any
 from clue_stats.engine.problems import Problem
 
 UNREADABLE = "x-unreadable"  # what stands in a line that could not be read (see RawGame.keep_place)
+UNREAD = {"type": "x-unread"}  # what stands in a line not read yet (see RawGame.defer)
 
 
 @dataclass
@@ -31,13 +32,27 @@ class RawGame:
     # Findings about the players from the program that ran the game (the arena's rule breaks: a
     # timeout, a card shown that the bot lacks), each at its record; stored with the game's problems.
     findings: list[Problem] = field(default_factory=list)
+    # (seq, text) of the lines whose JSON is read when the game is built (ingest.cluelog.build_game),
+    # in a worker process rather than the one reading the file: see RawGame.defer
+    unread: list[tuple[int, str]] = field(default_factory=list)
+
+    def defer(self, text: str, line: int) -> None:
+        """A line whose record is read when the game is built: its seq and line kept, its text with it."""
+        self.unread.append((len(self.records), text))
+        self.records.append(UNREAD)
+        self.lines.append(line)
 
     def keep_place(self, line: int | None) -> None:
         """A line that could not be read keeps its seq (so later seqs stay those of the file); its
         problem is reported by the reader, and the builder passes over it."""
-        self.unreadable.add(len(self.records))
-        self.records.append({"type": UNREADABLE})
+        self.records.append(UNREAD)
         self.lines.append(line)
+        self.lost(len(self.records) - 1)
+
+    def lost(self, seq: int) -> None:
+        """The line of ``seq`` could not be read: the builder passes over it (its problem is said)."""
+        self.records[seq] = {"type": UNREADABLE}
+        self.unreadable.add(seq)
 
     @property
     def first_line(self) -> int | None:

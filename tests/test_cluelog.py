@@ -135,3 +135,46 @@ def test_the_json_schema_accepts_every_sample_record_and_refuses_unknown_fields(
     bad = json.loads((FIXTURES / "invalid" / "unknown_field.jsonl").read_text().splitlines()[5])
     assert list(validator.iter_errors(bad))
     assert list(validator.iter_errors({"type": "game", "format": "clue-log/2", "edition": "classic", "players": []}))
+
+
+def test_records_read_when_the_game_is_built_say_the_same_problems_in_the_same_order(tmp_path) -> None:
+    """Ingest reads a file's lines in one process and their JSON where the game is built (its
+    workers; iter_raw_games(defer=True)): every game checks out as when each line is read at once,
+    its problems the same, at the same lines and seqs, in the same order."""
+    from clue_stats import pipeline
+    from clue_stats.ingest import formats
+
+    header = '{"type": "game", "format": "clue-log/1", "edition": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]'
+    lines = [
+        '{"type": "turn", "player": "Ann"}',  # before any game record
+        "not json",
+        header + ', "id": "one"}',
+        '{"type": "turn", "player": "Ann"}',
+        '{"type": "suggest", "player": "Ann", "suspect": "plum", "weapon": "rope", "room": "hall", "responses": [{"player": "Bob", "shows": null}]}',
+        "[1, 2]",
+        '{"type": "turn", "player": "Bob", "t": NaN}',
+        '{"type": "turn", "player": "Cy", "player": "Ann"}',
+        '{"type": "turn", "player": "Bo\\u0062"}',
+        header + ', "id": "two"}',
+        '{"type": "turn", "player": "Nobody"}\r{"type": "turn"}',
+        '{"type": "suggest", "player": "Bob", "suspect": "plum", "weapon": "rope", "room": "hall", "responses": []}',
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+
+    def outcomes(items) -> list[tuple]:
+        seen = []
+        for item in items:
+            if isinstance(item, cluelog.RawGame):
+                item.source_file = str(path)
+                outcome = pipeline.check(item)
+                seen.append([(p.code, p.line, p.seq, p.column, p.message) for p in outcome.problems])
+            else:
+                seen.append((item.code, item.line, item.message))
+        return seen
+
+    deferred = list(formats.read_file(path))
+    assert any(raw.unread for raw in deferred if isinstance(raw, cluelog.RawGame))  # the lines were left unread
+    at_once = list(cluelog.iter_raw_games(path.open("rb"), str(path)))
+    assert outcomes(deferred) == outcomes(at_once)
+    assert [c for game in outcomes(at_once) if isinstance(game, list) for c, *_ in game].count("bad_json") >= 2
