@@ -286,7 +286,7 @@ def puzzle_list(path: str, version: str, player: str | None, night: str | None) 
     puzzles of the choice, cards by the edition's names (ids kept as ``*_id``)."""
     with _open(path) as con:
         everyone = puzzles.puzzles(con)
-        chosen = puzzles.puzzles(con, player, night)
+        chosen = everyone if player is None and night is None else puzzles.puzzles(con, player, night)
         ids = chosen.select(
             pl.col("suspect").alias("suspect_id"),
             pl.col("weapon").alias("weapon_id"),

@@ -220,7 +220,8 @@ class Store:
 
     @contextlib.contextmanager
     def registered(self, name: str, data: Any) -> Iterator[None]:
-        """``data`` (:class:`ArrowRows`, a polars frame or an Arrow table) readable as the view ``name`` for the block."""
+        """``data`` (:class:`ArrowRows`, a polars frame or an Arrow table) readable as the view ``name``
+        for the block."""
         self.register(name, data)
         try:
             yield
@@ -276,11 +277,12 @@ def _microseconds(value: datetime | None) -> int | None:
 class ArrowRows:
     """Rows for DuckDB to read (:meth:`Store.registered`), column by column, each of its SQL type in
     ``types`` (the store's declared types: VARCHAR, JSON, INTEGER, BIGINT, DOUBLE, BOOLEAN,
-    TIMESTAMP), held as Arrow arrays (nanoarrow's) and handed over by the Arrow C stream interface. Neither a polars frame nor a
-    pyarrow table: polars' import is a sixth of a command's start (0.09 CPU s), and pyarrow's
-    constructors import pandas (0.7 CPU s) to ask of the values whether they are pandas objects;
-    nanoarrow's import is 0.03 s and it builds the arrays in a third less time than polars (issue 37).
-    Each scan asks for a new stream, so a view of it may be read more than once."""
+    TIMESTAMP), held as Arrow arrays (nanoarrow's) and handed over by the Arrow C stream interface.
+    Neither a polars frame nor a pyarrow table: polars' import is a sixth of a command's start (0.09
+    CPU s), and pyarrow's constructors import pandas (0.7 CPU s) to ask of the values whether they
+    are pandas objects; nanoarrow's import is 0.03 s, and its arrays reach DuckDB in two thirds of
+    the time a polars frame takes (issue 37). Each scan asks for a new stream, so a view of it may
+    be read more than once."""
 
     def __init__(self, columns: Mapping[str, Sequence[Any]], types: Mapping[str, str]) -> None:
         arrays = []

@@ -40,7 +40,7 @@ def position_counts(
     """
     if start_squares is None or dimension != "start_square":
         return con.frame(sql, params)
-    with con.registered("clue_stats_start_squares", start_squares.to_arrow()):
+    with con.registered("clue_stats_start_squares", start_squares):
         return con.frame(sql, params)
 
 

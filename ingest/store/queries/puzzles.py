@@ -25,15 +25,24 @@ def labelled_suggestions(
     if night is not None:
         where.append(f"{NIGHT_SQL.format(g='g')} = ?")
         params.append(night)
+    # the newest ``limit`` first, then their lines: joining every labelled suggestion of a large store
+    # to the events before the limit cost the Puzzles page most of a second at 100,000 games
+    order = "night DESC NULLS LAST, played_at DESC NULLS LAST, game_id, seq"
     return con.frame(
         f"""
-        SELECT s.game_id, s.seq, e.line, {NIGHT_SQL.format(g="g")} AS night, g.played_at, g.edition, s.player,
-               s.suspect, s.weapon, s.room, s.best_suspect, s.best_weapon, s.best_room, s.bits_lost, s.label,
-               s.expected_gain_bits, s.best_gain_bits
-        FROM suggestions s JOIN games g USING (game_id)
-        LEFT JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq
-        WHERE {" AND ".join(where)}
-        ORDER BY night DESC NULLS LAST, g.played_at DESC NULLS LAST, s.game_id, s.seq
-        LIMIT {int(limit)}""",
+        WITH chosen AS (
+            SELECT s.game_id, s.seq, {NIGHT_SQL.format(g="g")} AS night, g.played_at, g.edition, s.player,
+                   s.suspect, s.weapon, s.room, s.best_suspect, s.best_weapon, s.best_room, s.bits_lost, s.label,
+                   s.expected_gain_bits, s.best_gain_bits
+            FROM suggestions s JOIN games g USING (game_id)
+            WHERE {" AND ".join(where)}
+            ORDER BY {order}
+            LIMIT {int(limit)}
+        )
+        SELECT c.game_id, c.seq, e.line, c.night, c.played_at, c.edition, c.player, c.suspect, c.weapon, c.room,
+               c.best_suspect, c.best_weapon, c.best_room, c.bits_lost, c.label, c.expected_gain_bits,
+               c.best_gain_bits
+        FROM chosen c LEFT JOIN events e ON e.game_id = c.game_id AND e.seq = c.seq
+        ORDER BY {order}""",
         params,
     )
