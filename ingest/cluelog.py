@@ -90,6 +90,8 @@ FIELDS.update(
         for kind, (_, fields) in DECLARED.items()
     }
 )
+# per type, the keys that are never among a record's extra fields (t, note, x-...)
+PLAIN_FIELDS = {kind: {"type", *required, *optional} for kind, (required, optional) in FIELDS.items()}
 PLAYER_FIELDS = {"name", "character", "hand_size", "strategy"}
 _BAD: Any = object()  # a declared field's value that has a problem (said)
 
@@ -440,6 +442,9 @@ class _Builder:
 
     @staticmethod
     def extra(record: dict[str, Any]) -> dict[str, Any]:
+        """The record's ``t``, ``note`` and ``x-`` fields, in its order."""
+        if not record.keys() - PLAIN_FIELDS.get(record["type"], {"type"}):  # most records have none
+            return {}
         return {k: v for k, v in record.items() if k in ("t", "note") or k.startswith("x-")}
 
     # -- the game record
@@ -1146,8 +1151,13 @@ class _RecordFields(SomeRecordsVisitor[dict[str, Any]]):
 _WRITER = _RecordFields()
 
 
+# one encoder each, made once (json.dumps with options makes a new one at every call)
+_LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+
+
 def dumps(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return _LINE(record)
 
 
 def write_game(game: Game) -> str:
@@ -1195,7 +1205,7 @@ def date_problem(value: str) -> str | None:
 
 def canonical_records(game: Game) -> list[str]:
     """The game's records in canonical JSON (sorted keys, no spaces, cards as ids), the game record first."""
-    return [json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for r in record_dicts(game)]
+    return [_CANONICAL(r) for r in record_dicts(game)]
 
 
 def content_hash(canonical: list[str]) -> str:

@@ -82,13 +82,17 @@ def lone_surrogate(value: Any) -> str | None:
     return None
 
 
+# made once: json.loads with options makes a new decoder (and its scanner) at every call
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float, parse_int=_int, object_pairs_hook=_object)
+
+
 def loads(text: str) -> Any:
     """The JSON value of ``text``; :class:`RefusedJson` (code ``bad_json``, ``bad_value`` or
     ``duplicate_key``) for anything that is not JSON or could not be stored as it was read."""
     try:
-        value = json.loads(
-            text, parse_constant=_constant, parse_float=_float, parse_int=_int, object_pairs_hook=_object
-        )
+        if text.startswith("\ufeff"):  # as json.loads says it (the decoder itself does not look)
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except RefusedJson:
         raise
     except json.JSONDecodeError as exc:
