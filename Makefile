@@ -80,6 +80,7 @@ bench: install
 	$(BIN)/python benchmarks/deduction.py
 	$(BIN)/python benchmarks/best_gain.py
 	$(BIN)/python benchmarks/notation.py
+	$(BIN)/python benchmarks/review_cost.py
 	$(BIN)/python benchmarks/ingest_analysis.py
 	$(BIN)/python benchmarks/dashboard_speed.py
 
