@@ -798,7 +798,7 @@ class _Builder:
         parsed = []
         ok = True
         for i, r in enumerate(responses):
-            if len(r) > 2:  # more than its player and what they show
+            if r.keys() != RESPONSE_FIELDS:  # more than its player and what they show, or other fields
                 for key in sorted(r.keys() - RESPONSE_FIELDS):
                     if not key.startswith("x-"):
                         self.problem(

@@ -178,3 +178,27 @@ def test_records_read_when_the_game_is_built_say_the_same_problems_in_the_same_o
     at_once = list(cluelog.iter_raw_games(path.open("rb"), str(path)))
     assert outcomes(deferred) == outcomes(at_once)
     assert [c for game in outcomes(at_once) if isinstance(game, list) for c, *_ in game].count("bad_json") >= 2
+
+
+@pytest.mark.parametrize(
+    ("response", "said"),
+    [
+        ({"player": "B", "shows": None, "x-seen": 1}, []),  # an x- field is the writer's own
+        ({"player": "B", "shows": None, "why": 1}, ["response 1 has unknown field 'why'"]),
+        (
+            {"foo": 1, "bar": 2},
+            [
+                "response 1 has unknown field 'bar'",
+                "response 1 has unknown field 'foo'",
+                "response 1 needs 'player' and 'shows' (null for a pass)",
+            ],
+        ),
+        ({"player": "B"}, ["response 1 needs 'player' and 'shows' (null for a pass)"]),
+    ],
+)
+def test_a_response_says_each_field_it_should_not_have_and_each_it_lacks(response, said) -> None:
+    header = {"type": "game", "format": "clue-log/1", "edition": "classic", "players": [{"name": n} for n in "ABC"]}
+    suggest = {"type": "suggest", "player": "A", "suspect": "plum", "weapon": "rope", "room": "hall"}
+    text = json.dumps(header) + "\n" + json.dumps({**suggest, "responses": [response]}) + "\n"
+    _, problems = cluelog.build_game(cluelog.read_text(text).games[0])
+    assert [p.message for p in problems if p.message.startswith("response")] == said
