@@ -429,15 +429,16 @@ def ingest_paths(
     last_write = time.monotonic()
     retry_at = 0.0  # a batch the file was not free for is tried again from this time on
     busy = False  # the file stayed held by another process: the run ends without its last writes
-    completed = finished = False  # the input all read and checked; the run's row finished
+    completed = finished = False  # every game read, checked and stored; the run's row finished
 
-    def finish(con: Store) -> None:
-        """The run's row finished and, after a run that went to its end, the ratings brought in line
-        with the games stored (a failed run's games are rated by the next run), in one transaction."""
+    def finish(con: Store, rate: bool) -> None:
+        """The run's row finished and, with ``rate`` (a run that went to its end: a failed run's
+        games are rated by the next run), the ratings brought in line with the games stored, in one
+        transaction."""
         nonlocal finished
         finished = True
         with con.atomic():
-            if completed:
+            if rate:
                 update_ratings(con)
             store.finish_run(
                 con,
@@ -465,7 +466,7 @@ def ingest_paths(
             with store.write_connection(db, wait_seconds if must else min(wait_seconds, BUSY_WAIT)) as con:
                 tally(store.write_batch(con, pending_rows, pending_rejections, replace=replace))
                 if last:
-                    finish(con)
+                    finish(con, rate=True)
         except store.StoreBusy as exc:
             if not must:
                 retry_at = time.monotonic() + BATCH_SECONDS
@@ -545,8 +546,8 @@ def ingest_paths(
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
         if ahead is not None:
             take(*ahead)
-        completed = True
         flush(last=True)
+        completed = True
     finally:
         _remember_stored(frozenset())
         _end(pool)
@@ -557,7 +558,7 @@ def ingest_paths(
                 if busy:
                     finishing.enter_context(contextlib.suppress(store.StoreBusy))
                 with store.write_connection(db, BUSY_WAIT if busy else wait_seconds) as con:
-                    finish(con)
+                    finish(con, rate=completed)
     summary.seconds = round(time.monotonic() - clock, 2)
     return summary
 
