@@ -14,7 +14,7 @@ from typing import Any
 from clue_stats.engine.problems import Problem
 
 UNREADABLE = "x-unreadable"  # what stands in a line that could not be read (see RawGame.keep_place)
-UNREAD = {"type": "x-unread"}  # what stands in a line not read yet (see RawGame.defer)
+UNREAD = "x-unread"  # what stands in a line not read yet (see RawGame.defer)
 
 
 @dataclass
@@ -39,13 +39,13 @@ class RawGame:
     def defer(self, text: str, line: int) -> None:
         """A line whose record is read when the game is built: its seq and line kept, its text with it."""
         self.unread.append((len(self.records), text))
-        self.records.append(UNREAD)
+        self.records.append({"type": UNREAD})
         self.lines.append(line)
 
     def keep_place(self, line: int | None) -> None:
         """A line that could not be read keeps its seq (so later seqs stay those of the file); its
         problem is reported by the reader, and the builder passes over it."""
-        self.records.append(UNREAD)
+        self.records.append({"type": UNREADABLE})
         self.lines.append(line)
         self.lost(len(self.records) - 1)
 
