@@ -84,7 +84,7 @@ st.markdown(
 
 # ---- what the player knew
 notebook, missing = read(queries.notebook, ctx.path, ctx.version, game_id, player, seq - 1)
-st.subheader(_("What {player} knew").format(player=player))
+st.subheader(_("What {player} knew").format(player=md(player)))
 if notebook is None:
     st.warning(_("The notebook was not counted: {reason}.").format(reason=md(missing or "")))
 else:
