@@ -25,7 +25,7 @@ from clue_stats.analysis.words import _, n_, number
 from clue_stats.engine.errors import UsageError
 from clue_stats.engine.markers import T_, Said
 from clue_stats.engine.problems import joined
-from clue_stats.ingest.store import ArrowRows, Store
+from clue_stats.ingest.store import ArrowRows, Store, table_rows
 from clue_stats.ingest.store.persons import person_names, standing_merges
 from clue_stats.ingest.store.queries import ratings as reads
 from clue_stats.ingest.store.queries.ratings import register_person_names
@@ -110,19 +110,14 @@ def rate_games(
 
 def _table(pool: str, cols: dict[str, list[Any]]) -> ArrowRows:
     n = len(cols["game_id"])
-    return ArrowRows(
+    return table_rows(
+        "ratings",
         {
             "pool": [pool] * n,
             **{c: cols[c] for c in ("game_index", "game_id", "content_sha256", "seat", "name", "player", "rank")},
             **{c: cols[c] for c in ("mu_before", "sigma_before", "mu_after", "sigma_after")},
             "rating_before": [conservative(m, s) for m, s in zip(cols["mu_before"], cols["sigma_before"])],
             "rating_after": [conservative(m, s) for m, s in zip(cols["mu_after"], cols["sigma_after"])],
-        },
-        {
-            **dict.fromkeys(("pool", "game_id", "content_sha256", "name", "player"), "VARCHAR"),
-            **dict.fromkeys(("game_index", "seat", "rank"), "INTEGER"),
-            **dict.fromkeys(("mu_before", "sigma_before", "mu_after", "sigma_after"), "DOUBLE"),
-            **dict.fromkeys(("rating_before", "rating_after"), "DOUBLE"),
         },
     )
 

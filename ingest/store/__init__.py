@@ -20,6 +20,7 @@ from clue_stats.ingest.store.connection import (
     check_is_database,
     database,
     read_connection,
+    table_rows,
     write_connection,
 )
 from clue_stats.ingest.store.payloads import game_from_payloads
@@ -119,6 +120,7 @@ __all__ = [
     "stored_games",
     "undo_merge",
     "write_batch",
+    "table_rows",
     "write_connection",
     "writes",
 ]

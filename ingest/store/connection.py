@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 from clue_stats.engine.errors import StoreBusy, StoreError, UsageError
 from clue_stats.engine.markers import T_
 from clue_stats.ingest.store.persons import show_persons
-from clue_stats.ingest.store.schema import ensure_schema, show_today_schema
+from clue_stats.ingest.store.schema import TABLE, ensure_schema, show_today_schema
 
 # The database when none is named: $CLUE_STATS_DB, else this file in the working folder.
 DEFAULT_DB = "clue.duckdb"
@@ -297,6 +297,13 @@ class ArrowRows:
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return na.c_array_stream(self._batch).__arrow_c_stream__(requested_schema)
+
+
+def table_rows(table: str, columns: Mapping[str, Sequence[Any]]) -> ArrowRows:
+    """Rows of the stored table ``table`` for DuckDB to read, each column of the type the schema
+    declares for it."""
+    declared = TABLE[table]
+    return ArrowRows(columns, {c: declared.column(c).type for c in columns})
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from clue_stats.engine.problems import Problem
-from clue_stats.ingest.store.connection import ArrowRows, Store, read_connection, write_connection
+from clue_stats.ingest.store.connection import ArrowRows, Store, read_connection, table_rows, write_connection
 from clue_stats.ingest.store.schema import (
     ANALYSIS_TABLES,
     GAME_TABLES,
@@ -112,9 +112,7 @@ def _insert(db: Store, table: str, rows: list[dict[str, Any]]) -> None:
     columns = [c for c in TABLE[table].names() if c in given]
     if len(columns) < len(given):
         raise ValueError(f"{table} has no column {', '.join(sorted(given - set(columns)))}")
-    declared = TABLE[table]
-    incoming = ArrowRows({c: [r.get(c) for r in rows] for c in columns}, {c: declared.column(c).type for c in columns})
-    with db.registered("incoming", incoming):
+    with db.registered("incoming", table_rows(table, {c: [r.get(c) for r in rows] for c in columns})):
         db.execute(f"INSERT INTO {table} BY NAME SELECT * FROM incoming")
 
 
@@ -253,12 +251,12 @@ def write_batch(db: Store, games: list[GameRows], rejections: list[Rejection], r
         if all_rejections:
             # stored before: matched by file and text together (by text alone, every empty file's
             # rejection would fetch every empty file's row stored before it: n * n over a folder)
-            incoming = ArrowRows(
+            incoming = table_rows(
+                "rejected",
                 {
                     "source_file": [r.source_file for r in all_rejections],
                     "raw_sha256": [r.raw_sha256 for r in all_rejections],
                 },
-                {"source_file": "VARCHAR", "raw_sha256": "VARCHAR"},
             )
             with db.registered("incoming_rejections", incoming):
                 seen = set(
@@ -350,9 +348,9 @@ def set_night_order(db: Store, night_games: list[str], ordered: list[str] | None
         db.execute("DELETE FROM night_order WHERE game_id IN (SELECT unnest(?))", [night_games])
         if ordered:
             at = now()
-            rows = ArrowRows(
+            rows = table_rows(
+                "night_order",
                 {"game_id": ordered, "position": list(range(len(ordered))), "ordered_at": [at] * len(ordered)},
-                {"game_id": "VARCHAR", "position": "INTEGER", "ordered_at": "TIMESTAMP"},
             )
             with db.registered("incoming_order", rows):
                 db.execute("INSERT INTO night_order BY NAME SELECT * FROM incoming_order")
@@ -395,13 +393,13 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
         )
         players = [r for g in games for r in g.tables.get("players", [])]
         if players:
-            incoming = ArrowRows(
+            incoming = table_rows(
+                "players",
                 {
                     "game_id": [r["game_id"] for r in players],
                     "seat": [r["seat"] for r in players],
                     **{column: [r.get(column) for r in players] for column in PLAYER_ANALYSIS_COLUMNS},
                 },
-                {"game_id": "VARCHAR", "seat": "INTEGER", **PLAYER_ANALYSIS_COLUMNS},
             )
             with db.registered("incoming_players", incoming):
                 assignments = ", ".join(f"{c} = i.{c}" for c in PLAYER_ANALYSIS_COLUMNS)
@@ -411,13 +409,13 @@ def replace_analysis(db: Store, games: list[GameRows]) -> list[str]:
                 )
         versions = [g.tables["games"][0] for g in games if g.tables.get("games")]
         if versions:
-            incoming = ArrowRows(
+            incoming = table_rows(
+                "games",
                 {
                     "game_id": [v["game_id"] for v in versions],
                     "analysis_version": [v.get("analysis_version") for v in versions],
                     "analysis_cut": [v.get("analysis_cut") for v in versions],
                 },
-                {"game_id": "VARCHAR", "analysis_version": "INTEGER", "analysis_cut": "VARCHAR"},
             )
             with db.registered("incoming_games", incoming):
                 db.execute(
