@@ -70,8 +70,10 @@ def capture(n_games: int) -> tuple[list[tuple], list[tuple]]:
         return launch(pl, layout, p, binom)
 
     def spy_run(*args):
-        runs.append(tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
-        return run(*args)
+        out = run(*args)
+        # the program's inputs before the budget's and the workspace's, and its rows' width
+        runs.append((tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args[:14]), out[2].shape[1]))
+        return out
 
     counting_kernel._launch, gain_kernel._run = spy_launch, spy_run
     try:
@@ -91,8 +93,26 @@ def run_counts(mod, counts):
 
 
 def run_gains(mod, runs):
-    # the arguments after the budget's (limit, memory, work) are the workspace, given back each run
-    return [mod._run(*a[:14], UNLIMITED, UNLIMITED, np.zeros(3, np.int64), *a[17:])[:3] for a in runs]
+    """Every run, each version with its own workspace (the arguments after the budget's limit,
+    memory and work), kept from run to run as its engine keeps it."""
+    out = []
+    if hasattr(mod, "workspace"):  # one workspace a thread, its rows without the ranks 0 (5 December 2026)
+        space = mod.Workspace()
+        for args, width in runs:
+            n_ranks = args[13]
+            result = mod._run(
+                *args, UNLIMITED, UNLIMITED, np.zeros(3, np.int64), *space.arrays(1 + (width - 1) // n_ranks * (n_ranks - 1))
+            )
+            space.keep(tuple(result[3:]))
+            out.append(result[:3])
+        return out
+    spaces = {}  # before: a workspace per row width
+    for args, width in runs:
+        space = spaces.setdefault(width, mod.Workspace(width))
+        result = mod._run(*args, UNLIMITED, UNLIMITED, np.zeros(3, np.int64), *space.arrays)
+        space.arrays = tuple(result[3:])
+        out.append(result[:3])
+    return out
 
 
 def equal(xs, ys) -> bool:

@@ -21,7 +21,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport NAN, log2
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 cnp.import_array()
@@ -62,6 +62,10 @@ cdef struct Core:
     Py_ssize_t room  # entries of sk, sw, sl, sh
     int64_t* ends  # where each state's successors end
     Py_ssize_t n_ends
+    # the fill's ways by the room left in the hands, as last computed (FILL_SLOTS pairs: the room
+    # left's bits of a key, -1 for none, and its ways): many states share their room left
+    int64_t room_bits  # the bits of a key holding the room left in the hands
+    int64_t* fills
 
 
 cdef inline int64_t _mul(int64_t a, int64_t b, int64_t p) noexcept nogil:
@@ -77,17 +81,26 @@ cdef inline int64_t _add(int64_t a, int64_t b, int64_t p) noexcept nogil:
     return a + b
 
 
-cdef inline int64_t fill_ways(const Core* c, int64_t key) noexcept nogil:
+cdef enum:
+    FILL_SLOTS = 512
+    FILL_SHIFT = 55  # 64 - log2(FILL_SLOTS)
+
+
+cdef inline int64_t fill_ways(Core* c, int64_t key) noexcept nogil:
     """The ways the universal cards fill the room left in the hands: (room left)! / prod(room left
     in hand h)!, a product of binomials (modulo p when p is set)."""
-    cdef int64_t room = 0, ways = 1, d
-    cdef Py_ssize_t h
+    cdef int64_t room = 0, ways = 1, d, bits = key & c.room_bits
+    cdef Py_ssize_t h, j = 2 * <Py_ssize_t>((<uint64_t>bits * <uint64_t>0x9E3779B97F4A7C15ULL) >> FILL_SHIFT)
+    if c.fills[j] == bits:
+        return c.fills[j + 1]
     for h in range(c.n_hands):
         room += (key >> c.off[h]) & c.cmask[h]
     for h in range(c.n_hands):
         d = (key >> c.off[h]) & c.cmask[h]
         ways = _mul(ways, c.binom[room * c.bcols + d], c.p)
         room -= d
+    c.fills[j] = bits
+    c.fills[j + 1] = ways
     return ways
 
 
@@ -443,7 +456,13 @@ cdef class Expansion:
         self.core.binom = &binom[0, 0]
         self.core.bcols = binom.shape[1]
         self.core.p = p
-        self.scratch = alloc(6 * width)
+        self.scratch = alloc(6 * width + 2 * FILL_SLOTS)
+        self.core.fills = self.scratch + 6 * width
+        memset(self.core.fills, 0xFF, 2 * FILL_SLOTS * sizeof(int64_t))
+        self.core.room_bits = 0
+        cdef Py_ssize_t h
+        for h in range(n_hands):
+            self.core.room_bits |= cmask[h] << off[h]
         self.core.digits = self.scratch
         self.core.hl = self.scratch + width
         self.core.xs = self.scratch + 2 * width
@@ -994,36 +1013,60 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
     lowest card on a tie). The possible places come before the clauses opened: a card with few
     places branches the states least (docs/performance.md, "The deduction engine", gives the
     saving)."""
-    cdef Py_ssize_t n_cl = clauses.shape[0], n_cards = info.shape[0], i, j, c, q, t, m = 0, pos
-    cdef Py_ssize_t best, n_free = 0, slots = 0, h
+    cdef Py_ssize_t n_cl = clauses.shape[0], n_cards = info.shape[0]
+    # the scratch, in one zeroed block (numpy arrays for it cost more than the ordering)
+    cdef Py_ssize_t ncl = max(n_cl, 1), nc = max(n_cards, 1)
+    cdef int64_t* scratch = <int64_t*>calloc(nc * (5 + ncl) + 7 * ncl + max(n_hands, 1) + 3, sizeof(int64_t))
+    if scratch == NULL:
+        raise MemoryError()
+    cdef int64_t* local = scratch  # deck card -> its number among the clause cards
+    cdef int64_t* cards = local + nc
+    cdef int64_t* n_in = cards + nc  # per clause card: the clauses naming it
+    cdef int64_t* placed = n_in + nc
+    cdef int64_t* order = placed + nc
+    cdef int64_t* naming = order + nc  # per clause card, ncl to a row: the clauses naming it
+    cdef int64_t* left = naming + nc * ncl  # per clause: its cards not placed yet
+    cdef int64_t* started = left + ncl
+    cdef int64_t* first = started + ncl
+    cdef int64_t* last = first + ncl
+    cdef int64_t* slot_of = last + ncl
+    cdef int64_t* free_slots = slot_of + ncl
+    cdef int64_t* in_progress = free_slots + ncl
+    cdef int64_t* unopened = in_progress + ncl  # per hand: its clauses not opened yet
+    cdef int64_t* env_ids = unopened + max(n_hands, 1)
+    try:
+        return _clause_steps(clauses, info, n_hands, n_cl, n_cards, local, cards, n_in, placed, order, naming,
+                             ncl, left, started, first, last, slot_of, free_slots, in_progress, unopened, env_ids)
+    finally:
+        free(scratch)
+
+
+cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_ssize_t n_hands,
+                         Py_ssize_t n_cl, Py_ssize_t n_cards, int64_t* local, int64_t* cards, int64_t* n_in,
+                         int64_t* placed, int64_t* order, int64_t* naming, Py_ssize_t ncl, int64_t* left,
+                         int64_t* started, int64_t* first, int64_t* last, int64_t* slot_of, int64_t* free_slots,
+                         int64_t* in_progress, int64_t* unopened, int64_t* env_ids):
+    cdef Py_ssize_t i, j, c, q, t, m = 0, pos, best, n_free = 0, slots = 0, h
     cdef int64_t b0 = 0, b1 = 0, b2 = 0, b3 = 0, k0, k1, k2, k3, closes, opens, hands_unopened, env_id, ct
-    local_a = np.full(n_cards, -1, np.int64)  # deck card -> its number among the clause cards
-    cdef int64_t[::1] local = local_a
+    for c in range(n_cards):
+        local[c] = -1
     for i in range(n_cl):
         for j in range(1, clauses.shape[1]):
             if clauses[i, j] >= 0:
                 local[clauses[i, j]] = 0
-    cards_a = np.empty(n_cards, np.int64)
-    cdef int64_t[::1] cards = cards_a
     for c in range(n_cards):
         if local[c] >= 0:
             local[c] = m
             cards[m] = c
             m += 1
-    cdef int64_t[::1] n_in = np.zeros(m, np.int64)  # per clause card: the clauses naming it
-    cdef int64_t[:, ::1] naming = np.empty((m, max(n_cl, 1)), np.int64)
-    cdef int64_t[::1] left = np.zeros(n_cl, np.int64)  # per clause: its cards not placed yet
     for i in range(n_cl):
         for j in range(1, clauses.shape[1]):
             c = clauses[i, j]
             if c >= 0:
                 q = local[c]
-                naming[q, n_in[q]] = i
+                naming[q * ncl + n_in[q]] = i
                 n_in[q] += 1
                 left[i] += 1
-    cdef int64_t[::1] started = np.zeros(n_cl, np.int64)
-    cdef int64_t[::1] placed = np.zeros(m, np.int64)
-    cdef int64_t[::1] order = np.empty(m, np.int64)
     for pos in range(m):
         best = -1
         b0 = b1 = b2 = b3 = 0
@@ -1032,7 +1075,7 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
                 continue
             closes = opens = 0
             for t in range(n_in[q]):
-                i = naming[q, t]
+                i = naming[q * ncl + t]
                 if left[i] == 1:
                     closes += 1
                 elif not started[i]:
@@ -1043,24 +1086,20 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
         order[pos] = best
         placed[best] = 1
         for t in range(n_in[best]):
-            left[naming[best, t]] -= 1
-            started[naming[best, t]] = 1
+            left[naming[best * ncl + t]] -= 1
+            started[naming[best * ncl + t]] = 1
     # each clause holds a slot from its first card to its last; slots are reused once free
-    cdef int64_t[::1] first = np.full(n_cl, m, np.int64)
-    cdef int64_t[::1] last = np.full(n_cl, -1, np.int64)
+    for i in range(n_cl):
+        first[i] = m
+        last[i] = -1
     for pos in range(m):
         q = order[pos]
         for t in range(n_in[q]):
-            i = naming[q, t]
+            i = naming[q * ncl + t]
             first[i] = min(first[i], pos)
             last[i] = max(last[i], pos)
-    cdef int64_t[::1] slot_of = np.zeros(n_cl, np.int64)
-    cdef int64_t[::1] free_slots = np.empty(max(n_cl, 1), np.int64)
-    cdef int64_t[::1] in_progress = np.zeros(n_cl, np.int64)
-    cdef int64_t[::1] unopened = np.zeros(max(n_hands, 1), np.int64)  # per hand: its clauses not opened yet
     for i in range(n_cl):
         unopened[clauses[i, 0]] += 1
-    cdef int64_t[::1] env_ids = np.zeros(3, np.int64)
     steps_a = np.zeros((m, 8 + 2 * n_hands), np.int64)
     cdef int64_t[:, ::1] steps = steps_a
     for pos in range(m):
@@ -1077,7 +1116,7 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
                 in_progress[i] = 1
                 unopened[clauses[i, 0]] -= 1
         for t in range(n_in[q]):
-            i = naming[q, t]
+            i = naming[q * ncl + t]
             steps[pos, 8 + clauses[i, 0]] |= (<int64_t>1) << slot_of[i]
         closes = 0
         for i in range(n_cl):
@@ -1109,7 +1148,7 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
                 free_slots[n_free] = slot_of[i]
                 n_free += 1
     out = np.empty(m, np.int64)
-    cdef int64_t[::1] ov = out
+    cdef int64_t* ov = data(out)
     for pos in range(m):
         ov[pos] = cards[order[pos]]
     return steps_a, out, slots
@@ -1166,16 +1205,22 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
               int64_t limit, int64_t memory, int64_t[::1] work_, cnp.ndarray keys, cnp.ndarray vals,
               cnp.ndarray nkeys, cnp.ndarray nvals, cnp.ndarray ibuf):
     """(Envelope keys, answers, rows) of the complete deals: a row holds the deals, then per vector
-    card placed (in step order) its deals by rank; then the workspace's arrays, for the next run
+    card placed (in step order) its deals by rank (``n_ranks`` columns); then the workspace's arrays, for the next run
     (engine.gain_kernel.Workspace: keys and rows of two steps' states, and the index of the new
     ones, grown as a run needs; a fresh allocation a step would cost the system's page faults on
     every row, as much as the counting itself on a big deck).
 
     Under a budget the program stops once it has generated more states than ``limit`` (work[1] =
     1), or before it would hold more bytes than ``memory`` (work[1] = 2); work[0]: the states it
-    generated, work[2]: the most bytes it held."""
+    generated, work[2]: the most bytes it held.
+
+    While it runs, a state's row leaves out each vector card's rank 0 (its deals less those of the
+    other ranks, once the card is placed): the workspace's rows are 1 + cards * (n_ranks - 1) wide,
+    a sixth less memory to add in a 6-player game. The result's rows have every rank."""
     cdef int64_t* work = &work_[0]
-    cdef Py_ssize_t width = vals.shape[1], n_hands = off.shape[0]
+    cdef Py_ssize_t width = vals.shape[1], n_hands = off.shape[0], nr1 = n_ranks - 1
+    cdef Py_ssize_t n_vec = (width - 1) // nr1 if nr1 else 0
+    cdef Py_ssize_t out_width = 1 + n_vec * n_ranks
     cdef int64_t tmask = (<int64_t>63) << toff
     cdef int64_t env_all = 0
     cdef int cat
@@ -1226,12 +1271,12 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
         fill_too = s >= 0 and o + 1 < n_ops and ops[o + 1] == -1
         bit = role_bit[s] if s >= 0 else 0
         vj = role_vec[s] if s >= 0 else -1
-        act2 = 1 + (vj + 1) * n_ranks if vj >= 0 else act  # the columns in use after this step
+        act2 = 1 + (vj + 1) * nr1 if vj >= 0 else act  # the columns in use after this step
         # the index of the new states, at most half full: the front of the workspace's
         size = n_slots(<int64_t>(n * growth) + 16)
         if 2 * size > ibuf.shape[0]:
             if not afford(work, memory, 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width), 16 * size):
-                return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
+                return _stopped(work, spent, 2, out_width, keys, vals, nkeys, nvals, ibuf)
             ibuf = np.empty(2 * size, np.int64)
         index_a = ibuf
         index = data(ibuf)
@@ -1249,18 +1294,18 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
             m = ends[i - lo] - q0
             spent += m
             if spent > limit:  # past the budget's allowance: nothing is returned
-                return _stopped(work, spent, 1, width, keys, vals, nkeys, nvals, ibuf)
+                return _stopped(work, spent, 1, out_width, keys, vals, nkeys, nvals, ibuf)
             if used + m > nkeys.shape[0]:  # more states than there is room for: twice the room
                 held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
                 if not afford(work, memory, held, 16 * nkeys.shape[0] * (1 + width)):
-                    return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
+                    return _stopped(work, spent, 2, out_width, keys, vals, nkeys, nvals, ibuf)
                 nkeys, nvals = _rows(nkeys, nvals, used, used + m)
                 NK = data(nkeys)
                 NV = data(nvals)
             while 4 * (used + m) > isize:
                 held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
                 if not afford(work, memory, held, 16 * isize):
-                    return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
+                    return _stopped(work, spent, 2, out_width, keys, vals, nkeys, nvals, ibuf)
                 if index_a is ibuf:
                     index_a = grown_index(ibuf[:isize], shift)
                 else:
@@ -1298,8 +1343,8 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
                 else:
                     for xx in range(act):
                         nrow[xx] += vrow[xx] * w
-                if vj >= 0:  # the card's row: every deal of the state, at the rank it got
-                    nrow[1 + vj * n_ranks + rank] += vi0 * w
+                if vj >= 0 and rank:  # the card's row: every deal of the state, at the rank it got
+                    nrow[vj * nr1 + rank] += vi0 * w
         growth = max(1.0, <double>used / n)
         keys, nkeys = nkeys, keys
         vals, nvals = nvals, vals
@@ -1313,9 +1358,9 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
     # the end: complete envelopes, times the ways the universal cards fill the room left
     held = 8 * (keys.shape[0] + nkeys.shape[0]) * (1 + width) + 8 * ibuf.shape[0]
     if not afford(work, memory, held, 8 * (n + 16) * (1 + width) + 16 * n_slots(n + 16)):
-        return _stopped(work, spent, 2, width, keys, vals, nkeys, nvals, ibuf)
+        return _stopped(work, spent, 2, out_width, keys, vals, nkeys, nvals, ibuf)
     okeys_a = np.empty(n + 16, np.int64)
-    ovals_a = np.zeros((n + 16, width), np.int64)
+    ovals_a = np.zeros((n + 16, width), np.int64)  # without the ranks 0, as the states
     cdef int64_t* okeys = data(okeys_a)
     cdef int64_t* ovals = data(ovals_a)
     used = 0
@@ -1352,10 +1397,25 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
     for i in range(used):
         env[i] = okeys[i] & env_all
         tags[i] = (okeys[i] >> toff) & 63
-    return env_a, tags_a, ovals_a[:used].copy(), keys, vals, nkeys, nvals, ibuf
+    # every rank: a vector card's rank 0 is its deals less those at the other ranks
+    rows_a = np.empty((used, out_width), np.int64)
+    cdef int64_t* rows = data(rows_a)
+    cdef int64_t rest
+    for i in range(used):
+        vrow = ovals + i * width
+        nrow = rows + i * out_width
+        nrow[0] = vrow[0]
+        for j in range(n_vec):
+            rest = vrow[0]
+            for xx in range(1, n_ranks):
+                nrow[1 + j * n_ranks + xx] = vrow[1 + j * nr1 + xx - 1]
+                rest -= vrow[1 + j * nr1 + xx - 1]
+            nrow[1 + j * n_ranks] = rest
+    return env_a, tags_a, rows_a, keys, vals, nkeys, nvals, ibuf
 
 
 cdef tuple _stopped(int64_t* work, int64_t spent, int64_t reason, Py_ssize_t width, keys, vals, nkeys, nvals, ibuf):
+    # width: the result's rows' (every rank)
     """The program's result when the budget stops it (work[1]: 1 the states, 2 the memory)."""
     work[0] = spent
     work[1] = reason
@@ -1397,16 +1457,21 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
     """Each vector card's expected gain (engine.gains.gains_python) from the gain program's result,
     for the tag card's rank ``t_rank`` and the room's ``r_rank``: per vector card."""
     cdef Py_ssize_t n_vec = row_of.shape[0], n_cells = excluded.shape[0], n_answers = 8 * n_ranks
-    cdef Py_ssize_t j, row, rank, p, q, t, cell, answer, x, held, n_out, size
-    cdef int64_t a, b, c, v, total, bit
+    cdef Py_ssize_t j, row, rank, p, q, t, cell, answer, x, held, n_out, size, n_seen, k
+    cdef int64_t a, b, c, v, total, bit, ranks_seen
     cdef double weight, total_w, acc
-    z_a = np.zeros((n_answers, max(n_cells, 1)), np.int64)
-    cdef int64_t* z = data(z_a)
     cdef Py_ssize_t zc = max(n_cells, 1)
+    # per answer its deals by cell; only the answers a vector card's deals reach are summed and
+    # cleared (a few of the 8 * n_ranks: clearing them all took most of the time)
+    z_a = np.zeros((n_answers, zc), np.int64)
+    cdef int64_t* z = data(z_a)
     sums_a = np.zeros(n_answers, np.int64)
     cdef int64_t* sums = data(sums_a)
-    shown_a = np.zeros(max(n_cells, 1), np.int64)
+    seen_a = np.empty(n_answers, np.int64)  # the answers reached, in the order first reached
+    cdef int64_t* seen = data(seen_a)
+    shown_a = np.zeros(zc, np.int64)
     cdef int64_t* shown = data(shown_a)
+    cdef int64_t* zrow
     out = np.empty(n_vec, np.float64)
     cdef double[::1] ov = out
     weights_a = np.empty(3 * n_ranks + 1, np.float64)
@@ -1414,7 +1479,7 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
     cdef double[::1] weights = weights_a
     cdef double[::1] hs = hs_a
     for j in range(n_vec):
-        memset(z, 0, n_answers * zc * sizeof(int64_t))
+        n_seen = 0
         for row in range(ids.shape[0]):
             a, b, c = ids[row, 0], ids[row, 1], ids[row, 2]
             for rank in range(n_ranks):
@@ -1425,37 +1490,54 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
                 if v == 0:
                     continue
                 answer = combine(combine(combine(tags[row], rank, v_bit), t_rank, t_bit), r_rank, 4)
+                if sums[answer] == 0:  # first reached (a reached answer's mark: -1 until summed)
+                    sums[answer] = -1
+                    seen[n_seen] = answer
+                    n_seen += 1
+                zrow = z + answer * zc
                 for p in range(s_start[a], s_start[a + 1]):
                     for q in range(w_start[b], w_start[b + 1]):
                         for t in range(r_start[c], r_start[c + 1]):
                             cell = (s_pos[p] * nw + w_pos[q]) * nr + r_pos[t]
                             if not excluded[cell]:
-                                z[answer * zc + cell] += v
-        for answer in range(n_answers):
+                                zrow[cell] += v
+        ranks_seen = 0  # the refuters' ranks of the answers with deals
+        for k in range(n_seen):
+            answer = seen[k]
             total = 0
+            zrow = z + answer * zc
             for x in range(n_cells):
-                total += z[answer * zc + x]
+                total += zrow[x]
             sums[answer] = total
+            if total:
+                ranks_seen |= (<int64_t>1) << (answer >> 3)
         n_out = 0
         for rank in range(1, n_ranks):
+            if not (ranks_seen >> rank) & 1:
+                continue
             for bit in (1, 2, 4):
                 weight = 0.0
                 memset(shown, 0, zc * sizeof(int64_t))
                 for held in range(1, 8):
                     answer = rank * 8 + held
-                    if held & bit and sums[answer]:
+                    if held & bit and sums[answer] > 0:
                         size = (held & 1) + (held >> 1 & 1) + (held >> 2 & 1)
                         weight += <double>sums[answer] / <double>size
+                        zrow = z + answer * zc
                         for x in range(n_cells):
-                            shown[x] += z[answer * zc + x]
+                            shown[x] += zrow[x]
                 if weight > 0:
                     weights[n_out] = weight
                     hs[n_out] = entropy_of(shown, n_cells)
                     n_out += 1
-        if sums[0]:
+        if sums[0] > 0:
             weights[n_out] = <double>sums[0]
             hs[n_out] = entropy_of(z, n_cells)
             n_out += 1
+        for k in range(n_seen):  # cleared for the next vector card
+            answer = seen[k]
+            memset(z + answer * zc, 0, zc * sizeof(int64_t))
+            sums[answer] = 0
         total_w = 0.0
         for q in range(n_out):
             total_w += weights[q]

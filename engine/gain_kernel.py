@@ -18,6 +18,8 @@ The program is machine code built with the package (engine/_kernels.pyx: ``gain_
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from clue_stats.engine import budget, counting_kernel
@@ -33,31 +35,58 @@ def fits(pl, tag_width: int) -> bool:
     return counting_kernel.fits(pl) and not counting_kernel.wide(pl) and _layout(pl)[5] + tag_width < 62
 
 
+# A thread's workspace is kept for its next runs unless it has grown past this (bytes)
+KEEP_BYTES = 128 << 20
+_LOCAL = threading.local()
+
+
+def _owner(a: np.ndarray) -> np.ndarray:
+    """The array owning a's memory, flat."""
+    return (a if a.base is None else a.base).reshape(-1)
+
+
 class Workspace:
-    """The arrays the program's runs keep between them: the states of two steps (keys and rows of
-    ``width`` counts) and the index of the new ones, grown as a run needs. The runs of one moment's
-    candidates share one (their rows are as wide), so that only the first of them pays the page
-    faults of fresh memory."""
+    """The arrays the program's runs keep between them: the states of two steps (keys, and rows of
+    counts as wide as the run needs) and the index of the new ones, grown as a run needs. A
+    thread keeps one for all its runs, of every width (the rows are views of flat arrays), so that
+    only the first runs pay for growing them and for the page faults of fresh memory; one that has
+    grown past :data:`KEEP_BYTES` is let go after its run."""
 
-    def __init__(self, width: int) -> None:
-        self.width = width
-        self.arrays: tuple[np.ndarray, ...] = (
-            np.empty(64, np.int64),
-            np.empty((64, width), np.int64),
-            np.empty(64, np.int64),
-            np.empty((64, width), np.int64),
-            np.full(128, -1, np.int64),
-        )
+    def __init__(self) -> None:
+        self.keys = [np.empty(64, np.int64), np.empty(64, np.int64)]
+        self.rows = [np.empty(64 * 64, np.int64), np.empty(64 * 64, np.int64)]
+        self.index = np.full(128, -1, np.int64)
+
+    def arrays(self, width: int) -> tuple[np.ndarray, ...]:
+        """(keys, rows, next keys, next rows, index) for rows of ``width`` counts."""
+        out: list[np.ndarray] = []
+        for keys, rows in zip(self.keys, self.rows):
+            n = min(len(keys), len(rows) // width)
+            out += [keys[:n], rows[: n * width].reshape(n, width)]
+        return (*out, self.index)
+
+    def keep(self, arrays: tuple[np.ndarray, ...]) -> None:
+        """Take back the arrays a run returned (the same or grown ones, the two steps' in either order)."""
+        keys, rows, nkeys, nrows, index = arrays
+        self.keys = [_owner(keys), _owner(nkeys)]
+        self.rows = [_owner(rows), _owner(nrows)]
+        self.index = _owner(index)
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (*self.keys, *self.rows, self.index))
 
 
-def run(pl, hand_rank, role_bit, role_vec, width: int, n_ranks: int, spaces: dict[int, Workspace] | None = None):
-    """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python.
-    ``spaces``: workspaces by row width, the runs before's (this run's is added when missing)."""
-    space = spaces.get(width) if spaces is not None else None
+def workspace() -> Workspace:
+    """The calling thread's workspace."""
+    space = getattr(_LOCAL, "space", None)
     if space is None:
-        space = Workspace(width)
-        if spaces is not None:
-            spaces[width] = space
+        space = _LOCAL.space = Workspace()
+    return space
+
+
+def run(pl, hand_rank, role_bit, role_vec, width: int, n_ranks: int):
+    """The program's result: (envelope ids per category, answers, rows), as engine.gains.run_python."""
+    space = workspace()
     offsets, widths, env_offsets, env_widths, met_offset, tag_offset, _ = _layout(pl)
     # under a budget (engine.budget), the program stops once it has generated more states than
     # the count's allowance (work[1] = 1), or before it would hold more bytes than the memory
@@ -83,9 +112,11 @@ def run(pl, hand_rank, role_bit, role_vec, width: int, n_ranks: int, spaces: dic
         left,
         memory,
         work,
-        *space.arrays,
+        *space.arrays(1 + (width - 1) // n_ranks * (n_ranks - 1)),  # the states' rows leave out rank 0
     )
-    space.arrays = tuple(arrays)
+    space.keep(tuple(arrays))
+    if space.nbytes() > KEEP_BYTES:
+        _LOCAL.space = None
     if spending is not None:
         if work[1]:
             raise spending.stopped(int(work[0]), left, int(work[2]))

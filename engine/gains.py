@@ -177,11 +177,10 @@ def candidate_gains(
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
     vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
-    spaces: dict[int, gain_kernel.Workspace] = {}  # the runs share the compiled program's arrays
     for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
             gains = _run_gains(
-                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact, spaces
+                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact
             )
             for (t_cls, _), by_room in zip(finals, gains):
                 for (r_cls, _), row in zip(r_finals, by_room):
@@ -261,12 +260,11 @@ def _run_gains(
     finals: list[tuple[list[int], int]],
     r_finals: list[tuple[list[int], int]],
     exact: bool,
-    spaces: dict[int, gain_kernel.Workspace] | None = None,
 ) -> list[list[list[float]]]:
     """Expected gain of (t2, v, r2) for each (class of t2, rank) of ``finals``, each (class of r2,
     rank) of ``r_finals`` and each v of vec_cards, from one run. The run places t and r (each
     unknown; -1: none) in its answer; each final's rank (0 for the card placed) joins the answer at
-    the end. ``spaces``: the compiled program's workspaces by row width, kept for the next run."""
+    the end."""
     unknown_vec = [c for c in vec_cards if not _known(k, c)]
     # the vector cards first, then the answer's cards: the answer so far splits the states, so the
     # later it comes the fewer states carry it (measured on benchmarks/best_gain.py's games)
@@ -296,7 +294,7 @@ def _run_gains(
         excluded[s, w - ns, rr - ns - nw] = True
     width = 1 + rows * n_ranks
     if not exact and gain_kernel.fits(pl, TAG_WIDTH):
-        result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, width, n_ranks, spaces)
+        result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
         r_ranks = [rank for _, rank in r_finals]
         cells = gain_kernel.cells(pl, shape)
