@@ -101,7 +101,11 @@ def run_gains(mod, runs):
         for args, width in runs:
             n_ranks = args[13]
             result = mod._run(
-                *args, UNLIMITED, UNLIMITED, np.zeros(3, np.int64), *space.arrays(1 + (width - 1) // n_ranks * (n_ranks - 1))
+                *args,
+                UNLIMITED,
+                UNLIMITED,
+                np.zeros(3, np.int64),
+                *space.arrays(1 + (width - 1) // n_ranks * (n_ranks - 1)),
             )
             space.keep(tuple(result[3:]))
             out.append(result[:3])

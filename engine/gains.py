@@ -179,9 +179,7 @@ def candidate_gains(
     out: dict[tuple[int, int, int], float] = {}
     for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
-            gains = _run_gains(
-                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact
-            )
+            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact)
             for (t_cls, _), by_room in zip(finals, gains):
                 for (r_cls, _), row in zip(r_finals, by_room):
                     for v_cls, gain in zip(lay.vec_classes, row):
