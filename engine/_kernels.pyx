@@ -1002,21 +1002,26 @@ def weighted_entropy(const int64_t[:, ::1] ids, const int64_t[::1] n, const int6
     return max(0.0, log2(<double>total) - acc / total)
 
 
-def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_ssize_t n_hands):
+def clause_steps(list clauses, list info, Py_ssize_t n_hands):
     """The steps of the clause cards (rows of engine.counting's plan table), the cards in that
     order, and the clause slots used at once.
 
-    ``clauses``: per clause, its open hand then its cards, padded with -1. ``info``: per deck card,
-    its possible places, its open hands (mask), 1 if the envelope is possible, its category, its tag
-    bit. The order is greedy: a card that closes the most clauses, then the one with the fewest
-    possible places, then the one opening the fewest clauses, then the card in most clauses (the
-    lowest card on a tie). The possible places come before the clauses opened: a card with few
-    places branches the states least (docs/performance.md, "The deduction engine", gives the
-    saving)."""
-    cdef Py_ssize_t n_cl = clauses.shape[0], n_cards = info.shape[0]
-    # the scratch, in one zeroed block (numpy arrays for it cost more than the ordering)
+    ``clauses``: (open hand, cards as a bit mask of deck indices) per clause, in order. ``info``:
+    per deck card, (its possible places, its open hands (mask), 1 if the envelope is possible, its
+    category, its tag bit). The order is greedy: a card that closes the most clauses, then the one
+    with the fewest possible places, then the one opening the fewest clauses, then the card in most
+    clauses (the lowest card on a tie). The possible places come before the clauses opened: a card
+    with few places branches the states least (docs/performance.md, "The deduction engine", gives
+    the saving). Plain lists, not arrays: made at every count, arrays cost more than the ordering."""
+    cdef Py_ssize_t n_cl = len(clauses), n_cards = len(info), i, j, c, ccols = 1
+    cdef object mask
+    for i in range(n_cl):
+        ccols = max(ccols, 1 + (<object>clauses[i][1]).bit_count())
+    # the scratch, in one zeroed block
     cdef Py_ssize_t ncl = max(n_cl, 1), nc = max(n_cards, 1)
-    cdef int64_t* scratch = <int64_t*>calloc(nc * (5 + ncl) + 7 * ncl + max(n_hands, 1) + 3, sizeof(int64_t))
+    cdef int64_t* scratch = <int64_t*>calloc(
+        nc * (10 + ncl) + ncl * (7 + ccols) + max(n_hands, 1) + 3, sizeof(int64_t)
+    )
     if scratch == NULL:
         raise MemoryError()
     cdef int64_t* local = scratch  # deck card -> its number among the clause cards
@@ -1024,7 +1029,8 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
     cdef int64_t* n_in = cards + nc  # per clause card: the clauses naming it
     cdef int64_t* placed = n_in + nc
     cdef int64_t* order = placed + nc
-    cdef int64_t* naming = order + nc  # per clause card, ncl to a row: the clauses naming it
+    cdef int64_t* inf = order + nc  # per deck card, 5 to a row: its info
+    cdef int64_t* naming = inf + 5 * nc  # per clause card, ncl to a row: the clauses naming it
     cdef int64_t* left = naming + nc * ncl  # per clause: its cards not placed yet
     cdef int64_t* started = left + ncl
     cdef int64_t* first = started + ncl
@@ -1032,17 +1038,38 @@ def clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_s
     cdef int64_t* slot_of = last + ncl
     cdef int64_t* free_slots = slot_of + ncl
     cdef int64_t* in_progress = free_slots + ncl
-    cdef int64_t* unopened = in_progress + ncl  # per hand: its clauses not opened yet
+    cdef int64_t* ctab = in_progress + ncl  # per clause, ccols to a row: its open hand, its cards, -1
+    cdef int64_t* unopened = ctab + ncl * ccols  # per hand: its clauses not opened yet
     cdef int64_t* env_ids = unopened + max(n_hands, 1)
+    cdef tuple row
     try:
-        return _clause_steps(clauses, info, n_hands, n_cl, n_cards, local, cards, n_in, placed, order, naming,
+        for i in range(n_cl):
+            row = clauses[i]
+            ctab[i * ccols] = row[0]
+            mask = row[1]
+            j = 1
+            c = 0
+            while mask:
+                if mask & 1:
+                    ctab[i * ccols + j] = c
+                    j += 1
+                mask >>= 1
+                c += 1
+            while j < ccols:
+                ctab[i * ccols + j] = -1
+                j += 1
+        for c in range(n_cards):
+            row = info[c]
+            for j in range(5):
+                inf[c * 5 + j] = row[j]
+        return _clause_steps(ctab, n_cl, ccols, inf, n_hands, n_cards, local, cards, n_in, placed, order, naming,
                              ncl, left, started, first, last, slot_of, free_slots, in_progress, unopened, env_ids)
     finally:
         free(scratch)
 
 
-cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] info, Py_ssize_t n_hands,
-                         Py_ssize_t n_cl, Py_ssize_t n_cards, int64_t* local, int64_t* cards, int64_t* n_in,
+cdef tuple _clause_steps(const int64_t* ctab, Py_ssize_t n_cl, Py_ssize_t ccols, const int64_t* inf,
+                         Py_ssize_t n_hands, Py_ssize_t n_cards, int64_t* local, int64_t* cards, int64_t* n_in,
                          int64_t* placed, int64_t* order, int64_t* naming, Py_ssize_t ncl, int64_t* left,
                          int64_t* started, int64_t* first, int64_t* last, int64_t* slot_of, int64_t* free_slots,
                          int64_t* in_progress, int64_t* unopened, int64_t* env_ids):
@@ -1051,17 +1078,17 @@ cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] in
     for c in range(n_cards):
         local[c] = -1
     for i in range(n_cl):
-        for j in range(1, clauses.shape[1]):
-            if clauses[i, j] >= 0:
-                local[clauses[i, j]] = 0
+        for j in range(1, ccols):
+            if ctab[i * ccols + j] >= 0:
+                local[ctab[i * ccols + j]] = 0
     for c in range(n_cards):
         if local[c] >= 0:
             local[c] = m
             cards[m] = c
             m += 1
     for i in range(n_cl):
-        for j in range(1, clauses.shape[1]):
-            c = clauses[i, j]
+        for j in range(1, ccols):
+            c = ctab[i * ccols + j]
             if c >= 0:
                 q = local[c]
                 naming[q * ncl + n_in[q]] = i
@@ -1080,7 +1107,7 @@ cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] in
                     closes += 1
                 elif not started[i]:
                     opens += 1
-            k0, k1, k2, k3 = -closes, info[cards[q], 0], opens, -n_in[q]
+            k0, k1, k2, k3 = -closes, inf[cards[q] * 5], opens, -n_in[q]
             if best < 0 or k0 < b0 or (k0 == b0 and (k1 < b1 or (k1 == b1 and (k2 < b2 or (k2 == b2 and k3 < b3))))):
                 best, b0, b1, b2, b3 = q, k0, k1, k2, k3
         order[pos] = best
@@ -1099,7 +1126,7 @@ cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] in
             first[i] = min(first[i], pos)
             last[i] = max(last[i], pos)
     for i in range(n_cl):
-        unopened[clauses[i, 0]] += 1
+        unopened[ctab[i * ccols]] += 1
     steps_a = np.zeros((m, 8 + 2 * n_hands), np.int64)
     cdef int64_t[:, ::1] steps = steps_a
     for pos in range(m):
@@ -1114,10 +1141,10 @@ cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] in
                     slot_of[i] = slots
                     slots += 1
                 in_progress[i] = 1
-                unopened[clauses[i, 0]] -= 1
+                unopened[ctab[i * ccols]] -= 1
         for t in range(n_in[q]):
             i = naming[q * ncl + t]
-            steps[pos, 8 + clauses[i, 0]] |= (<int64_t>1) << slot_of[i]
+            steps[pos, 8 + ctab[i * ccols]] |= (<int64_t>1) << slot_of[i]
         closes = 0
         for i in range(n_cl):
             if last[i] == pos:
@@ -1125,24 +1152,24 @@ cdef tuple _clause_steps(const int64_t[:, ::1] clauses, const int64_t[:, ::1] in
                 in_progress[i] = 0
         for i in range(n_cl):
             if in_progress[i]:
-                steps[pos, 8 + n_hands + clauses[i, 0]] |= (<int64_t>1) << slot_of[i]
+                steps[pos, 8 + n_hands + ctab[i * ccols]] |= (<int64_t>1) << slot_of[i]
         hands_unopened = 0
         for h in range(n_hands):
             if unopened[h]:
                 hands_unopened |= (<int64_t>1) << h
-        ct = info[c, 3]
+        ct = inf[c * 5 + 3]
         env_id = 0
-        if info[c, 2]:
+        if inf[c * 5 + 2]:
             env_ids[ct] += 1
             env_id = env_ids[ct]
         steps[pos, 0] = 0  # a card
         steps[pos, 1] = 1
         steps[pos, 2] = ct
         steps[pos, 3] = env_id
-        steps[pos, 4] = info[c, 1]
+        steps[pos, 4] = inf[c * 5 + 1]
         steps[pos, 5] = closes
         steps[pos, 6] = hands_unopened
-        steps[pos, 7] = info[c, 4]
+        steps[pos, 7] = inf[c * 5 + 4]
         for i in range(n_cl):
             if last[i] == pos:
                 free_slots[n_free] = slot_of[i]

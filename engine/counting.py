@@ -209,7 +209,7 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alon
     clause_cards = 0
     for _, m in clauses:
         clause_cards |= m
-    steps, order, slots = counting_kernel.clause_steps(_clause_table(clauses), np.array(info, dtype=np.int64), n_hands)
+    steps, order, slots = counting_kernel.clause_steps(clauses, info, n_hands)
     for c in order.tolist():  # envelope ids count up in the order of the steps, as clause_steps gives them
         if allowed[c] & 1:
             members[cat_of[c]].append([c])
@@ -259,13 +259,6 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alon
         step_cards=(*order.tolist(), *rest_cards, *[-1] * len(choices)),
         open_places=tuple(open_hands),
     )
-
-
-def _clause_table(clauses: list[tuple[int, int]]) -> np.ndarray:
-    """Clauses as rows: the open hand, then the cards (deck indices), padded with -1."""
-    lists = [[h, *_bits(m)] for h, m in clauses]
-    width = max(map(len, lists), default=1)
-    return np.array([row + [-1] * (width - len(row)) for row in lists], dtype=np.int64).reshape(len(lists), width)
 
 
 # -- running the plan -------------------------------------------------------------------------------
