@@ -96,7 +96,8 @@ class Knowledge:
         excluded: Iterable[tuple[int, int, int]] = (),
     ) -> Knowledge:
         """This knowledge plus new facts, by index: (place, card) held, (place, card mask) lacked,
-        (player, card mask) clauses, excluded solutions; closed again."""
+        (player, card mask) clauses, excluded solutions; closed again. Facts it holds already
+        return this knowledge itself (a closure would give it back equal, at a cost)."""
         if not self.consistent:
             return self
         allowed = list(self.allowed)
@@ -105,6 +106,9 @@ class Knowledge:
         for place, mask in lacks:
             for card in _bits(mask):
                 allowed[card] &= ~(1 << place)
+        clauses, excluded = list(clauses), list(excluded)
+        if tuple(allowed) == self.allowed and self._implies(clauses, excluded):
+            return self
         return _closed(
             self.deck,
             self.places,
@@ -113,6 +117,26 @@ class Knowledge:
             set(self.clauses) | set(clauses),
             set(self.excluded) | set(excluded),
         )
+
+    def _implies(self, clauses: list[tuple[int, int]], excluded: list[tuple[int, int, int]]) -> bool:
+        """Whether the clauses and excluded solutions add nothing to this (closed) knowledge: each
+        solution excluded already, each clause met by a card known held or containing a clause
+        held (its cards restricted to those the player may hold), as the closure would find."""
+        if any(t not in self.excluded for t in excluded):
+            return False
+        allowed = self.allowed
+        for p, mask in clauses:
+            bit = 1 << p
+            m = 0
+            for card in _bits(mask):
+                if allowed[card] == bit:
+                    break  # met
+                if allowed[card] & bit:
+                    m |= 1 << card
+            else:
+                if not any(q == p and n & ~m == 0 for q, n in self.clauses):
+                    return False
+        return True
 
     # -- by name ------------------------------------------------------------------------------
 

@@ -177,3 +177,38 @@ def test_duel_knowledge_has_the_room_cards_as_a_place():
     for r in peeked:
         assert k.holder(r.card) == "room_cards"
     assert first_inconsistent(game) is None
+
+
+def test_facts_held_already_give_the_same_knowledge_back_as_a_closure_would():
+    """Knowledge.updated returns the knowledge itself when the record adds nothing (no closure run):
+    along every observer's timeline of generated games (hands hidden, a duel, wrong accusations,
+    3 and 6 players), each update equals the closure of the old facts with the new ones."""
+    from clue_stats.engine.knowledge import _bits, _closed, record_update
+
+    kept = 0
+    for seed in range(12):
+        for options in ({}, {"blind": True}, {"duel": True}, {"wrong_accusations": 2}, {"n_players": 3}):
+            game = random_game(seed, **({"n_players": 6, "n_suggestions": 30} | options))
+            for observer in observers(game):
+                timeline = knowledge_timeline(game, observer)
+                for record, (k, after) in zip(game.records, zip(timeline, timeline[1:])):
+                    update = record_update(game, k, record, observer)
+                    if not update or not k.consistent:
+                        continue
+                    allowed = list(k.allowed)
+                    for place, card in update.get("holds", ()):
+                        allowed[card] &= 1 << place
+                    for place, mask in update.get("lacks", ()):
+                        for card in _bits(mask):
+                            allowed[card] &= ~(1 << place)
+                    closed = _closed(
+                        k.deck,
+                        k.places,
+                        k.sizes,
+                        allowed,
+                        set(k.clauses) | set(update.get("clauses", ())),
+                        set(k.excluded) | set(update.get("excluded", ())),
+                    )
+                    assert after == closed
+                    kept += after is k
+    assert kept > 100  # the shortcut is taken (a record that adds nothing is common)
