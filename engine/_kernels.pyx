@@ -1354,22 +1354,27 @@ def gain_rows(const int64_t[:, ::1] table, const int64_t[::1] role_bit, const in
                     w *= fill_ways(core, key2)
                     key2 &= keep
                 j = probe(index, isize, shift, key2)
-                if index[2 * j] == -1:
+                if index[2 * j] == -1:  # a new state: its row is this successor's
                     index[2 * j] = key2
                     index[2 * j + 1] = used
                     NK[used] = key2
-                    memset(NV + used * width, 0, act2 * sizeof(int64_t))
-                    r = used
+                    nrow = NV + used * width
                     used += 1
+                    if w == 1:
+                        memcpy(nrow, vrow, act * sizeof(int64_t))
+                    else:
+                        for xx in range(act):
+                            nrow[xx] = vrow[xx] * w
+                    if act2 > act:  # the columns of the card this step places
+                        memset(nrow + act, 0, (act2 - act) * sizeof(int64_t))
                 else:
-                    r = index[2 * j + 1]
-                nrow = NV + r * width
-                if w == 1:  # most successors (a card placed alone): a sum the compiler vectorises
-                    for xx in range(act):
-                        nrow[xx] += vrow[xx]
-                else:
-                    for xx in range(act):
-                        nrow[xx] += vrow[xx] * w
+                    nrow = NV + index[2 * j + 1] * width
+                    if w == 1:  # most successors (a card placed alone): a sum the compiler vectorises
+                        for xx in range(act):
+                            nrow[xx] += vrow[xx]
+                    else:
+                        for xx in range(act):
+                            nrow[xx] += vrow[xx] * w
                 if vj >= 0 and rank:  # the card's row: every deal of the state, at the rank it got
                     nrow[vj * nr1 + rank] += vi0 * w
         growth = max(1.0, <double>used / n)
@@ -1475,6 +1480,26 @@ cdef double entropy_of(const int64_t* counts, Py_ssize_t n) noexcept nogil:
     return max(0.0, log2(<double>total) - acc / total)
 
 
+cdef double entropy_by_unit(const int64_t* counts, const int64_t* times, Py_ssize_t n_units,
+                            const int64_t* cell_unit, Py_ssize_t n_cells, double* terms) noexcept nogil:
+    """:func:`entropy_of` of the cells, from the counts of their units (a unit's count is that of
+    each of its ``times[u]`` cells; ``cell_unit``: each cell's unit, -1 for none): the same terms
+    summed in the same order, so the same float to the last bit, with a logarithm per unit."""
+    cdef int64_t total = 0
+    cdef double acc = 0.0, v
+    cdef Py_ssize_t x
+    for x in range(n_units):
+        total += counts[x] * times[x]
+        v = <double>counts[x]
+        terms[x] = v * log2(v) if counts[x] > 0 else 0.0
+    if total == 0:
+        return NAN
+    for x in range(n_cells):
+        if cell_unit[x] >= 0 and counts[cell_unit[x]] > 0:
+            acc += terms[cell_unit[x]]
+    return max(0.0, log2(<double>total) - acc / total)
+
+
 def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:, ::1] vecs,
              const int64_t[::1] s_start, const int64_t[::1] s_pos, const int64_t[::1] w_start,
              const int64_t[::1] w_pos, const int64_t[::1] r_start, const int64_t[::1] r_pos,
@@ -1482,13 +1507,49 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
              const int64_t[::1] row_of, const int64_t[::1] fixed, int64_t t_rank, int64_t t_bit, int64_t r_rank,
              double before):
     """Each vector card's expected gain (engine.gains.gains_python) from the gain program's result,
-    for the tag card's rank ``t_rank`` and the room's ``r_rank``: per vector card."""
+    for the tag card's rank ``t_rank`` and the room's ``r_rank``: per vector card.
+
+    The deals are summed by *unit*: with no solution ruled out, a unit is an envelope id per
+    category (every solution of its cards has the same deals, counted once and weighed by their
+    number); otherwise a unit is a solution (a cell)."""
     cdef Py_ssize_t n_vec = row_of.shape[0], n_cells = excluded.shape[0], n_answers = 8 * n_ranks
-    cdef Py_ssize_t j, row, rank, p, q, t, cell, answer, x, held, n_out, size, n_seen, k
+    cdef Py_ssize_t n_rows = ids.shape[0], j, row, rank, p, q, t, cell, answer, x, held, n_out, size, n_seen, k
+    cdef Py_ssize_t na = s_start.shape[0] - 1, nb = w_start.shape[0] - 1, nc = r_start.shape[0] - 1, n_units
     cdef int64_t a, b, c, v, total, bit, ranks_seen
     cdef double weight, total_w, acc
-    cdef Py_ssize_t zc = max(n_cells, 1)
-    # per answer its deals by cell; only the answers a vector card's deals reach are summed and
+    cdef bint grouped = True
+    for cell in range(n_cells):
+        if excluded[cell]:
+            grouped = False
+            break
+    unit_a = np.full(max(na * nb * nc, 1) if grouped else 1, -1, np.int64)  # (a, b, c) -> its unit
+    cdef int64_t* unit = data(unit_a)
+    row_unit_a = np.empty(max(n_rows, 1), np.int64)
+    cdef int64_t* row_unit = data(row_unit_a)
+    times_a = np.ones(max(n_cells, n_rows, 1), np.int64)  # per unit: its solutions
+    cdef int64_t* times = data(times_a)
+    cell_unit_a = np.full(max(n_cells, 1), -1, np.int64)  # per cell: its unit
+    cdef int64_t* cell_unit = data(cell_unit_a)
+    terms_a = np.empty(max(n_rows, 1), np.float64)
+    cdef double* terms = <double*>cnp.PyArray_DATA(terms_a)
+    if grouped:
+        n_units = 0
+        for row in range(n_rows):
+            a, b, c = ids[row, 0], ids[row, 1], ids[row, 2]
+            x = (a * nb + b) * nc + c
+            if unit[x] < 0:
+                unit[x] = n_units
+                times[n_units] = (s_start[a + 1] - s_start[a]) * (w_start[b + 1] - w_start[b]) * (r_start[c + 1] - r_start[c])
+                for p in range(s_start[a], s_start[a + 1]):
+                    for q in range(w_start[b], w_start[b + 1]):
+                        for t in range(r_start[c], r_start[c + 1]):
+                            cell_unit[(s_pos[p] * nw + w_pos[q]) * nr + r_pos[t]] = n_units
+                n_units += 1
+            row_unit[row] = unit[x]
+    else:
+        n_units = n_cells
+    cdef Py_ssize_t zc = max(n_units, 1)
+    # per answer its deals by unit; only the answers a vector card's deals reach are summed and
     # cleared (a few of the 8 * n_ranks: clearing them all took most of the time)
     z_a = np.zeros((n_answers, zc), np.int64)
     cdef int64_t* z = data(z_a)
@@ -1507,7 +1568,7 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
     cdef double[::1] hs = hs_a
     for j in range(n_vec):
         n_seen = 0
-        for row in range(ids.shape[0]):
+        for row in range(n_rows):
             a, b, c = ids[row, 0], ids[row, 1], ids[row, 2]
             for rank in range(n_ranks):
                 if row_of[j] >= 0:
@@ -1522,6 +1583,9 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
                     seen[n_seen] = answer
                     n_seen += 1
                 zrow = z + answer * zc
+                if grouped:
+                    zrow[row_unit[row]] += v
+                    continue
                 for p in range(s_start[a], s_start[a + 1]):
                     for q in range(w_start[b], w_start[b + 1]):
                         for t in range(r_start[c], r_start[c + 1]):
@@ -1533,8 +1597,8 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
             answer = seen[k]
             total = 0
             zrow = z + answer * zc
-            for x in range(n_cells):
-                total += zrow[x]
+            for x in range(n_units):
+                total += zrow[x] * times[x]
             sums[answer] = total
             if total:
                 ranks_seen |= (<int64_t>1) << (answer >> 3)
@@ -1551,15 +1615,16 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
                         size = (held & 1) + (held >> 1 & 1) + (held >> 2 & 1)
                         weight += <double>sums[answer] / <double>size
                         zrow = z + answer * zc
-                        for x in range(n_cells):
+                        for x in range(n_units):
                             shown[x] += zrow[x]
                 if weight > 0:
                     weights[n_out] = weight
-                    hs[n_out] = entropy_of(shown, n_cells)
+                    hs[n_out] = (entropy_by_unit(shown, times, n_units, cell_unit, n_cells, terms) if grouped
+                                   else entropy_of(shown, n_cells))
                     n_out += 1
         if sums[0] > 0:
             weights[n_out] = <double>sums[0]
-            hs[n_out] = entropy_of(z, n_cells)
+            hs[n_out] = entropy_by_unit(z, times, n_units, cell_unit, n_cells, terms) if grouped else entropy_of(z, n_cells)
             n_out += 1
         for k in range(n_seen):  # cleared for the next vector card
             answer = seen[k]
