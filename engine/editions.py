@@ -109,6 +109,11 @@ class Deck:
         return self.suspects + self.weapons + self.rooms
 
     @functools.cached_property
+    def card_index(self) -> dict[str, int]:
+        """Each card's index in :attr:`cards` (shared: not to be changed)."""
+        return {card: i for i, card in enumerate(self.cards)}
+
+    @functools.cached_property
     def _categories(self) -> dict[str, str]:
         """card id -> its category, so that finding one costs the same in a deck of 150,000 cards."""
         return {card: name for name in CATEGORIES for card in getattr(self, name)}

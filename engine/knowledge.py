@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from clue_stats.engine.editions import Deck
@@ -140,9 +139,9 @@ class Knowledge:
 
     # -- by name ------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def card_index(self) -> dict[str, int]:
-        return {card: i for i, card in enumerate(self.deck.cards)}
+        return self.deck.card_index
 
     def place_index(self, place: str | None) -> int:
         return self.places.index(ENVELOPE if place is None else place)
@@ -316,7 +315,15 @@ def _close(
                 continue
             new_clauses.add((p, m))
         # a clause that contains another of the same player adds nothing
-        clauses = {(p, m) for p, m in new_clauses if not any(q == p and n != m and n & m == n for q, n in new_clauses)}
+        by_player: dict[int, list[int]] = {}
+        for p, m in new_clauses:
+            by_player.setdefault(p, []).append(m)
+        clauses = {
+            (p, m)
+            for p, masks in by_player.items()
+            for m in masks
+            if len(masks) == 1 or not any(n != m and n & m == n for n in masks)
+        }
         if changed:
             continue
         # as many pairwise disjoint open clauses as free slots: each slot holds a card of its own
