@@ -59,8 +59,8 @@ def gains_of(
     v_bit: int,
     row_of: Int64s,
     fixed: Int64s,
-    t_rank: int,
+    t_ranks: Int64s,
     t_bit: int,
-    r_rank: int,
+    r_ranks: Int64s,
     before: float,
 ) -> npt.NDArray[np.float64]: ...

@@ -1504,10 +1504,11 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
              const int64_t[::1] s_start, const int64_t[::1] s_pos, const int64_t[::1] w_start,
              const int64_t[::1] w_pos, const int64_t[::1] r_start, const int64_t[::1] r_pos,
              const unsigned char[::1] excluded, Py_ssize_t nw, Py_ssize_t nr, Py_ssize_t n_ranks, int64_t v_bit,
-             const int64_t[::1] row_of, const int64_t[::1] fixed, int64_t t_rank, int64_t t_bit, int64_t r_rank,
-             double before):
+             const int64_t[::1] row_of, const int64_t[::1] fixed, const int64_t[::1] t_ranks, int64_t t_bit,
+             const int64_t[::1] r_ranks, double before):
     """Each vector card's expected gain (engine.gains.gains_python) from the gain program's result,
-    for the tag card's rank ``t_rank`` and the room's ``r_rank``: per vector card.
+    for each rank of the tag card in ``t_ranks`` and of the room in ``r_ranks``: an array (tag
+    rank, room rank, vector card).
 
     The deals are summed by *unit*: with no solution ruled out, a unit is an envelope id per
     category (every solution of its cards has the same deals, counted once and weighed by their
@@ -1560,13 +1561,20 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
     shown_a = np.zeros(zc, np.int64)
     cdef int64_t* shown = data(shown_a)
     cdef int64_t* zrow
-    out = np.empty(n_vec, np.float64)
-    cdef double[::1] ov = out
+    out = np.empty((t_ranks.shape[0], r_ranks.shape[0], n_vec), np.float64)
+    cdef double* ov = <double*>cnp.PyArray_DATA(out)
     weights_a = np.empty(3 * n_ranks + 1, np.float64)
     hs_a = np.empty(3 * n_ranks + 1, np.float64)
     cdef double[::1] weights = weights_a
     cdef double[::1] hs = hs_a
-    for j in range(n_vec):
+    cdef Py_ssize_t ti, ri, o
+    cdef int64_t t_rank, r_rank
+    for o in range(t_ranks.shape[0] * r_ranks.shape[0] * n_vec):
+        ti = o // (r_ranks.shape[0] * n_vec)
+        ri = o // n_vec % r_ranks.shape[0]
+        j = o % n_vec
+        t_rank = t_ranks[ti]
+        r_rank = r_ranks[ri]
         n_seen = 0
         for row in range(n_rows):
             a, b, c = ids[row, 0], ids[row, 1], ids[row, 2]
@@ -1634,10 +1642,10 @@ def gains_of(const int64_t[:, ::1] ids, const int64_t[::1] tags, const int64_t[:
         for q in range(n_out):
             total_w += weights[q]
         if total_w == 0:
-            ov[j] = before
+            ov[o] = before
             continue
         acc = 0.0
         for q in range(n_out):
             acc += weights[q] / total_w * hs[q]
-        ov[j] = before - acc
+        ov[o] = before - acc
     return out

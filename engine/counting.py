@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from clue_stats.engine import budget, counting_kernel
-from clue_stats.engine.knowledge import Knowledge, _bits
+from clue_stats.engine.knowledge import PLACES_IN, Knowledge, _bits
 
 Triple = tuple[str, str, str]
 R = TypeVar("R")
@@ -180,14 +180,15 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alon
     info = [(0, 0, 0, 0, 0)] * len(allowed)
     hands_of = [0] * len(allowed)
     by_mask: dict[int, int] = {}
+    places_in = PLACES_IN if n_places <= 8 else None
     for c in unknown:
         mask = allowed[c]
         hands = by_mask.get(mask)
         if hands is None:
             hands = 0
-            for p in _bits(mask >> 1):
-                if hand_of[p + 1] >= 0:
-                    hands |= 1 << hand_of[p + 1]
+            for p in places_in[mask] if places_in else _bits(mask):
+                if hand_of[p] >= 0:
+                    hands |= 1 << hand_of[p]
             by_mask[mask] = hands
         hands_of[c] = hands
         info[c] = (mask.bit_count(), hands, mask & 1, cat_of[c], 0)

@@ -138,34 +138,29 @@ def gains(
     rows, known = np.array(row_of, np.int64), np.array(fixed, np.int64)
     nw, nr = excluded.shape[1], excluded.shape[2]
     s_start, s_pos, w_start, w_pos, r_start, r_pos = cells
-    return [
-        [
-            _gains(
-                ids,
-                tags,
-                vecs,
-                s_start,
-                s_pos,
-                w_start,
-                w_pos,
-                r_start,
-                r_pos,
-                flat,
-                nw,
-                nr,
-                n_ranks,
-                v_bit,
-                rows,
-                known,
-                t_rank,
-                t_bit,
-                r_rank,
-                before,
-            ).tolist()
-            for r_rank in r_ranks
-        ]
-        for t_rank in t_ranks
-    ]
+    out: list[list[list[float]]] = _gains(
+        ids,
+        tags,
+        vecs,
+        s_start,
+        s_pos,
+        w_start,
+        w_pos,
+        r_start,
+        r_pos,
+        flat,
+        nw,
+        nr,
+        n_ranks,
+        v_bit,
+        rows,
+        known,
+        np.array(t_ranks, np.int64),
+        t_bit,
+        np.array(r_ranks, np.int64),
+        before,
+    ).tolist()
+    return out
 
 
 def cells(pl, shape: tuple[int, int, int]) -> tuple[np.ndarray, ...]:

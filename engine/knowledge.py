@@ -315,12 +315,12 @@ def _close(
                 continue
             new_clauses.add((p, m))
         # a clause that contains another of the same player adds nothing
-        by_player: dict[int, list[int]] = {}
+        of_player: dict[int, list[int]] = {}
         for p, m in new_clauses:
-            by_player.setdefault(p, []).append(m)
+            of_player.setdefault(p, []).append(m)
         clauses = {
             (p, m)
-            for p, masks in by_player.items()
+            for p, masks in of_player.items()
             for m in masks
             if len(masks) == 1 or not any(n != m and n & m == n for n in masks)
         }
