@@ -41,8 +41,13 @@ _LOCAL = threading.local()
 
 
 def _owner(a: np.ndarray) -> np.ndarray:
-    """The array owning a's memory, flat."""
-    return (a if a.base is None else a.base).reshape(-1)
+    """The array owning a's memory."""
+    return a if a.base is None else a.base
+
+
+def _largest(arrays: list[np.ndarray], n: int) -> list[np.ndarray]:
+    """The n largest of the arrays (each once)."""
+    return sorted({id(a): a for a in arrays}.values(), key=lambda a: a.size, reverse=True)[:n]
 
 
 class Workspace:
@@ -50,7 +55,8 @@ class Workspace:
     counts as wide as the run needs) and the index of the new ones, grown as a run needs. A
     thread keeps one for all its runs, of every width (the rows are views of flat arrays), so that
     only the first runs pay for growing them and for the page faults of fresh memory; one that has
-    grown past :data:`KEEP_BYTES` is let go after its run."""
+    grown past :data:`KEEP_BYTES`, or past the memory the budget in force gives a count, is let go
+    after its run."""
 
     def __init__(self) -> None:
         self.keys = [np.empty(64, np.int64), np.empty(64, np.int64)]
@@ -60,17 +66,20 @@ class Workspace:
     def arrays(self, width: int) -> tuple[np.ndarray, ...]:
         """(keys, rows, next keys, next rows, index) for rows of ``width`` counts."""
         out: list[np.ndarray] = []
-        for keys, rows in zip(self.keys, self.rows):
-            n = min(len(keys), len(rows) // width)
+        for keys, owner in zip(self.keys, self.rows):
+            rows = owner.reshape(-1)
+            n = min(keys.size, rows.size // width)
             out += [keys[:n], rows[: n * width].reshape(n, width)]
         return (*out, self.index)
 
     def keep(self, arrays: tuple[np.ndarray, ...]) -> None:
-        """Take back the arrays a run returned (the same or grown ones, the two steps' in either order)."""
+        """Take back the arrays a run returned (the same or grown ones, the two steps' in either
+        order), keeping the largest of them and of those held (their contents are not needed
+        again, only their room: a run of narrower rows must not shrink the room of wider ones)."""
         keys, rows, nkeys, nrows, index = arrays
-        self.keys = [_owner(keys), _owner(nkeys)]
-        self.rows = [_owner(rows), _owner(nrows)]
-        self.index = _owner(index)
+        self.keys = _largest([*self.keys, _owner(keys), _owner(nkeys)], 2)
+        self.rows = _largest([*self.rows, _owner(rows), _owner(nrows)], 2)
+        self.index = _largest([self.index, _owner(index)], 1)[0]
 
     def nbytes(self) -> int:
         return sum(a.nbytes for a in (*self.keys, *self.rows, self.index))
@@ -115,7 +124,7 @@ def run(pl, hand_rank, role_bit, role_vec, width: int, n_ranks: int):
         *space.arrays(1 + (width - 1) // n_ranks * (n_ranks - 1)),  # the states' rows leave out rank 0
     )
     space.keep(tuple(arrays))
-    if space.nbytes() > KEEP_BYTES:
+    if space.nbytes() > min(KEEP_BYTES, memory):  # never kept past what one count may hold
         _LOCAL.space = None
     if spending is not None:
         if work[1]:

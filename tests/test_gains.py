@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clue_stats.analysis.computers.game_analysis import analyse_game
-from clue_stats.engine import deduction, gains
+from clue_stats.engine import budget, deduction, gain_kernel, gains
 from clue_stats.engine.answers import expected_gain
 from clue_stats.engine.game import Deal, Game, Suggest
 from clue_stats.engine.knowledge import initial_knowledge, record_update
@@ -142,3 +142,28 @@ def test_knowledge_without_deals_gives_the_reference_answer() -> None:
     assert not k.consistent
     best, ref = gains.best_suggestion(k, "Anna", game.deck.rooms), reference_best_suggestion(k, "Anna", game.deck.rooms)
     assert math.isnan(best[0]) and math.isnan(ref[0]) and best[1] == ref[1]
+
+
+def test_a_threads_workspace_is_kept_from_suggestion_to_suggestion_within_the_budgets_memory():
+    """The compiled gain program keeps its arrays for the thread's next runs (one workspace for
+    rows of every width), and never keeps more than the memory the budget in force gives a count."""
+    game = random_game(1, n_players=6, n_suggestions=40)
+    moments = suggestion_moments(game)[4:14]
+    for k, player, rooms in moments:
+        gains.candidate_gains(k, player, rooms)
+    space = gain_kernel.workspace()
+    assert space.nbytes() > 4 * 64 * 64 * 8  # grown by the runs
+    held = {id(a) for a in (*space.keys, *space.rows, space.index)}
+    k, player, rooms = moments[0]
+    gains.candidate_gains(k, player, rooms)
+    assert gain_kernel.workspace() is space
+    assert {id(a) for a in (*space.keys, *space.rows, space.index)} == held  # large enough: not made again
+    # a budget giving a count less memory than the workspace holds: it is let go after the run
+    limit_mb = space.nbytes() / 2 / (1 << 20)
+    with budget.limited(budget.Limits(states=None, memory_mb=limit_mb, seconds=None)):
+        try:
+            gains.candidate_gains(k, player, rooms)
+        except budget.BudgetExceeded:
+            pass
+    assert gain_kernel.workspace() is not space
+    assert gain_kernel.workspace().nbytes() <= limit_mb * (1 << 20)
