@@ -177,9 +177,12 @@ def candidate_gains(
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
     vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
+    shared: dict[Any, Any] = {}  # what the runs have in common (_run_gains)
     for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
-            gains = _run_gains(k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact)
+            gains = _run_gains(
+                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact, shared
+            )
             for (t_cls, _), by_room in zip(finals, gains):
                 for (r_cls, _), row in zip(r_finals, by_room):
                     for v_cls, gain in zip(lay.vec_classes, row):
@@ -258,16 +261,37 @@ def _run_gains(
     finals: list[tuple[list[int], int]],
     r_finals: list[tuple[list[int], int]],
     exact: bool,
+    shared: dict[Any, Any] | None = None,
 ) -> list[list[list[float]]]:
     """Expected gain of (t2, v, r2) for each (class of t2, rank) of ``finals``, each (class of r2,
     rank) of ``r_finals`` and each v of vec_cards, from one run. The run places t and r (each
     unknown; -1: none) in its answer; each final's rank (0 for the card placed) joins the answer at
-    the end."""
+    the end. ``shared``: what the runs of one moment have in common, kept for the next: the
+    solutions ruled out, and the plans, which runs share where their answer's cards are clause
+    cards (a plan places every clause card alone already)."""
+    shared = {} if shared is None else shared
+    if "excluded" not in shared:
+        shape = counting._shape(k)
+        ns, nw, _ = shape
+        excluded = np.zeros(shape, dtype=np.bool_)
+        for s, w, rr in k.excluded:
+            excluded[s, w - ns, rr - ns - nw] = True
+        clause_cards = 0
+        for _, m in k.clauses:
+            clause_cards |= m
+        shared["excluded"], shared["clause cards"] = excluded, clause_cards
+    excluded, clause_cards = shared["excluded"], shared["clause cards"]
+    shape = excluded.shape
     unknown_vec = [c for c in vec_cards if not _known(k, c)]
     # the vector cards first, then the answer's cards: the answer so far splits the states, so the
     # later it comes the fewer states carry it (measured on benchmarks/best_gain.py's games)
-    pl = counting.plan(k, alone=(*unknown_vec, *(c for c in (t, r) if c >= 0)))
-    hand_rank = [rank_of[p] for p in pl.open_places]
+    alone = tuple(c for c in (*unknown_vec, t, r) if c >= 0 and not clause_cards >> c & 1)
+    planned = shared.get(alone)
+    if planned is None:
+        pl = counting.plan(k, alone=alone)
+        of_plan: dict[str, Any] = {}  # its fit to 63 bits, its cells
+        planned = shared[alone] = (pl, [rank_of[p] for p in pl.open_places], of_plan)
+    pl, hand_rank, of_plan = planned
     n_ranks = max(rank_of) + 1
     role_bit = [0] * len(pl.steps)
     role_vec = [-1] * len(pl.steps)
@@ -285,17 +309,16 @@ def _run_gains(
             row_of[vec_cards.index(c)] = rows
             rows += 1
     fixed = [rank_of[_place(k, c)] if _known(k, c) else -1 for c in vec_cards]
-    shape = counting._shape(k)
-    ns, nw, _ = shape
-    excluded = np.zeros(shape, dtype=np.bool_)
-    for s, w, rr in k.excluded:
-        excluded[s, w - ns, rr - ns - nw] = True
     width = 1 + rows * n_ranks
-    if not exact and gain_kernel.fits(pl, TAG_WIDTH):
+    if "fits" not in of_plan:
+        of_plan["fits"] = gain_kernel.fits(pl, TAG_WIDTH)
+    if not exact and of_plan["fits"]:
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
         r_ranks = [rank for _, rank in r_finals]
-        cells = gain_kernel.cells(pl, shape)
+        if "cells" not in of_plan:
+            of_plan["cells"] = gain_kernel.cells(pl, shape)
+        cells = of_plan["cells"]
         out: list[list[list[float]]] = gain_kernel.gains(
             result, cells, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, r_ranks, before
         )
