@@ -14,7 +14,18 @@ def classes(steps: Int64s, n_hands: int, cmask: Int64s, tag_hand: int) -> Int64s
 def count(
     table: Int64s, layout: Int64s, n_hands: int, binom: Int64s, limit: int, memory: int, p: int, work: Int64s
 ) -> tuple[Int64s, Int64s]: ...
-def weighted_entropy(ids: Int64s, n: Int64s, sizes: Int64s) -> float: ...
+def weighted_entropy(
+    envs: Int64s,
+    n: Int64s,
+    sizes: Int64s,
+    width: int,
+    off0: int,
+    off1: int,
+    off2: int,
+    mask0: int,
+    mask1: int,
+    mask2: int,
+) -> float: ...
 def clause_steps(
     clauses: list[tuple[int, int]], info: list[tuple[int, int, int, int, int]], n_hands: int
 ) -> tuple[Int64s, Int64s, int]: ...

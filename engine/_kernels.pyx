@@ -986,14 +986,18 @@ cdef tuple _count(Counting* b, const int64_t[:, ::1] table, const int64_t[::1] l
     return envs, counts
 
 
-def weighted_entropy(const int64_t[:, ::1] ids, const int64_t[::1] n, const int64_t[:, ::1] sizes):
+def weighted_entropy(const int64_t[::1] envs, const int64_t[::1] n, const int64_t[::1] sizes, Py_ssize_t width,
+                     int64_t off0, int64_t off1, int64_t off2, int64_t mask0, int64_t mask1, int64_t mask2):
     """The entropy in bits of the solutions, each envelope id's count weighed by its members
-    (engine.counting_kernel.envelope_entropy); nan when no deal is consistent."""
+    (engine.counting_kernel.envelope_entropy); nan when no deal is consistent. ``envs``: the
+    counting program's keys, each category's id at ``off`` under ``mask``; ``sizes``: per category
+    (``width`` to a category), the members of each id."""
     cdef int64_t total = 0, mult
     cdef double acc = 0.0
     cdef Py_ssize_t i
     for i in range(n.shape[0]):
-        mult = sizes[0, ids[i, 0]] * sizes[1, ids[i, 1]] * sizes[2, ids[i, 2]]
+        mult = (sizes[(envs[i] >> off0) & mask0] * sizes[width + ((envs[i] >> off1) & mask1)]
+                * sizes[2 * width + ((envs[i] >> off2) & mask2)])
         if n[i] > 0 and mult > 0:
             total += mult * n[i]  # at most the plan's bound, below 2**62
             acc += mult * n[i] * log2(<double>n[i])

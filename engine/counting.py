@@ -129,6 +129,7 @@ class Plan:
     tags: int = 0  # bits of the tag (one per tagged card placed by a step)
     step_cards: tuple[int, ...] = ()  # per step: the card a CARD step places (deck index), else -1
     open_places: tuple[int, ...] = ()  # the place (index in knowledge.places) of each open hand
+    largest: int = 1  # the most cards a step places (a group's), which index the binomials
     # the compiled programs' packing of a state (engine.counting_kernel._layout), worked out once
     packing: tuple[list[int], list[int], list[int], list[int], int, int, int] | None = field(
         default=None, repr=False, compare=False
@@ -259,6 +260,7 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alon
         tags=len(tag_cards) if tag_bit else 0,
         step_cards=(*order.tolist(), *rest_cards, *[-1] * len(choices)),
         open_places=tuple(open_hands),
+        largest=max((row[1] for row in rest), default=1),
     )
 
 

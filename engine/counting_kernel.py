@@ -126,7 +126,7 @@ def compiled(pl) -> bool:
     return (
         _layout(pl)[6] < 62
         and sum(pl.caps) < WIDE_CARDS
-        and not (len(pl.steps) and pl.steps[:, 1].max() >= WIDE_CARDS)
+        and pl.largest < WIDE_CARDS
         and fill_bound(pl) < (1 << 64) * math.prod(PRIMES)
     )
 
@@ -136,7 +136,7 @@ def fits(pl) -> bool:
         fill_bound(pl) < LIMIT
         and _layout(pl)[6] < 62
         and sum(pl.caps) < 64
-        and not (len(pl.steps) and pl.steps[:, 1].max() >= 64)  # group sizes index the binomials
+        and pl.largest < 64  # group sizes index the binomials
     )
 
 
@@ -240,8 +240,9 @@ def envelope_entropy(pl) -> float:
     """The entropy in bits of the solutions' distribution, for a plan without ruled-out solutions:
     every member of an envelope id has the id's count, so the counts are weighed by the members
     instead of being spread over the solutions (nan when no deal is consistent)."""
-    ids, n = run_arrays(pl)
+    envs, n = _launch(pl, _packed(pl), 0, _BINOM)
     if wide(pl):  # the total may pass 2**63: Python integers
+        ids = _ids(pl, envs)
         weights = [
             math.prod(len(pl.members[cat][e - 1]) if pl.open_categories[cat] else 1 for cat, e in enumerate(row[:3]))
             for row in ids.tolist()
@@ -252,13 +253,18 @@ def envelope_entropy(pl) -> float:
             return math.nan
         acc = sum(w * c * math.log2(c) for w, c in zip(weights, counts) if c)
         return max(0.0, math.log2(total) - acc / total)
-    sizes = np.zeros((3, max(len(m) for m in pl.members) + 1), dtype=np.int64)
+    # per category, the members of each id (a known envelope card: id 0, one solution)
+    width = max(len(m) for m in pl.members) + 1
+    sizes: list[int] = []
     for cat in range(3):
         if pl.open_categories[cat]:
-            sizes[cat, 1 : len(pl.members[cat]) + 1] = [len(m) for m in pl.members[cat]]
+            sizes += [0, *(len(m) for m in pl.members[cat])]
         else:
-            sizes[cat, 0] = 1  # a known envelope card: id 0, one solution
-    return float(weighted_entropy(ids, n, sizes))
+            sizes.append(1)
+        sizes += [0] * (width * (cat + 1) - len(sizes))
+    _, _, env_offsets, env_widths, _, _, _ = _layout(pl)
+    masks = [(1 << w) - 1 for w in env_widths]
+    return float(weighted_entropy(envs, n, np.array(sizes, np.int64), width, *env_offsets, *masks))
 
 
 def _start_key(caps0: np.ndarray, off: np.ndarray) -> int:

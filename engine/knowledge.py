@@ -238,22 +238,27 @@ def _close(
     n_places = len(sizes)
     ns, nw = len(deck.suspects), len(deck.weapons)
     categories = (range(0, ns), range(ns, ns + nw), range(ns + nw, n_cards))
+    category_cards = ((1 << ns) - 1, ((1 << nw) - 1) << ns, ((1 << n_cards) - 1) >> (ns + nw) << (ns + nw))
+    places_in = PLACES_IN if n_places <= 8 else None
     changed = True
     while changed:
         changed = False
-        if 0 in allowed:
+        # per place: the cards known there, the cards possible there (from the cards by their
+        # possible places: fewer masks than cards)
+        with_mask: dict[int, int] = {}
+        for card, mask in enumerate(allowed):
+            with_mask[mask] = with_mask.get(mask, 0) | 1 << card
+        if 0 in with_mask:
             raise Contradiction
-        # places that are players or the room cards: a full place excludes every other card, a
-        # place with exactly as many possible cards as its size holds them all
         known = [0] * n_places
         possible = [0] * n_places
-        places_in = PLACES_IN if n_places <= 8 else None
-        for card, mask in enumerate(allowed):
-            bit = 1 << card
+        for mask, cards in with_mask.items():
             if mask & (mask - 1) == 0:
-                known[mask.bit_length() - 1] |= bit
+                known[mask.bit_length() - 1] |= cards
             for p in places_in[mask] if places_in else _bits(mask):
-                possible[p] |= bit
+                possible[p] |= cards
+        # places that are players or the room cards: a full place excludes every other card, a
+        # place with exactly as many possible cards as its size holds them all
         for p in range(1, n_places):
             n_known, n_possible = known[p].bit_count(), possible[p].bit_count()
             if n_known > sizes[p] or n_possible < sizes[p]:
@@ -270,18 +275,17 @@ def _close(
         if changed:
             continue
         # the envelope: exactly one card of each category
-        for cat in categories:
-            in_env = [c for c in cat if allowed[c] & 1]
-            sure = [c for c in in_env if allowed[c] == 1]
-            if not in_env or len(sure) > 1:
+        for cat_cards in category_cards:
+            in_env = possible[0] & cat_cards
+            sure = known[0] & cat_cards
+            if not in_env or sure & (sure - 1):
                 raise Contradiction
-            if sure and len(in_env) > 1:
-                for c in in_env:
-                    if c != sure[0]:
-                        allowed[c] &= ~1
+            if sure and in_env != sure:
+                for c in _bits(in_env & ~sure):
+                    allowed[c] &= ~1
                 changed = True
-            elif len(in_env) == 1 and allowed[in_env[0]] != 1:
-                allowed[in_env[0]] = 1
+            elif not sure and in_env & (in_env - 1) == 0:
+                allowed[in_env.bit_length() - 1] = 1
                 changed = True
         if changed:
             continue
