@@ -33,7 +33,7 @@ with exact integers otherwise, like the counting program.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -177,11 +177,11 @@ def candidate_gains(
     t_bit, v_bit = BITS[lay.tag_cat], BITS[1 - lay.tag_cat]
     vec_cards = [cls[0] for cls in lay.vec_classes]
     out: dict[tuple[int, int, int], float] = {}
-    shared: dict[Any, Any] = {}  # what the runs have in common (_run_gains)
+    moment = _Moment.of(k)
     for r, r_finals in lay.room_runs:
         for t, finals in lay.runs:
             gains = _run_gains(
-                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact, shared
+                k, lay.before, lay.rank_of, t, t_bit, r, vec_cards, v_bit, finals, r_finals, exact, moment
             )
             for (t_cls, _), by_room in zip(finals, gains):
                 for (r_cls, _), row in zip(r_finals, by_room):
@@ -249,6 +249,39 @@ def best_of(k: Knowledge, gains: dict[tuple[int, int, int], float], rooms: Seque
 # -- one run: a card of one category and the room, with every card of the other category ----------
 
 
+@dataclass
+class _Moment:
+    """What the runs of one moment's candidates have in common: the solutions ruled out (as the
+    gains read them), the clause cards, and the plans made so far. A plan places every clause card
+    as a card of its own already, so runs whose answer's cards are clause cards share one."""
+
+    excluded: np.ndarray  # [suspect, weapon, room], by position in each category
+    clause_cards: int  # a mask of deck indices
+    plans: dict[tuple[int, ...], tuple[Plan, tuple[np.ndarray, ...] | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, k: Knowledge) -> _Moment:
+        ns, nw, nr = counting._shape(k)
+        excluded = np.zeros((ns, nw, nr), dtype=np.bool_)
+        for s, w, r in k.excluded:
+            excluded[s, w - ns, r - ns - nw] = True
+        clause_cards = 0
+        for _, m in k.clauses:
+            clause_cards |= m
+        return cls(excluded, clause_cards)
+
+    def plan(self, k: Knowledge, alone: tuple[int, ...]) -> tuple[Plan, tuple[np.ndarray, ...] | None]:
+        """The plan placing ``alone`` (the carried cards, then the answer's) as cards of their own,
+        and its cells (gain_kernel.cells) if the compiled program can run it (else None)."""
+        key = tuple(c for c in alone if not self.clause_cards >> c & 1)
+        made = self.plans.get(key)
+        if made is None:
+            pl = counting.plan(k, alone=key)
+            cells = gain_kernel.cells(pl, self.excluded.shape) if gain_kernel.fits(pl, TAG_WIDTH) else None
+            made = self.plans[key] = (pl, cells)
+        return made
+
+
 def _run_gains(
     k: Knowledge,
     before: float,
@@ -261,37 +294,19 @@ def _run_gains(
     finals: list[tuple[list[int], int]],
     r_finals: list[tuple[list[int], int]],
     exact: bool,
-    shared: dict[Any, Any] | None = None,
+    moment: _Moment | None = None,
 ) -> list[list[list[float]]]:
     """Expected gain of (t2, v, r2) for each (class of t2, rank) of ``finals``, each (class of r2,
     rank) of ``r_finals`` and each v of vec_cards, from one run. The run places t and r (each
     unknown; -1: none) in its answer; each final's rank (0 for the card placed) joins the answer at
-    the end. ``shared``: what the runs of one moment have in common, kept for the next: the
-    solutions ruled out, and the plans, which runs share where their answer's cards are clause
-    cards (a plan places every clause card alone already)."""
-    shared = {} if shared is None else shared
-    if "excluded" not in shared:
-        shape = counting._shape(k)
-        ns, nw, _ = shape
-        excluded = np.zeros(shape, dtype=np.bool_)
-        for s, w, rr in k.excluded:
-            excluded[s, w - ns, rr - ns - nw] = True
-        clause_cards = 0
-        for _, m in k.clauses:
-            clause_cards |= m
-        shared["excluded"], shared["clause cards"] = excluded, clause_cards
-    excluded, clause_cards = shared["excluded"], shared["clause cards"]
-    shape = excluded.shape
+    the end. ``moment``: what the runs of k's candidates have in common (made here if not given)."""
+    moment = moment or _Moment.of(k)
     unknown_vec = [c for c in vec_cards if not _known(k, c)]
     # the vector cards first, then the answer's cards: the answer so far splits the states, so the
     # later it comes the fewer states carry it (measured on benchmarks/best_gain.py's games)
-    alone = tuple(c for c in (*unknown_vec, t, r) if c >= 0 and not clause_cards >> c & 1)
-    planned = shared.get(alone)
-    if planned is None:
-        pl = counting.plan(k, alone=alone)
-        of_plan: dict[str, Any] = {}  # its fit to 63 bits, its cells
-        planned = shared[alone] = (pl, [rank_of[p] for p in pl.open_places], of_plan)
-    pl, hand_rank, of_plan = planned
+    pl, cells = moment.plan(k, (*unknown_vec, *(c for c in (t, r) if c >= 0)))
+    excluded = moment.excluded
+    hand_rank = [rank_of[p] for p in pl.open_places]
     n_ranks = max(rank_of) + 1
     role_bit = [0] * len(pl.steps)
     role_vec = [-1] * len(pl.steps)
@@ -310,15 +325,10 @@ def _run_gains(
             rows += 1
     fixed = [rank_of[_place(k, c)] if _known(k, c) else -1 for c in vec_cards]
     width = 1 + rows * n_ranks
-    if "fits" not in of_plan:
-        of_plan["fits"] = gain_kernel.fits(pl, TAG_WIDTH)
-    if not exact and of_plan["fits"]:
+    if not exact and cells is not None:
         result = gain_kernel.run(pl, hand_rank, role_bit, role_vec, width, n_ranks)
         t_ranks = [rank for _, rank in finals]
         r_ranks = [rank for _, rank in r_finals]
-        if "cells" not in of_plan:
-            of_plan["cells"] = gain_kernel.cells(pl, shape)
-        cells = of_plan["cells"]
         out: list[list[list[float]]] = gain_kernel.gains(
             result, cells, excluded, row_of, fixed, n_ranks, v_bit, t_ranks, t_bit, r_ranks, before
         )
