@@ -19,6 +19,7 @@ import dataclasses
 import gc
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -41,14 +42,19 @@ from clue_stats.ingest.store.queries import nights as night_reads
 from clue_stats.ingest.store.schema import ANALYSIS_VERSION
 from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 
-BATCH_GAMES = 500  # games per write transaction
+BATCH_GAMES = 1000  # games per write transaction
 ANALYSE_BATCH = 200  # stored games read, analysed and written back at a time (analyse_store)
 BATCH_FILE_REJECTIONS = 5_000  # rejected files (empty, unreadable) per write transaction
 BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
 BUSY_WAIT = 0.5  # seconds a batch waits for a reader that holds the file before it stays pending
-MAX_PENDING = 8 * BATCH_GAMES  # checked games kept waiting for the file before ingest waits with them
+MAX_PENDING = 4 * BATCH_GAMES  # checked games kept waiting for the file before ingest waits with them
 PARALLEL_FROM = 64  # games in a window before worker processes pay off
 WINDOW = 256  # games handed to the workers at a time (bounds memory on huge files)
+WINDOWS_AHEAD = 2  # windows given to the workers before the outcomes of the first are taken
+# games a worker takes at a time: few where each is analysed (a game that takes its whole budget holds
+# back only the few beside it), more where each is only checked (a game's messages cost as much as
+# its checks)
+CHUNK, CHUNK_UNANALYSED = 2, 16
 
 
 @dataclass
@@ -232,6 +238,15 @@ def _check(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits | No
     return Outcome(rows, None, problems)
 
 
+def _check_sent(raw: RawGame, analyse: bool, review: bool, limits: budget.Limits) -> Outcome:
+    """:func:`check` in a worker: the outcome goes back without the game's text (the process that
+    sent the game has it)."""
+    outcome = check(raw, analyse, review, limits)
+    if outcome.rows is not None:
+        outcome.rows.raw = None
+    return outcome
+
+
 def _not_analysed(p: Problem) -> Problem:
     if p.code != "over_budget":
         return p
@@ -259,9 +274,9 @@ def _check_many(
     last games of a large input)."""
     if pool is None or (len(raws) < PARALLEL_FROM and not warm):
         return (check(r, analyse, review, limits) for r in raws)
-    # small chunks: a game that takes its whole budget holds back only the few games beside it
     n = len(raws)
-    return pool.map(check, raws, [analyse] * n, [review] * n, [limits] * n, chunksize=2)
+    chunk = CHUNK if analyse else CHUNK_UNANALYSED
+    return pool.map(_check_sent, raws, [analyse] * n, [review] * n, [limits] * n, chunksize=chunk)
 
 
 def read_items(files: Iterable[Path | Problem | Skipped], summary: Summary) -> Iterator[RawGame | Problem]:
@@ -457,7 +472,7 @@ def ingest_paths(
         StoreBusy says what was stored and what was checked but is not. The last batch also
         finishes the run in the same opening of the file (each opening costs 30 ms)."""
         nonlocal pending_rows, pending_rejections, last_write, retry_at, busy
-        if not pending_rows and not pending_rejections:
+        if not pending_rows and not pending_rejections and not last:
             return
         must = last or len(pending_rows) >= MAX_PENDING
         if not must and time.monotonic() < retry_at:
@@ -504,8 +519,10 @@ def ingest_paths(
     pool = _pool(workers, stored)
     warm = False  # the workers have started
 
-    def take(file_problems: list[Problem], outcomes: Iterable[Outcome]) -> None:
-        """A window's file problems and its games' outcomes counted, kept for the store, written."""
+    def take(file_problems: list[Problem], raws: list[RawGame], outcomes: Iterable[Outcome], final: bool) -> None:
+        """A window's file problems and its games' outcomes counted, kept for the store, written.
+        ``final``: no window follows, so its games are written with the run's end (``flush(last=True)``)
+        rather than when they make a batch."""
         summary.problems.extend(file_problems)
         for p in file_problems:
             if p.is_error:
@@ -516,7 +533,8 @@ def ingest_paths(
             flush()
         if progress is not None and file_problems:
             progress(0, summary)
-        for outcome in outcomes:
+        batch = MAX_PENDING if final else BATCH_GAMES
+        for raw, outcome in zip(raws, outcomes, strict=True):
             summary.problems.extend(outcome.problems)
             summary.games_over_budget += outcome.over_budget
             if progress is not None:
@@ -527,25 +545,26 @@ def ingest_paths(
                 summary.games_rejected += 1
                 pending_rejections.append(outcome.rejection)
             elif outcome.rows is not None:
+                outcome.rows.raw = raw.text  # a worker's outcome comes without it (_check_sent)
                 pending_rows.append(outcome.rows)
-            if len(pending_rows) >= BATCH_GAMES or time.monotonic() - last_write > BATCH_SECONDS:
+            if len(pending_rows) >= batch or time.monotonic() - last_write > BATCH_SECONDS:
                 flush()
 
     try:
-        # a window ahead: the workers check a window's games while this process reads the next one
-        # (and takes the outcomes of the one before), rather than each waiting for the other
-        ahead: tuple[list[Problem], Iterable[Outcome]] | None = None
+        # windows ahead: the workers check the games of the windows read while this process reads the
+        # next one and takes (and writes) the outcomes of the oldest, rather than each waiting for the
+        # other; two, so that they are still busy while a batch is written
+        ahead: deque[tuple[list[Problem], list[RawGame], Iterable[Outcome]]] = deque()
         for raws, file_problems in _windows(read_items(collect_files(paths), summary), WINDOW):
             if kind is not None:
                 for raw in raws:
                     raw.kind = kind
-            outcomes = _check_many(raws, analyse, pool, limits, review, warm)
-            if ahead is not None:
-                take(*ahead)
-            ahead = (file_problems, outcomes)
+            ahead.append((file_problems, raws, _check_many(raws, analyse, pool, limits, review, warm)))
+            if len(ahead) > WINDOWS_AHEAD:
+                take(*ahead.popleft(), final=False)
             warm = warm or (pool is not None and len(raws) >= PARALLEL_FROM)
-        if ahead is not None:
-            take(*ahead)
+        while ahead:
+            take(*ahead.popleft(), final=not ahead)
         flush(last=True)
         completed = True
     finally:

@@ -265,7 +265,10 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None, defer: bool = Fals
                     return
                 text = data.decode("utf-8", errors="replace")
             else:
-                later = defer and '"game"' not in text and "\\u" not in text
+                # the game's text keeps the line whole (RawGame.defer reads it there)
+                later = (
+                    defer and text_size + len(text) + 1 <= RAW_KEEP_BYTES and '"game"' not in text and "\\u" not in text
+                )
                 if not later:
                     record, problem = record_of(text, number)
             if not text.endswith("\n"):
@@ -291,7 +294,7 @@ def iter_raw_games(stream: BinaryIO, source_file: str | None, defer: bool = Fals
             target.problems.append(dataclasses.replace(problem, seq=len(target.records)))
             target.keep_place(number)
         elif later:
-            target.defer(text, number)
+            target.defer(number, text_size - len(text), text_size)
         else:
             target.records.append(record)  # type: ignore[arg-type]
             target.lines.append(number)
@@ -978,9 +981,9 @@ def read_unread(raw: RawGame) -> None:
     reader would have said it, in line order with the others."""
     if not raw.unread:
         return
-    for seq, text in raw.unread:
+    for seq, start, end in raw.unread:
         line = raw.lines[seq]
-        record, problem = record_of(text, line or 0)
+        record, problem = record_of(raw.text[start:end], line or 0)
         if record is not None:
             raw.records[seq] = record
         else:

@@ -32,13 +32,15 @@ class RawGame:
     # Findings about the players from the program that ran the game (the arena's rule breaks: a
     # timeout, a card shown that the bot lacks), each at its record; stored with the game's problems.
     findings: list[Problem] = field(default_factory=list)
-    # (seq, text) of the lines whose JSON is read when the game is built (ingest.cluelog.build_game),
+    # (seq, start, end) of the lines whose JSON is read when the game is built (ingest.cluelog.build_game),
     # in a worker process rather than the one reading the file: see RawGame.defer
-    unread: list[tuple[int, str]] = field(default_factory=list)
+    unread: list[tuple[int, int, int]] = field(default_factory=list)
 
-    def defer(self, text: str, line: int) -> None:
-        """A line whose record is read when the game is built: its seq and line kept, its text with it."""
-        self.unread.append((len(self.records), text))
+    def defer(self, line: int, start: int, end: int) -> None:
+        """A line whose record is read when the game is built: its seq and line kept, its text being
+        ``text[start:end]`` once the game is read whole (so a game goes to a worker with its text
+        once, not twice)."""
+        self.unread.append((len(self.records), start, end))
         self.records.append({"type": UNREAD})
         self.lines.append(line)
 

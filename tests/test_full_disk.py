@@ -15,6 +15,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from clue_stats import pipeline
 from clue_stats.cli import app
 from clue_stats.engine.simulate import simulate
 from clue_stats.ingest import cluelog
@@ -41,11 +42,12 @@ def small_disk(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-# 1,200 games are three write transactions of 500 at most (pipeline.BATCH_GAMES); the first fits in
-# 12 MiB (500 such games take 6 MiB stored, more while the transaction's log is written: 8 MiB held
-# none with duckdb 2.0.1), the whole 1,200 (about 14 MiB) cannot, whatever the machine's speed
+# 1,200 games are three write transactions of 500 at most (pipeline.BATCH_GAMES, set so here); the
+# first fits in 12 MiB (500 such games take 6 MiB stored, more while the transaction's log is written:
+# 8 MiB held none with duckdb 2.0.1), the whole 1,200 (about 14 MiB) cannot, whatever the machine's speed
 @pytest.mark.parametrize("small_disk", ["12m"], indirect=True)
-def test_ingest_onto_a_full_disk_says_so_and_stores_only_whole_games(tmp_path, small_disk):
+def test_ingest_onto_a_full_disk_says_so_and_stores_only_whole_games(tmp_path, small_disk, monkeypatch):
+    monkeypatch.setattr(pipeline, "BATCH_GAMES", 500)
     games = tmp_path / "games.jsonl"
     games.write_text(cluelog.write_games(simulate(1200, 6, "classic", ("notebook", "random"), seed=9)))
     db = small_disk / "club.duckdb"

@@ -170,8 +170,10 @@ def _small_games(tmp_path, n: int):
 
 @pytest.fixture
 def quick_batches(monkeypatch):
-    """Batches of 10 games; a batch the file is not free for waits 0.05 s and is tried every 0.1 s."""
+    """Batches of 10 games (from windows of 10: the last window's games are written with the run's
+    end); a batch the file is not free for waits 0.05 s and is tried every 0.1 s."""
     monkeypatch.setattr(pipeline, "BATCH_GAMES", 10)
+    monkeypatch.setattr(pipeline, "WINDOW", 10)
     monkeypatch.setattr(pipeline, "BATCH_SECONDS", 0.1)
     monkeypatch.setattr(pipeline, "BUSY_WAIT", 0.05)
 
