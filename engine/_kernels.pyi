@@ -1,5 +1,7 @@
 """Types of the compiled core of the counting programs (engine/_kernels.pyx, built with the package)."""
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -26,9 +28,15 @@ def weighted_entropy(
     mask1: int,
     mask2: int,
 ) -> float: ...
-def clause_steps(
-    clauses: list[tuple[int, int]], info: list[tuple[int, int, int, int, int]], n_hands: int
-) -> tuple[Int64s, Int64s, int]: ...
+def plan_fields(
+    allowed: tuple[int, ...],
+    sizes: tuple[int, ...],
+    cat_of: list[int],
+    clauses: frozenset[tuple[int, int]],
+    tag_place: int,
+    tag_cards: tuple[int, ...],
+    alone: tuple[int, ...],
+) -> tuple[Any, ...]: ...
 def gain_rows(
     table: Int64s,
     role_bit: Int64s,

@@ -1006,25 +1006,202 @@ def weighted_entropy(const int64_t[::1] envs, const int64_t[::1] n, const int64_
     return max(0.0, log2(<double>total) - acc / total)
 
 
-def clause_steps(list clauses, list info, Py_ssize_t n_hands):
-    """The steps of the clause cards (rows of engine.counting's plan table), the cards in that
-    order, and the clause slots used at once.
+# the columns of a plan's steps (engine.counting: KIND, SIZE, CAT, ENV_ID, HANDS, CLOSES, UNOPENED,
+# TAG, then MEETS on) and its kinds of step
+cdef enum:
+    MEETS = 8
+    CARD = 0
+    GROUP = 1
+    ENVELOPE_CHOICE = 2
 
-    ``clauses``: (open hand, cards as a bit mask of deck indices) per clause, in order. ``info``:
-    per deck card, (its possible places, its open hands (mask), 1 if the envelope is possible, its
-    category, its tag bit). The order is greedy: a card that closes the most clauses, then the one
-    with the fewest possible places, then the one opening the fewest clauses, then the card in most
-    clauses (the lowest card on a tie). The possible places come before the clauses opened: a card
-    with few places branches the states least (docs/performance.md, "The deduction engine", gives
-    the saving). Plain lists, not arrays: made at every count, arrays cost more than the ordering."""
-    cdef Py_ssize_t n_cl = len(clauses), n_cards = len(info), i, j, c, ccols = 1
+
+cdef inline int64_t n_bits(int64_t x) noexcept nogil:
+    cdef int64_t n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline Py_ssize_t bit_index(int64_t x) noexcept nogil:
+    """The bit of a one-bit mask (-1 for 0)."""
+    cdef Py_ssize_t i = -1
+    while x:
+        x >>= 1
+        i += 1
+    return i
+
+
+def plan_fields(tuple allowed, tuple sizes, list cat_of, frozenset clauses, Py_ssize_t tag_place,
+                tuple tag_cards, tuple alone):
+    """The fields of engine.counting.Plan, in its order, for a knowledge given by its cards' possible
+    places (``allowed``, bit masks), its places' sizes, each card's category and its clauses (place,
+    bit mask of deck indices); engine.counting.plan says what the tag and the cards placed alone are.
+
+    The steps: the clause cards first (from one state, while the hands are still full, states are
+    fewest), in an order that closes clauses early (:func:`_clause_steps`), each its own envelope
+    id; then the free cards by (possible hands, category where the envelope is possible): the
+    restricted groups, then the envelope choices of the universal groups, which touch no hand; the
+    tagged (and alone) cards in no clause last of the cards placed in hands, one at a time (the tag
+    multiplies the states)."""
+    cdef Py_ssize_t n_cards = len(allowed), n_places = len(sizes), c, p, i, h, n_hands = 0, n_unknown = 0
+    cdef Py_ssize_t m, n_rest, row, ncols
+    cdef int64_t mask, hands, all_hands
+    if n_places > 62:
+        raise ValueError(f"{n_places} places: a card's places are a 64-bit mask here")
+    cdef Py_ssize_t nc = max(n_cards, 1)
+    cdef int64_t* scratch = <int64_t*>calloc(nc * 9 + 2 * n_places + 3, sizeof(int64_t))
+    if scratch == NULL:
+        raise MemoryError()
+    cdef int64_t* masks = scratch
+    cdef int64_t* cat = masks + nc
+    cdef int64_t* hands_of = cat + nc
+    cdef int64_t* unknown = hands_of + nc
+    cdef int64_t* inf = unknown + nc  # per card, 5 to a row: what _clause_steps reads
+    cdef int64_t* known_count = inf + 5 * nc
+    cdef int64_t* hand_of = known_count + n_places  # place -> its number among the open hands
+    cdef int64_t env_known[3]
+    bound = 1
+    try:
+        env_known[0] = env_known[1] = env_known[2] = -1
+        for c in range(n_cards):
+            masks[c] = allowed[c]
+            cat[c] = cat_of[c]
+            mask = masks[c]
+            if mask & (mask - 1) == 0:
+                p = bit_index(mask)
+                known_count[p if p >= 0 else n_places - 1] += 1
+                if p == 0:
+                    env_known[cat[c]] = c
+            else:
+                unknown[n_unknown] = c
+                n_unknown += 1
+                bound *= n_bits(mask)
+        open_hands = []
+        for p in range(n_places):
+            hand_of[p] = -1
+        for p in range(1, n_places):
+            if sizes[p] > known_count[p]:
+                hand_of[p] = n_hands
+                n_hands += 1
+                open_hands.append(p)
+        all_hands = ((<int64_t>1) << n_hands) - 1
+        # per unknown card: its possible places, open hands, whether the envelope is possible, its
+        # category and its tag bit (0 for known cards)
+        for i in range(n_unknown):
+            c = unknown[i]
+            mask = masks[c]
+            hands = 0
+            for p in range(n_places):
+                if (mask >> p) & 1 and hand_of[p] >= 0:
+                    hands |= (<int64_t>1) << hand_of[p]
+            hands_of[c] = hands
+            inf[5 * c] = n_bits(mask)
+            inf[5 * c + 1] = hands
+            inf[5 * c + 2] = mask & 1
+            inf[5 * c + 3] = cat[c]
+        tag_bit = {}  # tagged cards the player may hold, but need not
+        if tag_place and hand_of[tag_place] >= 0:
+            for i in range(len(tag_cards)):
+                c = tag_cards[i]
+                if (masks[c] >> tag_place) & 1 and masks[c] != (<int64_t>1) << tag_place:
+                    tag_bit[c] = (<int64_t>1) << i
+            for c, bit in tag_bit.items():
+                inf[5 * c + 4] = bit
+        singles = dict(tag_bit)  # cards placed one at a time, with their tag bit
+        for c in alone:
+            if masks[c] & (masks[c] - 1):
+                singles.setdefault(c, 0)
+        members = ([], [], [])
+        ordered = sorted([(hand_of[p], cards) for p, cards in clauses])
+        clause_cards = 0
+        for _, cards in ordered:
+            clause_cards |= cards
+        steps_c, order_a, slots = _ordered_clauses(ordered, inf, n_cards, n_hands)
+        order = order_a.tolist()
+        for c in order:  # envelope ids count up in the order of the steps
+            if masks[c] & 1:
+                members[cat[c]].append([c])
+        groups = {}
+        for i in range(n_unknown):
+            c = unknown[i]
+            if not ((clause_cards >> c) & 1 or c in singles):
+                groups.setdefault((hands_of[c], cat[c] if masks[c] & 1 else -1), []).append(c)
+        rest = []  # rows of the groups and the cards alone, then of the envelope choices
+        rest_cards = []
+        choices = []
+        largest = 1
+        for (hands, ct), cards in sorted(groups.items()):
+            env_id = 0
+            if ct >= 0:
+                members[ct].append(cards)
+                env_id = len(members[ct])
+            if hands != all_hands:
+                rest.append((GROUP, len(cards), max(ct, 0), env_id, hands, 0))
+                rest_cards.append(-1)
+                largest = max(largest, len(cards))
+            elif env_id:
+                choices.append((ENVELOPE_CHOICE, 0, ct, env_id, 0, 0))
+        for c, bit in singles.items():
+            if not (clause_cards >> c) & 1:
+                env_id = 0
+                if masks[c] & 1:
+                    members[cat[c]].append([c])
+                    env_id = len(members[cat[c]])
+                rest.append((CARD, 1, cat[c], env_id, hands_of[c], bit))
+                rest_cards.append(c)
+        m = steps_c.shape[0]
+        n_rest = len(rest)
+        rest += choices
+        ncols = MEETS + 2 * n_hands
+        steps_a = np.zeros((m + len(rest), ncols), np.int64)
+        steps = data(steps_a)
+        if m:
+            memcpy(steps, data(steps_c), m * ncols * sizeof(int64_t))
+        for i in range(len(rest)):
+            r = rest[i]
+            row = (m + i) * ncols
+            steps[row] = r[0]
+            steps[row + 1] = r[1]
+            steps[row + 2] = r[2]
+            steps[row + 3] = r[3]
+            steps[row + 4] = r[4]
+            steps[row + 7] = r[5]
+        return (
+            tuple([sizes[p] - known_count[p] for p in open_hands]),
+            (env_known[0] == -1, env_known[1] == -1, env_known[2] == -1),
+            (env_known[0], env_known[1], env_known[2]),
+            members,
+            steps_a,
+            slots,
+            bound,
+            hand_of[tag_place] if tag_bit else -1,
+            len(tag_cards) if tag_bit else 0,
+            (*order, *rest_cards, *[-1] * len(choices)),
+            tuple(open_hands),
+            largest,
+        )
+    finally:
+        free(scratch)
+
+
+cdef tuple _ordered_clauses(list clauses, const int64_t* inf, Py_ssize_t n_cards, Py_ssize_t n_hands):
+    """The steps of the clause cards (rows of engine.counting's plan table), the cards in that
+    order, and the clause slots used at once. ``clauses``: (open hand, cards as a bit mask of deck
+    indices) per clause, in order; ``inf``: per deck card, 5 to a row, its possible places, its open
+    hands (mask), 1 if the envelope is possible, its category, its tag bit. The order is greedy: a
+    card that closes the most clauses, then the one with the fewest possible places, then the one
+    opening the fewest clauses, then the card in most clauses (the lowest card on a tie). The
+    possible places come before the clauses opened: a card with few places branches the states
+    least (docs/performance.md, "The deduction engine", gives the saving)."""
+    cdef Py_ssize_t n_cl = len(clauses), i, j, c, ccols = 1
     cdef object mask
     for i in range(n_cl):
         ccols = max(ccols, 1 + (<object>clauses[i][1]).bit_count())
     # the scratch, in one zeroed block
     cdef Py_ssize_t ncl = max(n_cl, 1), nc = max(n_cards, 1)
     cdef int64_t* scratch = <int64_t*>calloc(
-        nc * (10 + ncl) + ncl * (7 + ccols) + max(n_hands, 1) + 3, sizeof(int64_t)
+        nc * 5 + nc * ncl + ncl * (7 + ccols) + max(n_hands, 1) + 3, sizeof(int64_t)
     )
     if scratch == NULL:
         raise MemoryError()
@@ -1033,8 +1210,7 @@ def clause_steps(list clauses, list info, Py_ssize_t n_hands):
     cdef int64_t* n_in = cards + nc  # per clause card: the clauses naming it
     cdef int64_t* placed = n_in + nc
     cdef int64_t* order = placed + nc
-    cdef int64_t* inf = order + nc  # per deck card, 5 to a row: its info
-    cdef int64_t* naming = inf + 5 * nc  # per clause card, ncl to a row: the clauses naming it
+    cdef int64_t* naming = order + nc  # per clause card, ncl to a row: the clauses naming it
     cdef int64_t* left = naming + nc * ncl  # per clause: its cards not placed yet
     cdef int64_t* started = left + ncl
     cdef int64_t* first = started + ncl
@@ -1062,10 +1238,6 @@ def clause_steps(list clauses, list info, Py_ssize_t n_hands):
             while j < ccols:
                 ctab[i * ccols + j] = -1
                 j += 1
-        for c in range(n_cards):
-            row = info[c]
-            for j in range(5):
-                inf[c * 5 + j] = row[j]
         return _clause_steps(ctab, n_cl, ccols, inf, n_hands, n_cards, local, cards, n_in, placed, order, naming,
                              ncl, left, started, first, last, slot_of, free_slots, in_progress, unopened, env_ids)
     finally:

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from clue_stats.engine import budget, counting_kernel
-from clue_stats.engine.knowledge import PLACES_IN, Knowledge, _bits
+from clue_stats.engine.knowledge import Knowledge, _bits
 
 Triple = tuple[str, str, str]
 R = TypeVar("R")
@@ -152,115 +152,12 @@ def plan(k: Knowledge, tag_place: int = 0, tag_cards: tuple[int, ...] = (), alon
     card still unknown is placed as a card of its own, and the program also records which of them
     that player receives: the count comes out split by that (see :func:`split_by_holder`). The
     cards of ``alone`` still unknown are placed as cards of their own too (untagged), so that a
-    program reading ``step_cards`` can follow where each goes (engine.gains)."""
-    cat_of = _category_of(k)
-    allowed = k.allowed
-    n_places = len(k.places)
-    known_count = [0] * n_places
-    env_known = [-1, -1, -1]
-    unknown = []
-    bound = 1
-    for card, mask in enumerate(allowed):
-        if mask & (mask - 1) == 0:
-            place = mask.bit_length() - 1
-            known_count[place] += 1
-            if place == 0:
-                env_known[cat_of[card]] = card
-        else:
-            unknown.append(card)
-            bound *= mask.bit_count()
-    sizes = k.sizes
-    open_hands = [p for p in range(1, n_places) if sizes[p] > known_count[p]]
-    n_hands = len(open_hands)
-    all_hands = (1 << n_hands) - 1
-    hand_of = [-1] * n_places  # place -> its number among the open hands
-    for i, p in enumerate(open_hands):
-        hand_of[p] = i
-    # per card: its possible places, open hands (a mask), whether the envelope is possible, its
-    # category and its tag bit (the columns the compiled clause ordering reads; 0 for known cards)
-    info = [(0, 0, 0, 0, 0)] * len(allowed)
-    hands_of = [0] * len(allowed)
-    by_mask: dict[int, int] = {}
-    places_in = PLACES_IN if n_places <= 8 else None
-    for c in unknown:
-        mask = allowed[c]
-        hands = by_mask.get(mask)
-        if hands is None:
-            hands = 0
-            for p in places_in[mask] if places_in else _bits(mask):
-                if hand_of[p] >= 0:
-                    hands |= 1 << hand_of[p]
-            by_mask[mask] = hands
-        hands_of[c] = hands
-        info[c] = (mask.bit_count(), hands, mask & 1, cat_of[c], 0)
-    tag_bit = {}  # tagged cards the player may hold, but need not
-    if tag_place and hand_of[tag_place] >= 0:
-        tag_bit = {
-            c: 1 << i for i, c in enumerate(tag_cards) if allowed[c] >> tag_place & 1 and allowed[c] != 1 << tag_place
-        }
-        for c, bit in tag_bit.items():
-            info[c] = (*info[c][:4], bit)
-    singles = dict(tag_bit)  # cards placed one at a time, with their tag bit
-    for c in alone:
-        if allowed[c] & (allowed[c] - 1):
-            singles.setdefault(c, 0)
-    members: tuple[list[list[int]], list[list[int]], list[list[int]]] = ([], [], [])
-    # clause cards first (from one state, while the hands are still full, states are fewest), in
-    # an order that closes clauses early; each may be the envelope's card of its own
-    clauses = sorted((hand_of[p], m) for p, m in k.clauses)
-    clause_cards = 0
-    for _, m in clauses:
-        clause_cards |= m
-    steps, order, slots = counting_kernel.clause_steps(clauses, info, n_hands)
-    for c in order.tolist():  # envelope ids count up in the order of the steps, as clause_steps gives them
-        if allowed[c] & 1:
-            members[cat_of[c]].append([c])
-    # then the free cards, by (possible hands, category where the envelope is possible): the
-    # restricted groups, then the envelope choices of the universal groups, which touch no hand
-    groups: dict[tuple[int, int], list[int]] = {}
-    for c in unknown:
-        if not (clause_cards >> c & 1 or c in singles):
-            groups.setdefault((hands_of[c], cat_of[c] if allowed[c] & 1 else -1), []).append(c)
-    rest: list[list[int]] = []
-    rest_cards: list[int] = []
-    choices: list[list[int]] = []
-    for (hands, cat), cards in sorted(groups.items()):
-        env_id = 0
-        if cat >= 0:
-            members[cat].append(cards)
-            env_id = len(members[cat])
-        if hands != all_hands:
-            rest.append([GROUP, len(cards), max(cat, 0), env_id, hands, 0, 0, 0])
-            rest_cards.append(-1)
-        elif env_id:
-            choices.append([ENVELOPE_CHOICE, 0, cat, env_id, 0, 0, 0, 0])
-    # tagged (and alone) cards in no clause: one card at a time, last of the cards placed in hands
-    # (the tag multiplies the states)
-    for c, bit in singles.items():
-        if not clause_cards >> c & 1:
-            env_id = 0
-            if allowed[c] & 1:
-                members[cat_of[c]].append([c])
-                env_id = len(members[cat_of[c]])
-            rest.append([CARD, 1, cat_of[c], env_id, hands_of[c], 0, 0, bit])
-            rest_cards.append(c)
-    if rest or choices:
-        tail = np.zeros((len(rest) + len(choices), MEETS + 2 * n_hands), dtype=np.int64)
-        tail[:, :MEETS] = rest + choices
-        steps = np.concatenate((steps, tail))
+    program reading ``step_cards`` can follow where each goes (engine.gains).
+
+    The plan is made by compiled code (engine/_kernels.pyx, ``plan_fields``: it says the order of
+    the steps), as the programs run: made at every count, in Python it cost as much as a count."""
     return Plan(
-        caps=tuple(sizes[p] - known_count[p] for p in open_hands),
-        open_categories=(env_known[0] == -1, env_known[1] == -1, env_known[2] == -1),
-        env_known=(env_known[0], env_known[1], env_known[2]),
-        members=members,
-        steps=steps,
-        slots=slots,
-        bound=bound,
-        tag_hand=hand_of[tag_place] if tag_bit else -1,
-        tags=len(tag_cards) if tag_bit else 0,
-        step_cards=(*order.tolist(), *rest_cards, *[-1] * len(choices)),
-        open_places=tuple(open_hands),
-        largest=max((row[1] for row in rest), default=1),
+        *counting_kernel.plan_fields(k.allowed, k.sizes, _category_of(k), k.clauses, tag_place, tag_cards, alone)
     )
 
 

@@ -50,8 +50,8 @@ import math
 import numpy as np
 
 from clue_stats.engine import budget
-from clue_stats.engine._kernels import clause_steps as clause_steps  # the plan's clause steps (engine.counting)
 from clue_stats.engine._kernels import count as _run
+from clue_stats.engine._kernels import plan_fields as plan_fields  # engine.counting.plan's fields
 from clue_stats.engine._kernels import weighted_entropy
 
 LIMIT = 1 << 62
