@@ -180,6 +180,27 @@ def test_records_read_when_the_game_is_built_say_the_same_problems_in_the_same_o
     assert [c for game in outcomes(at_once) if isinstance(game, list) for c, *_ in game].count("bad_json") >= 2
 
 
+def test_a_game_past_the_text_it_keeps_reads_its_later_lines_at_once(tmp_path, monkeypatch) -> None:
+    """A line left for the worker is read from the game's text, which keeps only the game's first
+    RAW_KEEP_BYTES: the lines past that are read at once, and the game checks out the same."""
+    from clue_stats import pipeline
+
+    monkeypatch.setattr(cluelog, "RAW_KEEP_BYTES", 400)
+    header = '{"type": "game", "format": "clue-log/1", "edition": "classic", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}'
+    turns = [json.dumps({"type": "turn", "player": name}) for name in ("Ann", "Bob", "Cy") * 8]
+    turns[2] = turns[17] = "not json"  # one within the text kept, one past it
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join([header, *turns]) + "\n")
+
+    (deferred,) = cluelog.iter_raw_games(path.open("rb"), str(path), defer=True)
+    (at_once,) = cluelog.iter_raw_games(path.open("rb"), str(path))
+    assert len(deferred.text) == 400
+    left = [seq for seq, _, _ in deferred.unread]
+    assert left and max(left) < 12 < len(deferred.records)  # the later lines were read at once
+    problems = [[(p.code, p.line, p.seq) for p in pipeline.check(raw).problems] for raw in (deferred, at_once)]
+    assert problems[0] == problems[1] and [code for code, *_ in problems[0]].count("bad_json") == 2
+
+
 @pytest.mark.parametrize(
     ("response", "said"),
     [
