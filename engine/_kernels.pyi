@@ -1,5 +1,6 @@
 """Types of the compiled core of the counting programs (engine/_kernels.pyx, built with the package)."""
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -83,3 +84,11 @@ def gains_of(
     r_ranks: Int64s,
     before: float,
 ) -> npt.NDArray[np.float64]: ...
+def close(
+    ns: int,
+    nw: int,
+    sizes: Sequence[int],
+    allowed: list[int],
+    clauses: Iterable[tuple[int, int]],
+    excluded: Iterable[tuple[int, int, int]],
+) -> tuple[list[int], set[tuple[int, int]], set[tuple[int, int, int]]] | None: ...

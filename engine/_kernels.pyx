@@ -1357,6 +1357,178 @@ cdef tuple _clause_steps(const int64_t* ctab, Py_ssize_t n_cl, Py_ssize_t ccols,
     return steps_a, out, slots
 
 
+# -- the knowledge's closure ------------------------------------------------------------------------
+
+
+cdef list card_bits(object mask):
+    """The cards (bit positions) of a card mask, lowest first (a Python integer: decks are large)."""
+    cdef list out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def close(Py_ssize_t ns, Py_ssize_t nw, sizes, list allowed, clauses, excluded):
+    """engine.knowledge's closure: every derived fact applied until nothing changes. ``ns``, ``nw``:
+    the deck's suspects and weapons (the rooms follow); ``sizes``: cards per place (the envelope's
+    first); ``allowed``: per card, the bit mask of its possible places (set to the closed masks);
+    ``clauses``: (place, card mask) pairs, each place holding one of the cards; ``excluded``: the
+    solutions ruled out, by card. Returns (allowed, clauses, excluded), or None when no deal is left.
+
+    Each rule only restates what every consistent deal already satisfies, so the set of consistent
+    deals never changes; the rules just make equal knowledge look equal and make counting cheaper.
+    A card's places are a 64-bit mask here (a game has at most 8 places); a set of cards is a
+    Python integer, a bit a card, whatever the deck's size."""
+    cdef Py_ssize_t n_cards = len(allowed), n_places = len(sizes), p, card, c, axis, j, size, room, picked, lo, hi
+    cdef int64_t pm
+    cdef bint changed = True
+    if n_places > 62:
+        raise ValueError(f"{n_places} places: a card's places are a 64-bit mask here")
+    bounds = ((0, ns), (ns, ns + nw), (ns + nw, n_cards))  # each category's cards
+    one = 1  # a Python integer: the sets of cards are shifted from it
+    category_cards = ((one << ns) - 1, ((one << nw) - 1) << ns, ((one << n_cards) - 1) >> (ns + nw) << (ns + nw))
+    cdef int64_t* al = <int64_t*>malloc(max(n_cards, 1) * sizeof(int64_t))
+    if al == NULL:
+        raise MemoryError()
+    try:
+        for card in range(n_cards):
+            al[card] = allowed[card]
+        while changed:
+            changed = False
+            # per place: the cards known there, the cards possible there (from the cards by their
+            # possible places: fewer masks than cards)
+            with_mask = {}
+            for card in range(n_cards):
+                with_mask[al[card]] = with_mask.get(al[card], 0) | (one << card)
+            if 0 in with_mask:
+                return None
+            known = [0] * n_places
+            possible = [0] * n_places
+            for key, cards in with_mask.items():
+                pm = key
+                if pm & (pm - 1) == 0:
+                    p = bit_index(pm)
+                    known[p] |= cards
+                for p in range(n_places):
+                    if (pm >> p) & 1:
+                        possible[p] |= cards
+            # places that are players or the room cards: a full place excludes every other card, a
+            # place with exactly as many possible cards as its size holds them all
+            for p in range(1, n_places):
+                size = sizes[p]
+                n_known, n_possible = known[p].bit_count(), possible[p].bit_count()
+                if n_known > size or n_possible < size:
+                    return None
+                if possible[p] != known[p]:
+                    if n_known == size:
+                        for card in card_bits(possible[p] & ~known[p]):
+                            al[card] &= ~((<int64_t>1) << p)
+                        changed = True
+                    elif n_possible == size:
+                        for card in card_bits(possible[p] & ~known[p]):
+                            al[card] = (<int64_t>1) << p
+                        changed = True
+            if changed:
+                continue
+            # the envelope: exactly one card of each category
+            for cat_cards in category_cards:
+                in_env = possible[0] & cat_cards
+                sure = known[0] & cat_cards
+                if not in_env or sure & (sure - 1):
+                    return None
+                if sure and in_env != sure:
+                    for c in card_bits(in_env & ~sure):
+                        al[c] &= ~1
+                    changed = True
+                elif not sure and in_env & (in_env - 1) == 0:
+                    al[in_env.bit_length() - 1] = 1
+                    changed = True
+            if changed:
+                continue
+            # ruled-out solutions: keep those still possible; a card in no possible solution is not
+            # in the envelope
+            if excluded:
+                env = []
+                for lo, hi in bounds:
+                    env.append({c for c in range(lo, hi) if al[c] & 1})
+                excluded = {t for t in excluded if t[0] in env[0] and t[1] in env[1] and t[2] in env[2]}
+                for axis in range(3):
+                    others = 1
+                    for j in range(3):
+                        if j != axis:
+                            others *= len(env[j])
+                    for c in env[axis]:
+                        if sum([1 for t in excluded if t[axis] == c]) == others:
+                            al[c] &= ~1
+                            changed = True
+                if changed:
+                    continue
+            # clauses: drop satisfied ones, shrink to possible cards, a single possible card is held
+            new_clauses = set()
+            for place, m in clauses:
+                p = place
+                if m & known[p]:
+                    continue
+                m &= possible[p]
+                if m == 0:
+                    return None
+                if m & (m - 1) == 0:
+                    al[m.bit_length() - 1] = (<int64_t>1) << p
+                    changed = True
+                    continue
+                new_clauses.add((place, m))
+            # a clause that contains another of the same player adds nothing
+            of_player = {}
+            for place, m in new_clauses:
+                of_player.setdefault(place, []).append(m)
+            clauses = set()
+            for place, masks in of_player.items():
+                for m in masks:
+                    if len(masks) == 1 or not any([n != m and n & m == n for n in masks]):
+                        clauses.add((place, m))
+            if changed:
+                continue
+            # as many pairwise disjoint open clauses as free slots: each slot holds a card of its own
+            # clause, so the player holds nothing outside them (one free slot: the clauses' common cards)
+            by_player = {}
+            for place, m in clauses:
+                by_player.setdefault(place, []).append(m)
+            for place, masks in by_player.items():
+                p = place
+                room = sizes[p] - known[p].bit_count()
+                if room == 1:
+                    inside = -1
+                    for m in masks:
+                        inside &= m
+                else:
+                    inside = 0
+                    picked = 0
+                    for m in sorted(masks, key=_size_then_cards):
+                        if not m & inside:
+                            inside |= m
+                            picked += 1
+                    if picked > room:
+                        return None
+                    if picked < room:
+                        continue
+                stray = possible[p] & ~known[p] & ~inside
+                if stray:
+                    for card in card_bits(stray):
+                        al[card] &= ~((<int64_t>1) << p)
+                    changed = True
+        for card in range(n_cards):
+            allowed[card] = al[card]
+        return allowed, clauses, excluded
+    finally:
+        free(al)
+
+
+def _size_then_cards(m):
+    return (m.bit_count(), m)
+
+
 # -- the gain program -----------------------------------------------------------------------------
 
 

@@ -9,7 +9,8 @@ which is what lets the counting engine cache by knowledge.
 Cards are indexed in deck order (suspects, weapons, rooms); places are indexed with the envelope at
 0, then the players in seat order, then the duel's set-aside room cards. A card's possible places are
 a bit mask over place indices; a clause is (player index, mask of cards), "that player holds at
-least one of these cards".
+least one of these cards". The closure (the rules applied until nothing changes) is compiled code:
+engine/_kernels.pyx, ``close``, says the rules.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from clue_stats.engine import _kernels
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import (
     ALL,
@@ -38,19 +40,11 @@ ENVELOPE = "envelope"
 ROOM_CARDS = "room_cards"
 
 
-class Contradiction(Exception):
-    """Internal: the facts admit no deal (caught and turned into inconsistent knowledge)."""
-
-
 def _bits(mask: int) -> Iterable[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-# the places in a place mask, by mask (places are few: a lookup beats a loop)
-PLACES_IN = [tuple(p for p in range(8) if mask >> p & 1) for mask in range(256)]
 
 
 @dataclass(frozen=True)
@@ -215,149 +209,13 @@ def _closed(
     clauses: set[tuple[int, int]],
     excluded: set[tuple[int, int, int]],
 ) -> Knowledge:
-    try:
-        allowed, clauses, excluded = _close(deck, sizes, allowed, clauses, excluded)
-    except Contradiction:
+    # every derived fact applied until nothing changes (compiled: engine/_kernels.pyx ``close`` says
+    # the rules); None when no deal is left
+    closed = _kernels.close(len(deck.suspects), len(deck.weapons), sizes, allowed, clauses, excluded)
+    if closed is None:
         return Knowledge(deck, places, sizes, tuple([0] * len(allowed)), frozenset(), frozenset(), consistent=False)
+    allowed, clauses, excluded = closed
     return Knowledge(deck, places, sizes, tuple(allowed), frozenset(clauses), frozenset(excluded))
-
-
-def _close(
-    deck: Deck,
-    sizes: tuple[int, ...],
-    allowed: list[int],
-    clauses: set[tuple[int, int]],
-    excluded: set[tuple[int, int, int]],
-) -> tuple[list[int], set[tuple[int, int]], set[tuple[int, int, int]]]:
-    """Apply every derived fact until nothing changes; raises Contradiction when no deal is left.
-
-    Each rule only restates what every consistent deal already satisfies, so the set of consistent
-    deals never changes; the rules just make equal knowledge look equal and make counting cheaper.
-    """
-    n_cards = len(allowed)
-    n_places = len(sizes)
-    ns, nw = len(deck.suspects), len(deck.weapons)
-    categories = (range(0, ns), range(ns, ns + nw), range(ns + nw, n_cards))
-    category_cards = ((1 << ns) - 1, ((1 << nw) - 1) << ns, ((1 << n_cards) - 1) >> (ns + nw) << (ns + nw))
-    places_in = PLACES_IN if n_places <= 8 else None
-    changed = True
-    while changed:
-        changed = False
-        # per place: the cards known there, the cards possible there (from the cards by their
-        # possible places: fewer masks than cards)
-        with_mask: dict[int, int] = {}
-        for card, mask in enumerate(allowed):
-            with_mask[mask] = with_mask.get(mask, 0) | 1 << card
-        if 0 in with_mask:
-            raise Contradiction
-        known = [0] * n_places
-        possible = [0] * n_places
-        for mask, cards in with_mask.items():
-            if mask & (mask - 1) == 0:
-                known[mask.bit_length() - 1] |= cards
-            for p in places_in[mask] if places_in else _bits(mask):
-                possible[p] |= cards
-        # places that are players or the room cards: a full place excludes every other card, a
-        # place with exactly as many possible cards as its size holds them all
-        for p in range(1, n_places):
-            n_known, n_possible = known[p].bit_count(), possible[p].bit_count()
-            if n_known > sizes[p] or n_possible < sizes[p]:
-                raise Contradiction
-            if possible[p] != known[p]:
-                if n_known == sizes[p]:
-                    for card in _bits(possible[p] & ~known[p]):
-                        allowed[card] &= ~(1 << p)
-                    changed = True
-                elif n_possible == sizes[p]:
-                    for card in _bits(possible[p] & ~known[p]):
-                        allowed[card] = 1 << p
-                    changed = True
-        if changed:
-            continue
-        # the envelope: exactly one card of each category
-        for cat_cards in category_cards:
-            in_env = possible[0] & cat_cards
-            sure = known[0] & cat_cards
-            if not in_env or sure & (sure - 1):
-                raise Contradiction
-            if sure and in_env != sure:
-                for c in _bits(in_env & ~sure):
-                    allowed[c] &= ~1
-                changed = True
-            elif not sure and in_env & (in_env - 1) == 0:
-                allowed[in_env.bit_length() - 1] = 1
-                changed = True
-        if changed:
-            continue
-        # ruled-out solutions: keep those still possible; a card in no possible solution is not
-        # in the envelope
-        if excluded:
-            env = [{c for c in cat if allowed[c] & 1} for cat in categories]
-            excluded = {t for t in excluded if t[0] in env[0] and t[1] in env[1] and t[2] in env[2]}
-            for axis in range(3):
-                others = 1
-                for j in range(3):
-                    if j != axis:
-                        others *= len(env[j])
-                for c in env[axis]:
-                    if sum(1 for t in excluded if t[axis] == c) == others:
-                        allowed[c] &= ~1
-                        changed = True
-            if changed:
-                continue
-        # clauses: drop satisfied ones, shrink to possible cards, a single possible card is held
-        new_clauses: set[tuple[int, int]] = set()
-        for p, m in clauses:
-            if m & known[p]:
-                continue
-            m &= possible[p]
-            if m == 0:
-                raise Contradiction
-            if m & (m - 1) == 0:
-                allowed[m.bit_length() - 1] = 1 << p
-                changed = True
-                continue
-            new_clauses.add((p, m))
-        # a clause that contains another of the same player adds nothing
-        of_player: dict[int, list[int]] = {}
-        for p, m in new_clauses:
-            of_player.setdefault(p, []).append(m)
-        clauses = {
-            (p, m)
-            for p, masks in of_player.items()
-            for m in masks
-            if len(masks) == 1 or not any(n != m and n & m == n for n in masks)
-        }
-        if changed:
-            continue
-        # as many pairwise disjoint open clauses as free slots: each slot holds a card of its own
-        # clause, so the player holds nothing outside them (one free slot: the clauses' common cards)
-        by_player: dict[int, list[int]] = {}
-        for p, m in clauses:
-            by_player.setdefault(p, []).append(m)
-        for p, masks in by_player.items():
-            free = sizes[p] - known[p].bit_count()
-            if free == 1:
-                inside = -1
-                for m in masks:
-                    inside &= m
-            else:
-                inside = 0
-                picked = 0
-                for m in sorted(masks, key=lambda m: (m.bit_count(), m)):
-                    if not m & inside:
-                        inside |= m
-                        picked += 1
-                if picked > free:
-                    raise Contradiction
-                if picked < free:
-                    continue
-            stray = possible[p] & ~known[p] & ~inside
-            if stray:
-                for card in _bits(stray):
-                    allowed[card] &= ~(1 << p)
-                changed = True
-    return allowed, clauses, excluded
 
 
 # -- knowledge from a game --------------------------------------------------------------------------

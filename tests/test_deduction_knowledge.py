@@ -13,6 +13,7 @@ from clue_stats.engine.deduction import (
 )
 from clue_stats.engine.editions import Deck
 from clue_stats.engine.game import ALL, UNSEEN, Accuse, Deal, End, Move, Response, Reveal, Suggest, Turn
+from clue_stats.engine.knowledge import Knowledge
 from clue_stats.testing import make_game, random_game
 
 DECK = Deck.custom(["Plum", "Green", "Mustard"], ["Rope", "Knife"], ["Hall", "Study"])  # 7 cards, 4 dealt
@@ -212,3 +213,18 @@ def test_facts_held_already_give_the_same_knowledge_back_as_a_closure_would():
                     assert after == closed
                     kept += after is k
     assert kept > 100  # the shortcut is taken (a record that adds nothing is common)
+
+
+def test_the_closure_reads_cards_past_the_64th_of_a_large_deck():
+    """A set of cards is a Python integer in the compiled closure: a deck of 90 cards draws the same
+    conclusions about its last cards as about its first."""
+    deck = Deck.custom([f"S{i}" for i in range(30)], [f"W{i}" for i in range(30)], [f"R{i}" for i in range(30)])
+    k = Knowledge.initial(deck, ("A", "B"), (44, 43))
+    # B holds one of R10 (card 70) and R25 (card 85), and not R10: R25 is B's
+    named = k.updated(clauses=[(2, 1 << 70 | 1 << 85)], lacks=[(2, 1 << 70)])
+    assert named.allowed[85] == 1 << 2 and named.consistent
+    # every room but R29 (card 89) is in a hand: R29 is the envelope's
+    rooms_held = k.updated(holds=[(1, c) for c in range(60, 75)] + [(2, c) for c in range(75, 89)])
+    assert rooms_held.allowed[89] == 1
+    # and no deal at all once R28 (card 88), held by B, is in neither hand
+    assert not rooms_held.updated(lacks=[(1, 1 << 88), (2, 1 << 88)]).consistent
