@@ -8,8 +8,9 @@ counting program folds its states; engine.counting.run_python and engine.gains.r
 references both programs follow. This file holds what runs per state: the expansion of states
 (:c:func:`successors`, shared by both programs), the open-addressing tables of states, the
 counting program's three passes (:func:`count`), the gain program's forward pass
-(:func:`gain_rows`) and its gains (:func:`gains_of`), the clause cards' order
-(:func:`clause_steps`) and the weighted entropy of a count.
+(:func:`gain_rows`) and its gains (:func:`gains_of`), the plan both programs run
+(:func:`plan_fields`, with the clause cards' order), the weighted entropy of a count, and the
+knowledge's closure (:func:`close`, engine.knowledge's rules).
 
 Counts are int64 and wrap modulo 2**64, as numba's did (setup.py compiles with -fwrapv, so the
 wrap is defined): every sum and product is right modulo 2**64, and engine.counting_kernel.fits
@@ -18,6 +19,7 @@ says when the true counts are below 2**62.
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from libc.math cimport NAN, log2
 from libc.stdint cimport int64_t, uint64_t
@@ -1032,6 +1034,10 @@ cdef inline Py_ssize_t bit_index(int64_t x) noexcept nogil:
     return i
 
 
+# lists and tuples indexed as Python indexes them (checked, a negative index from the end), unlike the
+# rest of this file: what this reads is handed to it, not arrays it made
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def plan_fields(tuple allowed, tuple sizes, list cat_of, frozenset clauses, Py_ssize_t tag_place,
                 tuple tag_cards, tuple alone):
     """The fields of engine.counting.Plan, in its order, for a knowledge given by its cards' possible
@@ -1370,6 +1376,9 @@ cdef list card_bits(object mask):
     return out
 
 
+# lists indexed as Python indexes them, as plan_fields
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def close(Py_ssize_t ns, Py_ssize_t nw, sizes, list allowed, clauses, excluded):
     """engine.knowledge's closure: every derived fact applied until nothing changes. ``ns``, ``nw``:
     the deck's suspects and weapons (the rooms follow); ``sizes``: cards per place (the envelope's
