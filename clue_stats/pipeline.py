@@ -478,7 +478,12 @@ def ingest_paths(
         if not must and time.monotonic() < retry_at:
             return
         try:
-            with store.write_connection(db, wait_seconds if must else min(wait_seconds, BUSY_WAIT)) as con:
+            # one DuckDB thread where worker processes check the games: the cores are theirs (its
+            # threads' work on a batch, beside them, cost more CPU than it saved)
+            threads = 1 if pool is not None else None
+            with store.write_connection(
+                db, wait_seconds if must else min(wait_seconds, BUSY_WAIT), threads=threads
+            ) as con:
                 tally(store.write_batch(con, pending_rows, pending_rejections, replace=replace))
                 if last:
                     finish(con, rate=True)

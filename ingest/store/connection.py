@@ -85,13 +85,16 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text or "conflicting" in text or "being used" in text
 
 
-def _connect(path: str | Path, read_only: bool, wait_seconds: float) -> duckdb.DuckDBPyConnection:
+def _connect(
+    path: str | Path, read_only: bool, wait_seconds: float, threads: int | None = None
+) -> duckdb.DuckDBPyConnection:
     check_is_database(path)
     deadline = time.monotonic() + wait_seconds
     delay = 0.02
+    config: dict[str, str | bool | int | float | list[str]] = {"threads": threads} if threads else {}
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            return duckdb.connect(str(path), read_only=read_only, config=config)
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
                 raise StoreError(T_("{path}: cannot open the database: {error}", path=path, error=exc)) from None
@@ -123,15 +126,20 @@ class Store:
     @classmethod
     @contextlib.contextmanager
     def open(
-        cls, path: str | Path, write: bool = False, wait_seconds: float | None = None, create: bool = True
+        cls,
+        path: str | Path,
+        write: bool = False,
+        wait_seconds: float | None = None,
+        create: bool = True,
+        threads: int | None = None,
     ) -> Iterator[Store]:
         """The database at ``path``: read-only (it must exist), or writable (made with the schema
         if new, unless not ``create``; an older one given its new columns); waits up to
-        ``wait_seconds`` for a writer."""
+        ``wait_seconds`` for a writer. ``threads``: DuckDB's threads (None: its default, one a core)."""
         if not (write and create) and not Path(path).exists():
             raise StoreError(T_("{path}: no such database (run `clue-stats ingest` first)", path=path))
         wait = wait_seconds if wait_seconds is not None else (WRITE_WAIT_SECONDS if write else READ_WAIT_SECONDS)
-        con = _connect(path, not write, wait)
+        con = _connect(path, not write, wait, threads)
         try:
             store = cls(con, path, write)
             if write:
@@ -320,9 +328,9 @@ def read_connection(
 
 @contextlib.contextmanager
 def write_connection(
-    path: str | Path, wait_seconds: float = WRITE_WAIT_SECONDS, create: bool = True
+    path: str | Path, wait_seconds: float = WRITE_WAIT_SECONDS, create: bool = True, threads: int | None = None
 ) -> Iterator[Store]:
     """A writable store, created with the schema if new (unless not ``create``: then it must
-    exist); held only as long as the caller needs."""
-    with Store.open(path, write=True, wait_seconds=wait_seconds, create=create) as store:
+    exist); held only as long as the caller needs. ``threads``: DuckDB's (None: one a core)."""
+    with Store.open(path, write=True, wait_seconds=wait_seconds, create=create, threads=threads) as store:
         yield store
