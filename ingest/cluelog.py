@@ -1154,9 +1154,21 @@ class _RecordFields(SomeRecordsVisitor[dict[str, Any]]):
 _WRITER = _RecordFields()
 
 
-# one encoder each, made once (json.dumps with options makes a new one at every call)
-_LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+def _encoder(sort_keys: bool) -> Callable[[Any], str]:
+    """Compact JSON, keys sorted or not, by an encoder made once: json.dumps with options makes a
+    new JSONEncoder at every call, and JSONEncoder.encode a new C encoder (a third of the cost of a
+    record). json's C encoder is kept where the interpreter has one, with the encoder's own
+    arguments (no check for circular containers: a record holds none)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, sort_keys=sort_keys, separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, True)
+    return lambda o: "".join(chunks(o, 0))
+
+
+_LINE = _encoder(sort_keys=False)
+_CANONICAL = _encoder(sort_keys=True)
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clue_stats.engine.game import Suggest
 from clue_stats.ingest import cluelog
@@ -223,3 +225,18 @@ def test_a_response_says_each_field_it_should_not_have_and_each_it_lacks(respons
     text = json.dumps(header) + "\n" + json.dumps({**suggest, "responses": [response]}) + "\n"
     _, problems = cluelog.build_game(cluelog.read_text(text).games[0])
     assert [p.message for p in problems if p.message.startswith("response")] == said
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON)
+def test_the_canonical_json_that_hashes_a_game_is_json_dumps_with_sorted_keys(value) -> None:
+    """The encoders made once (cluelog._encoder) write what json.dumps writes with the same options:
+    a game's content hash (its canonical records) is the same as when each record was dumped."""
+    assert cluelog._CANONICAL(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    assert cluelog._LINE(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
