@@ -45,7 +45,9 @@ from clue_stats.ingest.walk import REPEATED, Skipped, collect_files
 BATCH_GAMES = 1000  # games per write transaction
 ANALYSE_BATCH = 200  # stored games read, analysed and written back at a time (analyse_store)
 BATCH_FILE_REJECTIONS = 5_000  # rejected files (empty, unreadable) per write transaction
-BATCH_SECONDS = 2.0  # or fewer, so that readers get the file back often
+# or what five seconds gave: the games a long ingest has checked show that soon to readers (each
+# opening of the file costs the writer 20 to 50 CPU ms: with the analysis, a batch holds few games)
+BATCH_SECONDS = 5.0
 BUSY_WAIT = 0.5  # seconds a batch waits for a reader that holds the file before it stays pending
 MAX_PENDING = 4 * BATCH_GAMES  # checked games kept waiting for the file before ingest waits with them
 PARALLEL_FROM = 64  # games in a window before worker processes pay off
@@ -521,6 +523,9 @@ def ingest_paths(
         last_write = time.monotonic()
 
     _remember_stored(stored)
+    if analyse:
+        # imported here, once: the workers forked below have it (each imported it on its own)
+        from clue_stats.analysis.computers import game_analysis  # noqa: F401  # deferred: start-up
     pool = _pool(workers, stored)
     warm = False  # the workers have started
 
