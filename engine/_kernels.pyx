@@ -1050,9 +1050,10 @@ def plan_fields(tuple allowed, tuple sizes, list cat_of, frozenset clauses, Py_s
     restricted groups, then the envelope choices of the universal groups, which touch no hand; the
     tagged (and alone) cards in no clause last of the cards placed in hands, one at a time (the tag
     multiplies the states)."""
-    cdef Py_ssize_t n_cards = len(allowed), n_places = len(sizes), c, p, i, h, n_hands = 0, n_unknown = 0
-    cdef Py_ssize_t m, n_rest, row, ncols
+    cdef Py_ssize_t n_cards = len(allowed), n_places = len(sizes), c, p, i, n_hands = 0, n_unknown = 0
+    cdef Py_ssize_t m, row, ncols
     cdef int64_t mask, hands, all_hands
+    cdef int64_t* steps
     if n_places > 62:
         raise ValueError(f"{n_places} places: a card's places are a 64-bit mask here")
     cdef Py_ssize_t nc = max(n_cards, 1)
@@ -1157,7 +1158,6 @@ def plan_fields(tuple allowed, tuple sizes, list cat_of, frozenset clauses, Py_s
                 rest.append((CARD, 1, cat[c], env_id, hands_of[c], bit))
                 rest_cards.append(c)
         m = steps_c.shape[0]
-        n_rest = len(rest)
         rest += choices
         ncols = MEETS + 2 * n_hands
         steps_a = np.zeros((m + len(rest), ncols), np.int64)
