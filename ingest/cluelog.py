@@ -1158,12 +1158,22 @@ def _encoder(sort_keys: bool) -> Callable[[Any], str]:
     """Compact JSON, keys sorted or not, by an encoder made once: json.dumps with options makes a
     new JSONEncoder at every call, and JSONEncoder.encode a new C encoder (a third of the cost of a
     record). json's C encoder is kept where the interpreter has one, with the encoder's own
-    arguments (no check for circular containers: a record holds none)."""
+    arguments, read from it (no check for circular containers: a record holds none)."""
     encoder = json.JSONEncoder(ensure_ascii=False, sort_keys=sort_keys, separators=(",", ":"))
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return encoder.encode
-    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, True)
+    chunks = make(
+        None,
+        encoder.default,
+        json.encoder.encode_basestring,
+        encoder.indent,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
+    )
     return lambda o: "".join(chunks(o, 0))
 
 
